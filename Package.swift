@@ -1,0 +1,61 @@
+// swift-tools-version:6.0
+//
+// pipectl: declarative pipelines from spreadsheet exports into SQLite and Core Data stores.
+//
+// Settings in one place:
+// - Swift 6 language mode everywhere (strict concurrency).
+// - Each C library is a system-library target (`Sources/C<Lib>`: module.modulemap + shim.h only)
+//   with an apt and a brew provider, so `swift build` names the package to install when missing.
+// - Dependencies point one way: pipectl -> readers/sinks/reports -> Pipeline -> Foundation + Yams.
+//   Pipeline imports no C library.
+import PackageDescription
+
+let package = Package(
+    name: "pipectl",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "pipectl", targets: ["pipectl"]),
+        .library(name: "Pipeline", targets: ["Pipeline"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    ],
+    targets: [
+        // C libraries. libcsv ships no pkg-config file: its module map links "csv" directly.
+        .systemLibrary(
+            name: "CCSV", path: "Sources/CCSV",
+            providers: [.apt(["libcsv-dev"]), .brew(["libcsv"])]),
+        .systemLibrary(
+            name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
+        .systemLibrary(
+            name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        .systemLibrary(
+            name: "CXLSXWriter", path: "Sources/CXLSXWriter", pkgConfig: "xlsxwriter",
+            providers: [.apt(["libxlsxwriter-dev"]), .brew(["libxlsxwriter"])]),
+
+        .target(
+            name: "Pipeline",
+            dependencies: [.product(name: "Yams", package: "Yams")]),
+        .target(name: "SourcesCSV", dependencies: ["Pipeline", "CCSV"], path: "Sources/Sources-CSV"),
+        .target(name: "SourcesXML", dependencies: ["Pipeline", "CLibXML2"], path: "Sources/Sources-XML"),
+        .target(name: "SourcesJSON", dependencies: ["Pipeline"], path: "Sources/Sources-JSON"),
+        .target(name: "SinksSQLite", dependencies: ["Pipeline", "CSQLite"], path: "Sources/Sinks-SQLite"),
+        .target(name: "ReportsXLSX", dependencies: ["Pipeline", "CXLSXWriter"], path: "Sources/Reports-XLSX"),
+        .executableTarget(
+            name: "pipectl",
+            dependencies: [
+                "Pipeline", "SourcesCSV", "SourcesXML", "SourcesJSON", "SinksSQLite", "ReportsXLSX",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "SourcesCSVTests", dependencies: ["SourcesCSV", "Pipeline"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "SinksSQLiteTests", dependencies: ["SinksSQLite", "Pipeline", "CSQLite"]),
+        .testTarget(name: "ExtrasTests", dependencies: ["SourcesXML", "SourcesJSON", "ReportsXLSX", "Pipeline"]),
+        .testTarget(name: "pipectlTests", dependencies: ["pipectl", "CSQLite"], resources: [.copy("Fixtures")]),
+    ],
+    swiftLanguageModes: [.v6]
+)

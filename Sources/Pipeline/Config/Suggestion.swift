@@ -1,0 +1,38 @@
+/// "did you mean ...?" for misspelled keys and names.
+public enum Suggestion {
+    /// The candidate closest to `word` by edit distance, if it is close enough to be a likely typo.
+    public static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
+        let lower = word.lowercased()
+        var best: (String, Int)?
+        for candidate in candidates {
+            let d = distance(lower, candidate.lowercased())
+            if d < (best?.1 ?? Int.max) { best = (candidate, d) }
+        }
+        guard let (name, d) = best else { return nil }
+        let limit = max(1, min(3, (word.count + 1) / 3))
+        return d <= limit ? name : nil
+    }
+
+    /// `; did you mean 'x'?` or an empty string.
+    public static func hint(for word: String, in candidates: some Sequence<String>) -> String {
+        closest(to: word, in: candidates).map { "; did you mean '\($0)'?" } ?? ""
+    }
+
+    /// Levenshtein distance over characters.
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,85 @@
+/// A failure that stops the run: the store is not written and the previous store stays as it was.
+///
+/// Its description is the message users see: `file:line:col: error: stage: what`, optionally
+/// followed by the offending source line and a caret under the column.
+public struct PipelineError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure, which decides the exit code.
+    public enum Kind: Sendable {
+        /// The pipeline file is malformed or inconsistent (exit code 65).
+        case invalidPipeline
+        /// An input file cannot be parsed: bad bytes, unterminated quote, malformed XML (exit 66).
+        case invalidInput
+        /// Records were rejected and the pipeline says rejects are fatal (exit 67).
+        case rejected
+        /// Files cannot be read or written, or the store cannot be built (exit 74).
+        case io
+    }
+
+    public var kind: Kind
+    public var location: Location?
+    /// The stage that speaks: `pipeline`, `csv`, `trim`, `sqlite`, ...
+    public var stage: String
+    public var message: String
+    /// The source line the location points into, shown under the message with a caret.
+    public var sourceLine: String?
+
+    public init(_ kind: Kind, at location: Location? = nil, stage: String, _ message: String, sourceLine: String? = nil) {
+        self.kind = kind
+        self.location = location
+        self.stage = stage
+        self.message = message
+        self.sourceLine = sourceLine
+    }
+
+    public var description: String {
+        var out = ""
+        if let location { out += "\(location): " }
+        out += "error: \(stage): \(message)"
+        if let sourceLine {
+            let shown = sourceLine.replacingTabs()
+            out += "\n" + shown
+            if let column = location?.column, column >= 1 {
+                // Tabs before the column are shown as single spaces, so the caret lines up.
+                out += "\n" + String(repeating: " ", count: column - 1) + "^"
+            }
+        }
+        return out
+    }
+}
+
+/// One record turned away: it is counted and reported, and the run goes on (unless the pipeline
+/// says rejects are fatal).
+public struct Rejection: Error, Sendable, Hashable, CustomStringConvertible {
+    public var location: Location
+    /// The stage that rejected it (`csv`, `number`, `date`, `load`, ...).
+    public var stage: String
+    /// The field involved, if one is.
+    public var field: String?
+    /// The raw value of that field as read.
+    public var rawValue: String?
+    public var reason: String
+
+    public init(at location: Location, stage: String, field: String? = nil, rawValue: String? = nil, reason: String) {
+        self.location = location
+        self.stage = stage
+        self.field = field
+        self.rawValue = rawValue
+        self.reason = reason
+    }
+
+    public var description: String {
+        var out = "\(location): rejected: \(stage): "
+        if let field {
+            out += "field '\(field)'"
+            if let rawValue { out += " value \(rawValue.debugDescription)" }
+            out += ": "
+        }
+        return out + reason
+    }
+}
+
+extension String {
+    func replacingTabs() -> String {
+        contains("\t") ? replacingOccurrences(of: "\t", with: " ") : self
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+
+/// A format that can be read: declares its options once and opens readers.
+///
+/// In a pipeline file: `read: { csv: data/items.csv, delimiter: ";" }`, where `csv` is `name`
+/// and its value the input path; the other keys are checked against `spec`.
+public protocol ReaderKind: Sendable {
+    /// The key naming the format in `read:`; its value is the input path.
+    var name: String { get }
+    /// The other keys `read:` accepts for this format.
+    var spec: ComponentSpec { get }
+    /// Checks option values beyond their kinds (an unknown encoding, say) when the file is loaded.
+    func validate(_ options: Options) throws
+    /// Opens `input` for reading. `fields` are the field names the pipeline uses, for readers that
+    /// pick fields out of a tree (XML, JSON) rather than reading a header.
+    func makeReader(input: Input, options: Options, fields: [String]) throws -> any RecordReader
+}
+
+extension ReaderKind {
+    public func validate(_ options: Options) throws {}
+}
+
+/// An input file of a source.
+public struct Input: Sendable {
+    public var url: URL
+    /// The path as shown in messages: as written in the pipeline file, resolved against its folder.
+    public var displayPath: String
+    public init(url: URL, displayPath: String) {
+        self.url = url
+        self.displayPath = displayPath
+    }
+}
+
+/// Streams the records of one input, one at a time.
+public protocol RecordReader: AnyObject {
+    /// The names of the fields of every record this reader returns, known once it is open.
+    var fieldNames: [String] { get }
+    /// The next record, or nil at the end.
+    ///
+    /// Throws `Rejection` for a record that is bad on its own (too many fields): the run counts it
+    /// and calls `next()` again. Throws `PipelineError` when the input cannot be read on.
+    func next() throws -> Record?
+    /// Bytes of the input consumed so far, for progress.
+    var bytesRead: Int64 { get }
+}
+
+/// A transform type (`trim`, `number`, ...): declares its options once and makes configured steps.
+public protocol TransformKind: Sendable {
+    var name: String { get }
+    var spec: ComponentSpec { get }
+    /// A configured step from the value of its key (`trim: all` or `number: { fields: [...] }`).
+    func make(_ node: ConfigNode) throws -> any Transform
+}
+
+/// One configured transform step of a source.
+public protocol Transform: AnyObject {
+    /// Binds the step to the field names that reach it and returns the names it hands on.
+    /// A field named in the step's options that does not reach it is an error at that option.
+    func bind(fields: [String]) throws -> [String]
+    /// Transforms one record in place; throws `Rejection` to turn the record away.
+    func apply(_ record: inout Record) throws
+}
+
+/// One record for one entity, ready for a sink: typed values and the related records to link.
+public struct EntityRecord: Sendable {
+    /// Index into the model's entities.
+    public var entity: Int
+    /// One slot per attribute of `model.allAttributes(of:)`; nil where the load gives no value
+    /// (the attribute's default applies).
+    public var values: [Value?]
+    /// One slot per relationship of `model.allRelationships(of:)`; nil where the load links nothing.
+    public var links: [EntityRecord?]
+    /// Where the source record came from.
+    public var location: Location
+
+    public init(entity: Int, values: [Value?], links: [EntityRecord?], location: Location) {
+        self.entity = entity
+        self.values = values
+        self.links = links
+        self.location = location
+    }
+}
+
+/// Where records end up. A sink builds its output aside and publishes it only in `finish()`.
+public protocol RecordSink: AnyObject {
+    /// Writes one record (finding or creating the records it links to) and tells `log` what
+    /// happened: inserted, already present, updated or skipped, per entity.
+    func write(_ record: EntityRecord, log: ImportLog) throws
+    /// Completes the output, checks it, and puts it in place atomically.
+    func finish(log: ImportLog) throws
+    /// Throws away everything written; the previous output stays as it was.
+    func discard()
+}

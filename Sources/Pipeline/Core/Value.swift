@@ -1,0 +1,89 @@
+import Foundation
+
+/// One field's value as it travels from a reader through transforms into a sink.
+///
+/// Readers produce `.text` (or typed values where the format has types: JSON numbers, plist dates);
+/// transforms and the attribute conversion turn text into the typed cases.
+public enum Value: Sendable, Hashable {
+    case null
+    case text(String)
+    case integer(Int64)
+    case double(Double)
+    /// An exact decimal, kept apart from `.double` so that prices and quantities stay exact.
+    case decimal(Decimal)
+    case bool(Bool)
+    /// Seconds since 2001-01-01T00:00:00Z, Core Data's reference date.
+    case date(Double)
+    case binary([UInt8])
+
+    /// `true` for `.null` and for text that is empty: both mean "no value" for a unique key.
+    public var isEmpty: Bool {
+        switch self {
+        case .null: return true
+        case .text(let s): return s.isEmpty
+        default: return false
+        }
+    }
+
+    /// The value as the user would write it, for messages and reports.
+    public var displayText: String {
+        switch self {
+        case .null: return ""
+        case .text(let s): return s
+        case .integer(let i): return String(i)
+        case .double(let d): return Value.format(d)
+        case .decimal(let d): return d.description
+        case .bool(let b): return b ? "true" : "false"
+        case .date(let t): return Value.iso8601(t)
+        case .binary(let bytes): return "<\(bytes.count) bytes>"
+        }
+    }
+
+    /// Name of the case for messages ("text", "integer", ...).
+    public var kindName: String {
+        switch self {
+        case .null: return "null"
+        case .text: return "text"
+        case .integer: return "integer"
+        case .double: return "double"
+        case .decimal: return "decimal"
+        case .bool: return "bool"
+        case .date: return "date"
+        case .binary: return "binary"
+        }
+    }
+
+    static func format(_ d: Double) -> String {
+        if d.rounded() == d, abs(d) < 1e15 { return String(Int64(d)) }
+        return String(d)
+    }
+
+    /// ISO 8601 in UTC, computed without a formatter so that it is deterministic and cheap.
+    static func iso8601(_ secondsSince2001: Double) -> String {
+        let unix = secondsSince2001 + 978_307_200
+        let days = Int((unix / 86_400).rounded(.down))
+        var secs = unix - Double(days) * 86_400
+        let (y, m, d) = civilFromDays(days)
+        let hh = Int(secs / 3600); secs -= Double(hh * 3600)
+        let mm = Int(secs / 60); secs -= Double(mm * 60)
+        let ss = Int(secs)
+        let frac = secs - Double(ss)
+        var out = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", y, m, d, hh, mm, ss)
+        if frac > 0.0005 { out += String(format: ".%03d", Int((frac * 1000).rounded())) }
+        return out + "Z"
+    }
+
+    /// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
+    static func civilFromDays(_ z0: Int) -> (Int, Int, Int) {
+        let z = z0 + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let y = yoe + era * 400
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (m <= 2 ? y + 1 : y, m, d)
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+
+extension AttributeType {
+    /// Converts a value reaching an attribute of this type, or explains why it cannot.
+    ///
+    /// Text is parsed strictly: number formats with commas or currency signs go through the
+    /// `number` transform first, dates other than ISO 8601 through the `date` transform. Empty text
+    /// means "no value" (`.null`) for every type but string.
+    public func convert(_ value: Value) -> Result<Value, ConversionFailure> {
+        switch (self, value) {
+        case (_, .null):
+            return .success(.null)
+        case (.string, .text), (.uri, .text):
+            return .success(value)
+        case (_, .text(let s)) where s.isEmpty:
+            return .success(.null)
+        case (.string, .integer), (.string, .double), (.string, .decimal), (.string, .bool), (.string, .date):
+            return .success(.text(value.displayText))
+
+        case (.integer16, _), (.integer32, _), (.integer64, _):
+            return convertInteger(value)
+
+        case (.double, .double), (.float, .double):
+            return .success(value)
+        case (.double, .integer(let i)), (.float, .integer(let i)):
+            return .success(.double(Double(i)))
+        case (.double, .decimal(let d)), (.float, .decimal(let d)):
+            return .success(.double(NSDecimalNumber(decimal: d).doubleValue))
+        case (.double, .text(let s)), (.float, .text(let s)):
+            guard let d = Double(s), d.isFinite, AttributeType.looksNumeric(s) else {
+                return .failure(.init("not a number (use the 'number' transform for decimal commas, grouping or currency signs)"))
+            }
+            return .success(.double(d))
+
+        case (.decimal, .decimal):
+            return .success(value)
+        case (.decimal, .integer(let i)):
+            return .success(.decimal(Decimal(i)))
+        case (.decimal, .double(let d)):
+            return .success(.decimal(Decimal(d)))
+        case (.decimal, .text(let s)):
+            guard AttributeType.looksNumeric(s), let d = Decimal(string: s, locale: Locale(identifier: "en_US_POSIX")) else {
+                return .failure(.init("not a decimal number (use the 'number' transform for decimal commas, grouping or currency signs)"))
+            }
+            return .success(.decimal(d))
+
+        case (.bool, .bool):
+            return .success(value)
+        case (.bool, .integer(let i)) where i == 0 || i == 1:
+            return .success(.bool(i == 1))
+        case (.bool, .text(let s)):
+            switch s.lowercased() {
+            case "true", "yes", "y", "1": return .success(.bool(true))
+            case "false", "no", "n", "0": return .success(.bool(false))
+            default: return .failure(.init("not a boolean (expected true/false, yes/no or 1/0)"))
+            }
+
+        case (.date, .date):
+            return .success(value)
+        case (.date, .text(let s)):
+            guard let seconds = AttributeType.parseISO8601(s) else {
+                return .failure(.init("not an ISO 8601 date (use the 'date' transform with the export's format and time zone)"))
+            }
+            return .success(.date(seconds))
+
+        case (.binary, .binary), (.transformable, .binary):
+            return .success(value)
+        case (.uuid, .text(let s)):
+            guard let uuid = UUID(uuidString: s) else { return .failure(.init("not a UUID")) }
+            return .success(.text(uuid.uuidString))
+        case (.uuid, .binary(let bytes)) where bytes.count == 16:
+            return .success(value)
+
+        default:
+            return .failure(.init("a \(value.kindName) value cannot be stored in a \(rawValue) attribute"))
+        }
+    }
+
+    private func convertInteger(_ value: Value) -> Result<Value, ConversionFailure> {
+        let number: Int64
+        switch value {
+        case .integer(let i): number = i
+        case .text(let s):
+            guard let i = Int64(s) else {
+                return .failure(.init("not an integer"))
+            }
+            number = i
+        case .double(let d):
+            guard d.rounded() == d, let i = Int64(exactly: d) else { return .failure(.init("not a whole number")) }
+            number = i
+        case .decimal(let d):
+            let n = NSDecimalNumber(decimal: d)
+            guard let i = Int64(exactly: n.doubleValue), Decimal(i) == d else { return .failure(.init("not a whole number")) }
+            number = i
+        case .bool(let b): number = b ? 1 : 0
+        default:
+            return .failure(.init("a \(value.kindName) value cannot be stored in a \(rawValue) attribute"))
+        }
+        let range: ClosedRange<Int64> = switch self {
+        case .integer16: Int64(Int16.min)...Int64(Int16.max)
+        case .integer32: Int64(Int32.min)...Int64(Int32.max)
+        default: Int64.min...Int64.max
+        }
+        guard range.contains(number) else {
+            return .failure(.init("\(number) is out of range for \(rawValue) (\(range.lowerBound)...\(range.upperBound))"))
+        }
+        return .success(.integer(number))
+    }
+
+    /// Digits with an optional sign, point and exponent: no "nan", "inf" or hex that `Double()` takes.
+    static func looksNumeric(_ s: String) -> Bool {
+        var sawDigit = false
+        for (i, c) in s.utf8.enumerated() {
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): sawDigit = true
+            case UInt8(ascii: "+"), UInt8(ascii: "-"): if i != 0 { let prev = Array(s.utf8)[i - 1]; if prev != UInt8(ascii: "e") && prev != UInt8(ascii: "E") { return false } }
+            case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): continue
+            default: return false
+            }
+        }
+        return sawDigit
+    }
+
+    /// `yyyy-MM-dd`, `yyyy-MM-ddTHH:mm[:ss[.fff]]` with `Z` or `±hh:mm`. A time without a zone is
+    /// ambiguous and refused: the `date` transform takes an explicit time zone.
+    static func parseISO8601(_ s: String) -> Double? {
+        let iso = ISO8601DateFormatter()
+        if s.count == 10 {
+            iso.formatOptions = [.withFullDate]
+            return iso.date(from: s).map { $0.timeIntervalSinceReferenceDate }
+        }
+        iso.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let d = iso.date(from: s) { return d.timeIntervalSinceReferenceDate }
+        iso.formatOptions = [.withInternetDateTime]
+        return iso.date(from: s).map { $0.timeIntervalSinceReferenceDate }
+    }
+}
+
+/// Why a value could not be converted to an attribute's type.
+public struct ConversionFailure: Error, Sendable {
+    public var reason: String
+    public init(_ reason: String) { self.reason = reason }
+}

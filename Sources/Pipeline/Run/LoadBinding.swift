@@ -1,0 +1,88 @@
+/// A `LoadSpec` bound to one source's field names and the model: indexes resolved once, so that
+/// turning a record into entity records does no lookups by name.
+struct LoadBinding {
+    struct Slot {
+        var attribute: Int
+        var field: Int
+        var type: AttributeType
+        var attributeName: String
+        var fieldName: String
+        /// An empty value here is a rejection: the attribute is required and has no default.
+        var requiresValue: Bool
+    }
+
+    let entity: Int
+    let entityName: String
+    let attributeCount: Int
+    let relationshipCount: Int
+    let slots: [Slot]
+    let links: [(relationship: Int, target: LoadBinding)]
+
+    init(_ spec: LoadSpec, model: StoreModel, fields: [String], fieldIndex: [String: Int], source: String) throws {
+        guard let entityIndex = model.index(of: spec.entity) else {
+            throw PipelineError(.invalidPipeline, at: spec.location, stage: "load",
+                                "unknown entity '\(spec.entity)'\(Suggestion.hint(for: spec.entity, in: model.entities.map(\.name)))")
+        }
+        let attributes = model.allAttributes(of: spec.entity)
+        let relationships = model.allRelationships(of: spec.entity)
+        let key = Set(model.uniqueKey(of: spec.entity))
+        entity = entityIndex
+        entityName = spec.entity
+        attributeCount = attributes.count
+        relationshipCount = relationships.count
+
+        slots = try spec.assignments.map { assignment in
+            guard let a = attributes.firstIndex(where: { $0.name == assignment.attribute }) else {
+                throw PipelineError(.invalidPipeline, at: assignment.location, stage: "load",
+                                    "entity '\(spec.entity)' has no attribute '\(assignment.attribute)'"
+                                        + Suggestion.hint(for: assignment.attribute, in: attributes.map(\.name)),
+                                    sourceLine: assignment.sourceLine)
+            }
+            guard let f = fieldIndex[assignment.field] else {
+                throw PipelineError(.invalidPipeline, at: assignment.location, stage: "load",
+                                    "source '\(source)' has no field '\(assignment.field)'"
+                                        + Suggestion.hint(for: assignment.field, in: fields)
+                                        + " (fields: \(fields.joined(separator: ", ")))",
+                                    sourceLine: assignment.sourceLine)
+            }
+            let attribute = attributes[a]
+            return Slot(attribute: a, field: f, type: attribute.type, attributeName: attribute.name,
+                        fieldName: assignment.field,
+                        requiresValue: !attribute.isOptional && attribute.defaultValue == nil && !key.contains(attribute.name))
+        }
+        links = try spec.links.map { link in
+            guard let r = relationships.firstIndex(where: { $0.name == link.relationship }) else {
+                throw PipelineError(.invalidPipeline, at: link.location, stage: "load",
+                                    "entity '\(spec.entity)' has no relationship '\(link.relationship)'"
+                                        + Suggestion.hint(for: link.relationship, in: relationships.map(\.name)))
+            }
+            return (r, try LoadBinding(link.target, model: model, fields: fields, fieldIndex: fieldIndex, source: source))
+        }
+    }
+
+    /// The entity record for one source record, or the rejection of its first bad value.
+    func makeRecord(from record: Record) throws -> EntityRecord {
+        var values = [Value?](repeating: nil, count: attributeCount)
+        for slot in slots {
+            let raw = record.values[slot.field]
+            switch slot.type.convert(raw) {
+            case .success(let value):
+                if slot.requiresValue, value == .null {
+                    throw Rejection(at: record.location(ofField: slot.field), stage: "load", field: slot.fieldName,
+                                    rawValue: raw.displayText,
+                                    reason: "\(entityName).\(slot.attributeName) is required and has no default, but the value is empty")
+                }
+                values[slot.attribute] = value
+            case .failure(let failure):
+                throw Rejection(at: record.location(ofField: slot.field), stage: "load", field: slot.fieldName,
+                                rawValue: raw.displayText,
+                                reason: "\(entityName).\(slot.attributeName) (\(slot.type.rawValue)): \(failure.reason)")
+            }
+        }
+        var linked = [EntityRecord?](repeating: nil, count: relationshipCount)
+        for link in links {
+            linked[link.relationship] = try link.target.makeRecord(from: record)
+        }
+        return EntityRecord(entity: entity, values: values, links: linked, location: record.location)
+    }
+}

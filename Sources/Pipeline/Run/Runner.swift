@@ -1,0 +1,107 @@
+import Foundation
+
+/// Runs a pipeline: streams each source's records through its transforms into the sink, one at a
+/// time, and logs what happened to each.
+public final class Runner {
+    public let pipeline: PipelineDefinition
+    /// Counts and details of the run so far; complete once `run` returns (or throws).
+    public let log: ImportLog
+    /// Wall-clock seconds spent per source (reading, transforming and writing), then finishing.
+    public private(set) var durations: [(stage: String, seconds: Double)] = []
+    /// Called now and then with the source index and the bytes it has read, for progress lines.
+    public var progress: ((_ source: Int, _ bytesRead: Int64) -> Void)?
+
+    public init(pipeline: PipelineDefinition) {
+        self.pipeline = pipeline
+        self.log = ImportLog(sourceNames: pipeline.sources.map(\.name),
+                             entityNames: pipeline.model.entities.map(\.name))
+    }
+
+    /// Runs every source into `sink` and finishes it; with `dryRun`, everything is read, checked
+    /// and written aside, then thrown away.
+    ///
+    /// A fatal error (or rejected records under `on_reject: fail`) discards the sink's work and
+    /// throws: whatever was in place before stays untouched.
+    public func run(into sink: any RecordSink, dryRun: Bool = false) throws {
+        do {
+            for (index, source) in pipeline.sources.enumerated() {
+                let started = DispatchTime.now()
+                log.currentSource = index
+                try runSource(source, into: sink)
+                durations.append((source.name, Runner.seconds(since: started)))
+            }
+            if pipeline.onReject == .fail, !log.rejections.isEmpty {
+                let first = log.rejections[0]
+                throw PipelineError(.rejected, at: first.location, stage: first.stage,
+                                    "\(log.rejections.count) record(s) rejected and the pipeline says on_reject: fail; first: "
+                                        + first.description.dropPrefix("\(first.location): rejected: \(first.stage): "))
+            }
+            let started = DispatchTime.now()
+            if dryRun { sink.discard() } else { try sink.finish(log: log) }
+            durations.append(("finish", Runner.seconds(since: started)))
+        } catch {
+            sink.discard()
+            throw error
+        }
+    }
+
+    private func runSource(_ source: SourceDefinition, into sink: any RecordSink) throws {
+        let neededFields = Runner.fieldsUsed(by: source.loads)
+        let reader = try source.reader.kind.makeReader(input: source.reader.input, options: source.reader.options,
+                                                       fields: neededFields)
+        var fields = reader.fieldNames
+        let steps = try source.transforms.map { try $0.make() }
+        for step in steps { fields = try step.bind(fields: fields) }
+        var fieldIndex: [String: Int] = [:]
+        for (i, name) in fields.enumerated() where fieldIndex[name] == nil { fieldIndex[name] = i }
+        let loads = try source.loads.map {
+            try LoadBinding($0, model: pipeline.model, fields: fields, fieldIndex: fieldIndex, source: source.name)
+        }
+
+        var count = 0
+        while true {
+            let next: Record?
+            do {
+                next = try reader.next()
+            } catch let rejection as Rejection {
+                log.recordRead()
+                log.reject(rejection)
+                continue
+            }
+            guard var record = next else { break }
+            log.recordRead()
+            count += 1
+            if count & 0x3FFF == 0 { progress?(log.currentSource, reader.bytesRead) }
+            do {
+                for step in steps { try step.apply(&record) }
+                // Convert every entity's values before writing any, so a record is loaded whole or not at all.
+                let entityRecords = try loads.map { try $0.makeRecord(from: record) }
+                for entityRecord in entityRecords { try sink.write(entityRecord, log: log) }
+            } catch let rejection as Rejection {
+                log.reject(rejection)
+            }
+        }
+        progress?(log.currentSource, reader.bytesRead)
+    }
+
+    /// Field names the loads read, in first-use order.
+    static func fieldsUsed(by loads: [LoadSpec]) -> [String] {
+        var seen = Set<String>(), ordered: [String] = []
+        func visit(_ load: LoadSpec) {
+            for a in load.assignments where seen.insert(a.field).inserted { ordered.append(a.field) }
+            for link in load.links { visit(link.target) }
+        }
+        loads.forEach(visit)
+        return ordered
+    }
+
+    static func seconds(since start: DispatchTime) -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+    }
+}
+
+extension String {
+    func dropPrefix(_ prefix: String) -> String {
+        hasPrefix(prefix) ? String(dropFirst(prefix.count)) : self
+    }
+}

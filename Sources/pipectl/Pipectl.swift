@@ -1,0 +1,6 @@
+import ArgumentParser
+
+@main
+struct Pipectl: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Turns spreadsheet exports into SQLite stores.")
+}
