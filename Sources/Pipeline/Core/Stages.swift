@@ -84,8 +84,10 @@ public struct EntityRecord: Sendable {
 /// Where records end up. A sink builds its output aside and publishes it only in `finish()`.
 public protocol RecordSink: AnyObject {
     /// Writes one record (finding or creating the records it links to) and tells `log` what
-    /// happened: inserted, already present, updated or skipped, per entity.
-    func write(_ record: EntityRecord, log: ImportLog) throws
+    /// happened: inserted, already present, updated or skipped, per entity, and every duplicate.
+    /// `onDuplicate` says what a record whose unique key exists does; records found through a
+    /// link are never updated.
+    func write(_ record: EntityRecord, onDuplicate: DuplicatePolicy, log: ImportLog) throws
     /// Completes the output, checks it, and puts it in place atomically.
     func finish(log: ImportLog) throws
     /// Throws away everything written; the previous output stays as it was.

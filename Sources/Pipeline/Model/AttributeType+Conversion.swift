@@ -25,7 +25,8 @@ extension AttributeType {
         case (.double, .integer(let i)), (.float, .integer(let i)):
             return .success(.double(Double(i)))
         case (.double, .decimal(let d)), (.float, .decimal(let d)):
-            return .success(.double(NSDecimalNumber(decimal: d).doubleValue))
+            // Through the text form: NSDecimalNumber.doubleValue is not correctly rounded everywhere.
+            return .success(.double(Double(d.description) ?? NSDecimalNumber(decimal: d).doubleValue))
         case (.double, .text(let s)), (.float, .text(let s)):
             guard let d = Double(s), d.isFinite, AttributeType.looksNumeric(s) else {
                 return .failure(.init("not a number (use the 'number' transform for decimal commas, grouping or currency signs)"))

@@ -76,7 +76,7 @@ public final class Runner {
                 for step in steps { try step.apply(&record) }
                 // Convert every entity's values before writing any, so a record is loaded whole or not at all.
                 let entityRecords = try loads.map { try $0.makeRecord(from: record) }
-                for entityRecord in entityRecords { try sink.write(entityRecord, log: log) }
+                for entityRecord in entityRecords { try sink.write(entityRecord, onDuplicate: source.onDuplicate, log: log) }
             } catch let rejection as Rejection {
                 log.reject(rejection)
             }
