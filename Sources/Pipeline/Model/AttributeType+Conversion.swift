@@ -5,15 +5,15 @@ extension AttributeType {
     ///
     /// Text is parsed strictly: number formats with commas or currency signs go through the
     /// `number` transform first, dates other than ISO 8601 through the `date` transform. Empty text
-    /// means "no value" (`.null`) for every type but string.
+    /// means "no value" (`.null`), for strings too: an empty cell takes the attribute's default.
     public func convert(_ value: Value) -> Result<Value, ConversionFailure> {
         switch (self, value) {
         case (_, .null):
             return .success(.null)
-        case (.string, .text), (.uri, .text):
-            return .success(value)
         case (_, .text(let s)) where s.isEmpty:
             return .success(.null)
+        case (.string, .text), (.uri, .text):
+            return .success(value)
         case (.string, .integer), (.string, .double), (.string, .decimal), (.string, .bool), (.string, .date):
             return .success(.text(value.displayText))
 

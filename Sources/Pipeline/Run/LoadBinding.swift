@@ -7,6 +7,8 @@ struct LoadBinding {
         var type: AttributeType
         var attributeName: String
         var fieldName: String
+        /// What an empty value becomes: the attribute's default, already converted.
+        var defaultValue: Value?
         /// An empty value here is a rejection: the attribute is required and has no default.
         var requiresValue: Bool
     }
@@ -46,8 +48,9 @@ struct LoadBinding {
                                     sourceLine: assignment.sourceLine)
             }
             let attribute = attributes[a]
+            let defaultValue = attribute.defaultValue.flatMap { try? attribute.type.convert($0).get() }
             return Slot(attribute: a, field: f, type: attribute.type, attributeName: attribute.name,
-                        fieldName: assignment.field,
+                        fieldName: assignment.field, defaultValue: defaultValue == .null ? nil : defaultValue,
                         requiresValue: !attribute.isOptional && attribute.defaultValue == nil && !key.contains(attribute.name))
         }
         links = try spec.links.map { link in
@@ -66,12 +69,14 @@ struct LoadBinding {
         for slot in slots {
             let raw = record.values[slot.field]
             switch slot.type.convert(raw) {
-            case .success(let value):
-                if slot.requiresValue, value == .null {
+            case .success(.null):
+                if slot.requiresValue {
                     throw Rejection(at: record.location(ofField: slot.field), stage: "load", field: slot.fieldName,
                                     rawValue: raw.displayText,
                                     reason: "\(entityName).\(slot.attributeName) is required and has no default, but the value is empty")
                 }
+                values[slot.attribute] = slot.defaultValue ?? .null
+            case .success(let value):
                 values[slot.attribute] = value
             case .failure(let failure):
                 throw Rejection(at: record.location(ofField: slot.field), stage: "load", field: slot.fieldName,
