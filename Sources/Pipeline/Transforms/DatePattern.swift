@@ -233,11 +233,11 @@ struct DatePattern: Sendable {
             let character = String(decoding: text.utf8.prefix(offset), as: UTF8.self).count + 1
             guard part < parts.count else {
                 let rest = String(decoding: text.utf8.dropFirst(offset), as: UTF8.self)
-                return "does not match the format \"\(source)\": unexpected \(rest.debugDescription) after the date"
+                return "does not match the format \"\(source)\": unexpected \(UTF8Text.quoted(rest)) after the date"
             }
             let expected: String
             switch parts[part] {
-            case .literal(let bytes): expected = String(decoding: bytes, as: UTF8.self).debugDescription
+            case .literal(let bytes): expected = UTF8Text.quoted(String(decoding: bytes, as: UTF8.self))
             case .number(_, let digits, let symbol):
                 expected = digits == 0 ? "1 or 2 digits for '\(symbol)'" : "\(digits) digit\(digits == 1 ? "" : "s") for '\(symbol)'"
             case .monthName(let full): expected = full ? "an English month name for 'MMMM'" : "an English month abbreviation for 'MMM'"

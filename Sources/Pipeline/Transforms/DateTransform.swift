@@ -55,7 +55,7 @@ public struct DateTransform: TransformKind {
             do {
                 patterns.append(try DatePattern(formatNode.scalar ?? ""))
             } catch {
-                throw formatNode.error("format \((formatNode.scalar ?? "").debugDescription): \(error.message)", stage: name)
+                throw formatNode.error("format \(UTF8Text.quoted(formatNode.scalar ?? "")): \(error.message)", stage: name)
             }
         }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Scanning helpers over a string's UTF-8 bytes, for the transforms' hot paths: they decode only
 /// the few scalars they look at and never build intermediate strings.
 enum UTF8Text {
@@ -62,6 +64,12 @@ enum UTF8Text {
         var copy = s
         copy.makeContiguousUTF8()
         return try copy.utf8.withContiguousStorageIfAvailable(body) ?? body(UnsafeBufferPointer(start: nil, count: 0))
+    }
+
+    /// `text` in double quotes for messages, with invisible characters escaped (`"\t"`) but
+    /// apostrophes left alone (`debugDescription` escapes them).
+    static func quoted(_ text: String) -> String {
+        text.debugDescription.replacingOccurrences(of: "\\'", with: "'")
     }
 
     /// The scalar `v` as a string for messages, with invisible ones named by their code point.
