@@ -95,7 +95,13 @@ extension PipelineLoader.Context {
                                     + " (transforms: \(names.joined(separator: ", ")))")
             }
             let config = TransformConfig(kind: kind, node: value)
-            _ = try config.make()
+            do {
+                _ = try config.make()
+            } catch var error as PipelineError where error.kind == .invalidPipeline {
+                // A mistake in the file, whichever component finds it, is the pipeline's to report.
+                error.stage = "pipeline"
+                throw error
+            }
             return config
         }
     }
