@@ -9,7 +9,7 @@ public enum PipelineSpecs {
             OptionSpec("version", .integer, required: true, "The format version of the file; must be 1."),
             OptionSpec("name", .string, required: true, "The pipeline's name, shown in the report."),
             OptionSpec("store", .mapping, required: true, "Where the store is written and how it is laid out."),
-            OptionSpec("entities", .mapping, "The entities the store holds, by name, in table order (at least one)."),
+            OptionSpec("entities", .mapping, "The entities the store holds, by name, in table order; at least one."),
             OptionSpec("sources", .any, required: true, "The inputs, a non-empty list of sources, run in order."),
             OptionSpec("report", .mapping, "Where the import report is written."),
             OptionSpec("on_reject", .oneOf(RejectPolicy.allNames), default: "continue",
@@ -72,7 +72,7 @@ public enum PipelineSpecs {
         options: [
             OptionSpec("name", .string, required: true, "The source's name, unique in the pipeline; shown in the report."),
             OptionSpec("read", .mapping, required: true, "The input file and its reader format and options."),
-            OptionSpec("transform", .any, default: "none", "A list of transform steps applied to each record in order."),
+            OptionSpec("transform", .any, "A list of transform steps applied to each record in order."),
             OptionSpec("load", .mapping, required: true, "What each record loads, by entity."),
             OptionSpec("on_duplicate", .oneOf(DuplicatePolicy.allNames), default: "keep",
                        "What a record whose unique key is already stored does: 'keep' the stored one or 'update' it."),
