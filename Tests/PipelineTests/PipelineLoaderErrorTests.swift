@@ -46,6 +46,14 @@ import Testing
             """)
     }
 
+    @Test func secondDocument() {
+        expectError(base + "\n---\nversion: 1", """
+            pipelines/test.yaml:15:1: error: pipeline: a pipeline file holds one YAML document, but another one starts here
+            ---
+            ^
+            """)
+    }
+
     @Test func emptyFile() {
         expectError("# nothing here\n", "pipelines/test.yaml:1:1: error: pipeline: the pipeline file is empty")
     }
@@ -427,5 +435,83 @@ import Testing
         } catch {
             Issue.record("unexpected \(error)")
         }
+    }
+}
+
+/// Odd inputs fail with a pipeline error at a position; none crashes or loads.
+@Suite struct PipelineLoaderOddInputTests {
+    static let cases: [String] = [
+        "version: 1\n",
+        "just text",
+        "[1, 2]",
+        "~",
+        base.with("version: 1", "version: [1]"),
+        base.with("version: 1", "version: 1.0"),
+        base.with("name: test", "name: \"\""),
+        base.with("name: test", "name:"),
+        base.with("store: { path: out.sqlite }", "store: { path: \"\" }"),
+        base.with("store: { path: out.sqlite }", "store: out.sqlite"),
+        base.with("store: { path: out.sqlite }", "store: { path: out.sqlite, metadata: { A: [1] } }"),
+        base.with("store: { path: out.sqlite }", "store: { path: out.sqlite, metadata: [a] }"),
+        base.with("store: { path: out.sqlite }", "store: { path: out.sqlite, layout: mysql }"),
+        base.with("entities:\n", "entities: {}\nx:\n"),
+        base.with("  Unit: {", "  [Unit]: {"),
+        base.with("  Unit: {", "  Unit: ~\n  U2: {"),
+        base.with("unique: name, attributes", "unique: [], attributes"),
+        base.with("unique: name, attributes", "unique: [name, name], attributes"),
+        base.with("unique: name, attributes", "unique: [[name]], attributes"),
+        base.with("{ name: string } }", "{ name: ~ } }"),
+        base.with("{ name: string } }", "{ name: [string] } }"),
+        base.with("{ name: string } }", "{ name: { type: string, default: [] } } }"),
+        base.with("{ name: string } }", "{ name: { type: string, indexed: maybe } } }"),
+        base.with("{ name: string } }", "{ name: { default: x } } }"),
+        base.with("{ name: string } }", "{ name: string, 9lives: int } }"),
+        base.with("default: 1", "default: ~"),
+        base.with("type: float, default: 1", "type: int16, default: 70000"),
+        base.with("type: float, default: 1", "type: binary, default: abc"),
+        base.with("{ unit: { to: Unit, inverse: items } }", "{ unit: ~ }"),
+        base.with("{ unit: { to: Unit, inverse: items } }", "{ unit: { to: Unit, inverse: \"my items\" } }"),
+        base.with("{ unit: { to: Unit, inverse: items } }", "{ name: Unit }"),
+        base.with("{ unit: { to: Unit, inverse: items } }", "{ unit: { inverse: items } }"),
+        base.with("  Item:\n", "  Item:\n    parent: Item\n"),
+        base.with("sources:\n", "sources: []\nx:\n"),
+        base.with("sources:\n", "sources:\n  - just a string\nx:\n"),
+        base.with("read: { csv: data/items.csv }", "read: { csv: data/items.csv, csv: other.csv }"),
+        base.with("read: { csv: data/items.csv }", "read: { csv: ~ }"),
+        base.with("read: { csv: data/items.csv }", "read: { csv: [data/items.csv] }"),
+        base.with("read: { csv: data/items.csv }", "read: {}"),
+        base.with("read: { csv: data/items.csv }", "read: csv"),
+        base.with("    load:\n", "    transform: trim\n    load:\n"),
+        base.with("    load:\n", "    transform:\n      - trim\n    load:\n"),
+        base.with("    load:\n", "    transform:\n      - { trim: all, number: {} }\n    load:\n"),
+        base.with("    load:\n", "    transform:\n      - number: all\n    load:\n"),
+        base.with("    load:\n      Item: { name: name, unit: { Unit: { name: unit } } }", "    load: {}"),
+        base.with("    load:\n      Item: { name: name, unit: { Unit: { name: unit } } }", "    load: Item"),
+        base.with("{ name: name, unit:", "{ name: ~, unit:"),
+        base.with("{ name: name, unit:", "{ name: [a], unit:"),
+        base.with("{ name: name, unit:", "{ [name]: name, unit:"),
+        base.with("Item: { name: name, unit: { Unit: { name: unit } } }", "Item: {}"),
+        base.with("Item: { name: name, unit: { Unit: { name: unit } } }", "Item: ~"),
+        base.with("{ Unit: { name: unit } }", "{ Unit: { name: unit }, Item: { name: x } }"),
+        base.with("{ Unit: { name: unit } }", "{ Nope: { name: unit } }"),
+        base.with("{ Unit: { name: unit } }", "{ Unit: ~ }"),
+        base.with("{ Unit: { name: unit } }", "{ Unit: { name: unit, unit: { Unit: { name: x } } } }"),
+        base + "\nreport: { xlsx: \"\" }",
+        base + "\nreport: { pdf: r.pdf }",
+        base + "\n\u{1}",
+        base + "\nextra: &a [*a]",
+        base + "\nname: *undefined",
+        base + "\n---\nversion: 1",
+        "version: 1\n\tname: x\n",
+        "version: \"unterminated\n",
+    ]
+
+    @Test(arguments: Array(cases.indices))
+    func failsWithAPositionedError(index: Int) {
+        guard let error = loadError(Self.cases[index]) else { return }
+        #expect(error.kind == .invalidPipeline, "\(error)")
+        #expect(error.location?.file == "pipelines/test.yaml", "\(error)")
+        #expect(error.location?.line != nil, "\(error)")
+        #expect(!error.message.isEmpty)
     }
 }

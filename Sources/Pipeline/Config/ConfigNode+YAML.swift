@@ -108,6 +108,9 @@ private struct YAMLConverter {
             return PipelineError(.invalidPipeline, at: location, stage: "pipeline", message, sourceLine: sourceLine)
         }
         func syntax(_ problem: String, _ context: YamlError.Context?) -> String {
+            if problem == "but found another document" {
+                return "a pipeline file holds one YAML document, but another one starts here"
+            }
             var message = "invalid YAML: \(problem)"
             if let context {
                 message += " (\(context.text) at line \(context.mark.line), column \(context.mark.column))"

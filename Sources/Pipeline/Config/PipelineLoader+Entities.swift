@@ -213,7 +213,7 @@ extension PipelineLoader.Context {
     /// A name that becomes a table, column or model name: a letter or `_`, then letters, digits, `_`.
     func identifier(_ node: ConfigNode, what: String) throws -> String {
         guard let name = node.scalar else {
-            throw node.error("expected a \(what), found \(node.kindDescription)")
+            throw node.error("\(what)s must be plain names, found \(node.kindDescription)")
         }
         guard PipelineLoader.Context.isIdentifier(name) else {
             throw node.error("'\(name)' is not a valid \(what): use letters, digits and '_', starting with a letter or '_'")

@@ -3,9 +3,10 @@ extension PipelineLoader.Context {
     ///
     /// `load: { Item: { name: name, unit: { Unit: { name: unit } } } }`
     func loads(from node: ConfigNode, model: StoreModel) throws -> [LoadSpec] {
-        guard let pairs = node.mapping, !pairs.isEmpty else {
+        guard let pairs = node.mapping else {
             throw node.error("'load' expects a mapping of entity names to what each record sets, found \(node.kindDescription)")
         }
+        guard !pairs.isEmpty else { throw node.error("'load' is empty: name the entities each record loads") }
         return try pairs.map { key, value in
             let spec = try loadSpec(entityKey: key, body: value, model: model)
             if let missing = missingKey(of: spec, model: model) {
@@ -17,9 +18,10 @@ extension PipelineLoader.Context {
 
     private func loadSpec(entityKey key: ConfigNode, body: ConfigNode, model: StoreModel) throws -> LoadSpec {
         let entity = try loadableEntity(key, model: model)
-        guard let pairs = body.mapping, !pairs.isEmpty else {
+        guard let pairs = body.mapping else {
             throw body.error("'\(entity)' expects a mapping of its attributes to record fields, found \(body.kindDescription)")
         }
+        guard !pairs.isEmpty else { throw body.error("nothing is loaded into '\(entity)': map its attributes to record fields") }
         let attributes = model.allAttributes(of: entity).map(\.name)
         let relationships = model.allRelationships(of: entity)
         var assignments: [LoadSpec.Assignment] = []
