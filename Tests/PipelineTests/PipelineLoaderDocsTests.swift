@@ -28,7 +28,7 @@ import Testing
         let file = URL(fileURLWithPath: "pipelines/grocery.yaml", relativeTo: fixtures)
         func message(_ old: String, _ new: String) throws -> String {
             do {
-                _ = try PipelineLoader.load(yaml: grocery.with(old, new), file: file, registry: testRegistry)
+                _ = try PipelineLoader.load(yaml: grocery.swapping(old, new), file: file, registry: loaderTestRegistry)
             } catch let error as PipelineError {
                 return error.description
             }

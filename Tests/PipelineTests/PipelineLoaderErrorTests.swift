@@ -7,7 +7,7 @@ import Testing
     // MARK: YAML
 
     @Test func yamlSyntaxError() {
-        expectError(base.with("  Item:\n", "  Item\n"), """
+        expectLoadError(loaderBase.swapping("  Item:\n", "  Item\n"), """
             pipelines/test.yaml:7:11: error: pipeline: invalid YAML: could not find expected ':' (while scanning a simple key at line 6, column 3)
                 unique: name
                       ^
@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test func duplicateKeyInABlockMapping() {
-        expectError(base.with("name: test\n", "name: test\nversion: 1\n"), """
+        expectLoadError(loaderBase.swapping("name: test\n", "name: test\nversion: 1\n"), """
             pipelines/test.yaml:3:1: error: pipeline: duplicate key 'version' in this mapping; the first one is on line 1
             version: 1
             ^
@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func duplicateKeyInAFlowMapping() {
-        expectError(base.with("read: { csv: data/items.csv }", "read: { csv: data/items.csv, header: true, header: false }"), """
+        expectLoadError(loaderBase.swapping("read: { csv: data/items.csv }", "read: { csv: data/items.csv, header: true, header: false }"), """
             pipelines/test.yaml:12:48: error: pipeline: duplicate key 'header' in this mapping; the first one is on line 12
                 read: { csv: data/items.csv, header: true, header: false }
                                                            ^
@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func duplicateKeyThreeTimesPointsAtTheSecond() {
-        expectError(base.with("name: test\n", "name: test\nname: again\nname: thrice\n"), """
+        expectLoadError(loaderBase.swapping("name: test\n", "name: test\nname: again\nname: thrice\n"), """
             pipelines/test.yaml:3:1: error: pipeline: duplicate key 'name' in this mapping; the first one is on line 2
             name: again
             ^
@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func keysEqualAsTextButNotAsYAMLAreDuplicates() {
-        expectError(base.with("attributes: { name: string,", "attributes: { 1: string, \"1\": int, name: string,"), """
+        expectLoadError(loaderBase.swapping("attributes: { name: string,", "attributes: { 1: string, \"1\": int, name: string,"), """
             pipelines/test.yaml:8:30: error: pipeline: duplicate key '1' in this mapping; the first one is on line 8
                 attributes: { 1: string, "1": int, name: string, quantity: { type: float, default: 1 } }
                                          ^
@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func secondDocument() {
-        expectError(base + "\n---\nversion: 1", """
+        expectLoadError(loaderBase + "\n---\nversion: 1", """
             pipelines/test.yaml:15:1: error: pipeline: a pipeline file holds one YAML document, but another one starts here
             ---
             ^
@@ -55,11 +55,11 @@ import Testing
     }
 
     @Test func emptyFile() {
-        expectError("# nothing here\n", "pipelines/test.yaml:1:1: error: pipeline: the pipeline file is empty")
+        expectLoadError("# nothing here\n", "pipelines/test.yaml:1:1: error: pipeline: the pipeline file is empty")
     }
 
     @Test func topLevelMustBeAMapping() {
-        expectError("- a\n- b\n", """
+        expectLoadError("- a\n- b\n", """
             pipelines/test.yaml:1:1: error: pipeline: 'pipeline' expects a mapping of options, found a list
             - a
             ^
@@ -69,7 +69,7 @@ import Testing
     // MARK: Top level
 
     @Test func unknownTopLevelKeyWithSuggestion() {
-        expectError(base + "\nreprot: { json: r.json }", """
+        expectLoadError(loaderBase + "\nreprot: { json: r.json }", """
             pipelines/test.yaml:15:1: error: pipeline: unknown key 'reprot' in 'pipeline'; did you mean 'report'? \
             (known keys: version, name, store, entities, sources, report, on_reject)
             reprot: { json: r.json }
@@ -78,7 +78,7 @@ import Testing
     }
 
     @Test func missingRequiredKey() {
-        expectError(base.with("name: test\n", ""), """
+        expectLoadError(loaderBase.swapping("name: test\n", ""), """
             pipelines/test.yaml:1:1: error: pipeline: 'pipeline' needs the key 'name' (The pipeline's name, shown in the report.)
             version: 1
             ^
@@ -86,7 +86,7 @@ import Testing
     }
 
     @Test func versionTwo() {
-        expectError(base.with("version: 1", "version: 2"), """
+        expectLoadError(loaderBase.swapping("version: 1", "version: 2"), """
             pipelines/test.yaml:1:10: error: pipeline: unsupported format version 2; this pipectl reads version 1
             version: 2
                      ^
@@ -94,7 +94,7 @@ import Testing
     }
 
     @Test func sourcesMustBeAList() {
-        expectError(base.with("sources:\n", "sources: foo\nsources_: \n").components(separatedBy: "sources_:")[0], """
+        expectLoadError(loaderBase.swapping("sources:\n", "sources: foo\nsources_: \n").components(separatedBy: "sources_:")[0], """
             pipelines/test.yaml:10:10: error: pipeline: 'sources' expects a list of sources, found the value "foo"
             sources: foo
                      ^
@@ -102,7 +102,7 @@ import Testing
     }
 
     @Test func onRejectValue() {
-        expectError(base + "\non_reject: stop", """
+        expectLoadError(loaderBase + "\non_reject: stop", """
             pipelines/test.yaml:15:12: error: pipeline: 'on_reject' must be one of 'continue', 'fail', not 'stop'
             on_reject: stop
                        ^
@@ -112,7 +112,7 @@ import Testing
     // MARK: Store
 
     @Test func storeModelIsNotSupportedYet() {
-        expectError(base.with("store: { path: out.sqlite }", "store: { path: out.sqlite, model: App.xcdatamodeld }"), """
+        expectLoadError(loaderBase.swapping("store: { path: out.sqlite }", "store: { path: out.sqlite, model: App.xcdatamodeld }"), """
             pipelines/test.yaml:3:28: error: pipeline: reading the app's Core Data model ('model:') is not supported yet; \
             declare the entities under 'entities:' instead
             store: { path: out.sqlite, model: App.xcdatamodeld }
@@ -121,7 +121,7 @@ import Testing
     }
 
     @Test func metadataIsTypedAsWritten() throws {
-        let pipeline = try load(base.with("store: { path: out.sqlite }", """
+        let pipeline = try loadTestPipeline(loaderBase.swapping("store: { path: out.sqlite }", """
             store:
               path: out.sqlite
               layout: coredata
@@ -135,7 +135,7 @@ import Testing
     // MARK: Entities
 
     @Test func unknownTypeWithSuggestion() {
-        expectError(base.with("{ name: string } }", "{ name: strng } }"), """
+        expectLoadError(loaderBase.swapping("{ name: string } }", "{ name: strng } }"), """
             pipelines/test.yaml:5:45: error: pipeline: unknown type 'strng'; did you mean 'string'? (types: string, text, int, \
             integer, int16, integer16, int32, integer32, int64, integer64, decimal, double, float, bool, boolean, date, binary, \
             data, uuid, uri, transformable)
@@ -145,7 +145,7 @@ import Testing
     }
 
     @Test func badDefault() {
-        expectError(base.with("default: 1", "default: abc"), """
+        expectLoadError(loaderBase.swapping("default: 1", "default: abc"), """
             pipelines/test.yaml:8:67: error: pipeline: default 'abc' does not fit Item.quantity (float): not a number
                 attributes: { name: string, quantity: { type: float, default: abc } }
                                                                               ^
@@ -153,7 +153,7 @@ import Testing
     }
 
     @Test func uniqueKeyAttributeMissingFromEntity() {
-        expectError(base.with("    unique: name", "    unique: nam"), """
+        expectLoadError(loaderBase.swapping("    unique: name", "    unique: nam"), """
             pipelines/test.yaml:7:13: error: pipeline: unique key 'nam' is not an attribute of 'Item'; did you mean 'name'? \
             (attributes: name, quantity)
                 unique: nam
@@ -162,7 +162,7 @@ import Testing
     }
 
     @Test func relationshipToUnknownEntity() {
-        expectError(base.with("to: Unit,", "to: Unt,"), """
+        expectLoadError(loaderBase.swapping("to: Unit,", "to: Unt,"), """
             pipelines/test.yaml:9:34: error: pipeline: relationship 'Item.unit' points to unknown entity 'Unt'; \
             did you mean 'Unit'? (entities: Unit, Item)
                 relationships: { unit: { to: Unt, inverse: items } }
@@ -171,7 +171,7 @@ import Testing
     }
 
     @Test func parentCycle() {
-        expectError(base.with("  Item:\n", """
+        expectLoadError(loaderBase.swapping("  Item:\n", """
               A: { parent: B }
               B: { parent: C }
               C: { parent: A }
@@ -185,7 +185,7 @@ import Testing
     }
 
     @Test func unknownParent() {
-        expectError(base.with("  Item:\n", "  Item:\n    parent: Unt\n"), """
+        expectLoadError(loaderBase.swapping("  Item:\n", "  Item:\n    parent: Unt\n"), """
             pipelines/test.yaml:7:13: error: pipeline: unknown parent entity 'Unt'; did you mean 'Unit'? (entities: Unit, Item)
                 parent: Unt
                         ^
@@ -193,7 +193,7 @@ import Testing
     }
 
     @Test func attributeDeclaredAgainAlongTheLineage() {
-        expectError(base.with("  Item:\n", "  Item:\n    parent: Unit\n"), """
+        expectLoadError(loaderBase.swapping("  Item:\n", "  Item:\n    parent: Unit\n"), """
             pipelines/test.yaml:9:19: error: pipeline: 'name' is already declared by 'Unit', which 'Item' inherits from
                 attributes: { name: string, quantity: { type: float, default: 1 } }
                               ^
@@ -201,7 +201,7 @@ import Testing
     }
 
     @Test func entityNamesAreIdentifiers() {
-        expectError(base.with("  Unit: {", "  2nd Unit: {").with("Unit: { name: unit }", "Unit: { name: unit }"), """
+        expectLoadError(loaderBase.swapping("  Unit: {", "  2nd Unit: {").swapping("Unit: { name: unit }", "Unit: { name: unit }"), """
             pipelines/test.yaml:5:3: error: pipeline: '2nd Unit' is not a valid entity name: use letters, digits and '_', \
             starting with a letter or '_'
               2nd Unit: { unique: name, attributes: { name: string } }
@@ -210,7 +210,7 @@ import Testing
     }
 
     @Test func toManyIsNotSupportedYet() {
-        expectError(base.with("{ unit: { to: Unit, inverse: items } }", "{ unit: { to: Unit, to_many: true } }"), """
+        expectLoadError(loaderBase.swapping("{ unit: { to: Unit, inverse: items } }", "{ unit: { to: Unit, to_many: true } }"), """
             pipelines/test.yaml:9:40: error: pipeline: to-many relationships ('to_many') are not supported yet; declare the \
             to-one side on the other entity and name this side as its 'inverse'
                 relationships: { unit: { to: Unit, to_many: true } }
@@ -219,7 +219,7 @@ import Testing
     }
 
     @Test func unknownEntityKey() {
-        expectError(base.with("    unique: name", "    uniqe: name"), """
+        expectLoadError(loaderBase.swapping("    unique: name", "    uniqe: name"), """
             pipelines/test.yaml:7:5: error: pipeline: unknown key 'uniqe' in 'Item'; did you mean 'unique'? \
             (known keys: unique, parent, abstract, attributes, relationships)
                 uniqe: name
@@ -228,8 +228,8 @@ import Testing
     }
 
     @Test func entitiesAreRequired() {
-        let yaml = base.components(separatedBy: "entities:")[0] + "sources:" + base.components(separatedBy: "sources:")[1]
-        expectError(yaml, """
+        let yaml = loaderBase.components(separatedBy: "entities:")[0] + "sources:" + loaderBase.components(separatedBy: "sources:")[1]
+        expectLoadError(yaml, """
             pipelines/test.yaml:1:1: error: pipeline: the pipeline declares no entities: add an 'entities:' section
             version: 1
             ^
@@ -239,7 +239,7 @@ import Testing
     // MARK: Sources
 
     @Test func misspelledReadOption() {
-        expectError(base.with("read: { csv: data/items.csv }", "read: { csv: data/items.csv, delimter: \";\" }"), """
+        expectLoadError(loaderBase.swapping("read: { csv: data/items.csv }", "read: { csv: data/items.csv, delimter: \";\" }"), """
             pipelines/test.yaml:12:34: error: pipeline: unknown key 'delimter' in 'read'; did you mean 'delimiter'? \
             (known keys: encoding, delimiter, header, columns)
                 read: { csv: data/items.csv, delimter: ";" }
@@ -248,7 +248,7 @@ import Testing
     }
 
     @Test func wrongReadOptionValue() {
-        expectError(base.with("read: { csv: data/items.csv }", "read: { csv: data/items.csv, header: maybe }"), """
+        expectLoadError(loaderBase.swapping("read: { csv: data/items.csv }", "read: { csv: data/items.csv, header: maybe }"), """
             pipelines/test.yaml:12:42: error: pipeline: 'header' expects true or false, found the value "maybe"
                 read: { csv: data/items.csv, header: maybe }
                                                      ^
@@ -256,7 +256,7 @@ import Testing
     }
 
     @Test func readerValidationRuns() {
-        expectError(base.with("read: { csv: data/items.csv }", "read: { csv: data/items.csv, header: false }"), """
+        expectLoadError(loaderBase.swapping("read: { csv: data/items.csv }", "read: { csv: data/items.csv, header: false }"), """
             pipelines/test.yaml:12:11: error: pipeline: 'columns' is needed when header: false
                 read: { csv: data/items.csv, header: false }
                       ^
@@ -264,7 +264,7 @@ import Testing
     }
 
     @Test func unknownReaderFormat() {
-        expectError(base.with("read: { csv: data/items.csv }", "read: { cvsv: data/items.csv }"), """
+        expectLoadError(loaderBase.swapping("read: { csv: data/items.csv }", "read: { cvsv: data/items.csv }"), """
             pipelines/test.yaml:12:13: error: pipeline: unknown reader format 'cvsv'; did you mean 'csv'? (formats: csv)
                 read: { cvsv: data/items.csv }
                         ^
@@ -272,7 +272,7 @@ import Testing
     }
 
     @Test func readWithoutFormat() {
-        expectError(base.with("read: { csv: data/items.csv }", "read: { header: true }"), """
+        expectLoadError(loaderBase.swapping("read: { csv: data/items.csv }", "read: { header: true }"), """
             pipelines/test.yaml:12:11: error: pipeline: 'read' needs a key naming the format and the input file, \
             e.g. 'csv: data/items.csv' (formats: csv)
                 read: { header: true }
@@ -281,8 +281,8 @@ import Testing
     }
 
     @Test func missingInputFile() {
-        let missing = sandbox.appendingPathComponent("pipelines/data/missing.csv").standardizedFileURL.path
-        expectError(base.with("data/items.csv", "data/missing.csv"), """
+        let missing = loaderSandbox.appendingPathComponent("pipelines/data/missing.csv").standardizedFileURL.path
+        expectLoadError(loaderBase.swapping("data/items.csv", "data/missing.csv"), """
             pipelines/test.yaml:12:18: error: pipeline: no such file: \(missing)
                 read: { csv: data/missing.csv }
                              ^
@@ -290,8 +290,8 @@ import Testing
     }
 
     @Test func inputIsADirectory() {
-        let folder = sandbox.appendingPathComponent("pipelines/data").standardizedFileURL.path
-        expectError(base.with("data/items.csv", "data"), """
+        let folder = loaderSandbox.appendingPathComponent("pipelines/data").standardizedFileURL.path
+        expectLoadError(loaderBase.swapping("data/items.csv", "data"), """
             pipelines/test.yaml:12:18: error: pipeline: \(folder) is a directory, not an input file
                 read: { csv: data }
                              ^
@@ -299,7 +299,7 @@ import Testing
     }
 
     @Test func unknownTransform() {
-        expectError(base.with("    load:\n", "    transform:\n      - trimm: all\n    load:\n"), """
+        expectLoadError(loaderBase.swapping("    load:\n", "    transform:\n      - trimm: all\n    load:\n"), """
             pipelines/test.yaml:14:9: error: pipeline: unknown transform 'trimm'; did you mean 'trim'? (transforms: trim, number, date)
                   - trimm: all
                     ^
@@ -307,7 +307,7 @@ import Testing
     }
 
     @Test func transformOptionsAreCheckedAtLoad() {
-        expectError(base.with("    load:\n", "    transform:\n      - number: { field: [quantity] }\n    load:\n"), """
+        expectLoadError(loaderBase.swapping("    load:\n", "    transform:\n      - number: { field: [quantity] }\n    load:\n"), """
             pipelines/test.yaml:14:19: error: pipeline: unknown key 'field' in 'number'; did you mean 'fields'? \
             (known keys: fields, decimal, grouping)
                   - number: { field: [quantity] }
@@ -317,7 +317,7 @@ import Testing
 
     @Test func duplicateSourceName() {
         let second = "  - name: items\n    read: { csv: data/items.csv }\n    load: { Unit: { name: unit } }\n"
-        expectError(base + "\n" + second, """
+        expectLoadError(loaderBase + "\n" + second, """
             pipelines/test.yaml:15:11: error: pipeline: there is already a source named 'items' (line 11); source names must be unique
               - name: items
                       ^
@@ -327,7 +327,7 @@ import Testing
     // MARK: Loads
 
     @Test func unknownEntityInLoad() {
-        expectError(base.with("      Item: { name: name,", "      Iten: { name: name,"), """
+        expectLoadError(loaderBase.swapping("      Item: { name: name,", "      Iten: { name: name,"), """
             pipelines/test.yaml:14:7: error: pipeline: unknown entity 'Iten'; did you mean 'Item'? (entities: Unit, Item)
                   Iten: { name: name, unit: { Unit: { name: unit } } }
                   ^
@@ -335,7 +335,7 @@ import Testing
     }
 
     @Test func unknownAttributeInLoad() {
-        expectError(base.with("{ name: name, unit:", "{ name: name, quantty: qty, unit:"), """
+        expectLoadError(loaderBase.swapping("{ name: name, unit:", "{ name: name, quantty: qty, unit:"), """
             pipelines/test.yaml:14:27: error: pipeline: entity 'Item' has no attribute 'quantty'; did you mean 'quantity'?
                   Item: { name: name, quantty: qty, unit: { Unit: { name: unit } } }
                                       ^
@@ -343,7 +343,7 @@ import Testing
     }
 
     @Test func unknownRelationshipInLoad() {
-        expectError(base.with("unit: { Unit: { name: unit } }", "units: { Unit: { name: unit } }"), """
+        expectLoadError(loaderBase.swapping("unit: { Unit: { name: unit } }", "units: { Unit: { name: unit } }"), """
             pipelines/test.yaml:14:27: error: pipeline: entity 'Item' has no relationship 'units'; did you mean 'unit'?
                   Item: { name: name, units: { Unit: { name: unit } } }
                                       ^
@@ -351,7 +351,7 @@ import Testing
     }
 
     @Test func linkTargetWithoutUniqueKey() {
-        expectError(base.with("  Unit: { unique: name, attributes", "  Unit: { attributes"), """
+        expectLoadError(loaderBase.swapping("  Unit: { unique: name, attributes", "  Unit: { attributes"), """
             pipelines/test.yaml:14:35: error: pipeline: 'Unit' has no unique key, so the record to link cannot be found: \
             give 'Unit' one with 'unique:' under 'entities'
                   Item: { name: name, unit: { Unit: { name: unit } } }
@@ -360,9 +360,9 @@ import Testing
     }
 
     @Test func linkMustSetTheTargetsKey() {
-        expectError(base.with("  Unit: { unique: name, attributes: { name: string } }",
+        expectLoadError(loaderBase.swapping("  Unit: { unique: name, attributes: { name: string } }",
                               "  Unit: { unique: name, attributes: { name: string, symbol: string } }")
-                        .with("{ Unit: { name: unit } }", "{ Unit: { symbol: unit } }"), """
+                        .swapping("{ Unit: { name: unit } }", "{ Unit: { symbol: unit } }"), """
             pipelines/test.yaml:14:35: error: pipeline: the link to 'Unit' must set its unique key: 'name' is missing
                   Item: { name: name, unit: { Unit: { symbol: unit } } }
                                               ^
@@ -370,7 +370,7 @@ import Testing
     }
 
     @Test func linkTargetMustBeTheDestination() {
-        expectError(base.with("{ Unit: { name: unit } }", "{ Item: { name: unit } }"), """
+        expectLoadError(loaderBase.swapping("{ Unit: { name: unit } }", "{ Item: { name: unit } }"), """
             pipelines/test.yaml:14:35: error: pipeline: relationship 'Item.unit' leads to 'Unit', and 'Item' is not 'Unit' \
             or one of its sub-entities
                   Item: { name: name, unit: { Item: { name: unit } } }
@@ -379,12 +379,12 @@ import Testing
     }
 
     @Test func abstractEntityLoaded() {
-        expectError(base.with("  Item:\n    unique: name\n", """
+        expectLoadError(loaderBase.swapping("  Item:\n    unique: name\n", """
               Thing: { abstract: true, unique: name, attributes: { name: string } }
               Item:
                 parent: Thing
 
-            """).with("{ name: string, quantity:", "{ quantity:").with("      Item: { name: name,", "      Thing: { name: name,"), """
+            """).swapping("{ name: string, quantity:", "{ quantity:").swapping("      Item: { name: name,", "      Thing: { name: name,"), """
             pipelines/test.yaml:15:7: error: pipeline: entity 'Thing' is abstract: load one of its sub-entities (Item)
                   Thing: { name: name, unit: { Unit: { name: unit } } }
                   ^
@@ -392,7 +392,7 @@ import Testing
     }
 
     @Test func loadedEntityMustSetItsUniqueKey() {
-        expectError(base.with("      Item: { name: name,", "      Item: { quantity: qty,"), """
+        expectLoadError(loaderBase.swapping("      Item: { name: name,", "      Item: { quantity: qty,"), """
             pipelines/test.yaml:14:7: error: pipeline: loading 'Item' must set its unique key: 'name' is missing
                   Item: { quantity: qty, unit: { Unit: { name: unit } } }
                   ^
@@ -400,7 +400,7 @@ import Testing
     }
 
     @Test func relationshipNeedsALink() {
-        expectError(base.with("unit: { Unit: { name: unit } }", "unit: unit"), """
+        expectLoadError(loaderBase.swapping("unit: { Unit: { name: unit } }", "unit: unit"), """
             pipelines/test.yaml:14:33: error: pipeline: relationship 'Item.unit' links a record found by its unique key: \
             write '{ Unit: { name: field } }', found the value "unit"
                   Item: { name: name, unit: unit }
@@ -409,13 +409,13 @@ import Testing
     }
 
     @Test func subEntitiesInheritKeysAndAttributes() throws {
-        let pipeline = try load(base.with("  Item:\n", """
+        let pipeline = try loadTestPipeline(loaderBase.swapping("  Item:\n", """
               Place: { abstract: true, unique: label, attributes: { label: string } }
               Shelf: { parent: Place, attributes: { height: int32 } }
               Item:
 
-            """).with("{ unit: { to: Unit, inverse: items } }", "{ unit: { to: Unit, inverse: items }, place: Place }")
-            .with("unit: { Unit: { name: unit } } }", "unit: { Unit: { name: unit } }, place: { Shelf: { label: shelf } } }"))
+            """).swapping("{ unit: { to: Unit, inverse: items } }", "{ unit: { to: Unit, inverse: items }, place: Place }")
+            .swapping("unit: { Unit: { name: unit } } }", "unit: { Unit: { name: unit } }, place: { Shelf: { label: shelf } } }"))
         let load = pipeline.sources[0].loads[0]
         #expect(load.links.map(\.target.entity) == ["Unit", "Shelf"])
         #expect(pipeline.model.uniqueKey(of: "Shelf") == ["label"])
@@ -425,10 +425,10 @@ import Testing
     // MARK: Files
 
     @Test func missingPipelineFile() {
-        let file = URL(fileURLWithPath: "pipelines/nope.yaml", relativeTo: sandbox)
-        #expect(throws: PipelineError.self) { try PipelineLoader.load(contentsOf: file, registry: testRegistry) }
+        let file = URL(fileURLWithPath: "pipelines/nope.yaml", relativeTo: loaderSandbox)
         do {
-            _ = try PipelineLoader.load(contentsOf: file, registry: testRegistry)
+            _ = try PipelineLoader.load(contentsOf: file, registry: loaderTestRegistry)
+            Issue.record("a missing pipeline file loaded")
         } catch let error as PipelineError {
             #expect(error.description == "error: pipeline: no such file: pipelines/nope.yaml")
             #expect(error.kind == .io)
@@ -445,70 +445,70 @@ import Testing
         "just text",
         "[1, 2]",
         "~",
-        base.with("version: 1", "version: [1]"),
-        base.with("version: 1", "version: 1.0"),
-        base.with("name: test", "name: \"\""),
-        base.with("name: test", "name:"),
-        base.with("store: { path: out.sqlite }", "store: { path: \"\" }"),
-        base.with("store: { path: out.sqlite }", "store: out.sqlite"),
-        base.with("store: { path: out.sqlite }", "store: { path: out.sqlite, metadata: { A: [1] } }"),
-        base.with("store: { path: out.sqlite }", "store: { path: out.sqlite, metadata: [a] }"),
-        base.with("store: { path: out.sqlite }", "store: { path: out.sqlite, layout: mysql }"),
-        base.with("entities:\n", "entities: {}\nx:\n"),
-        base.with("  Unit: {", "  [Unit]: {"),
-        base.with("  Unit: {", "  Unit: ~\n  U2: {"),
-        base.with("unique: name, attributes", "unique: [], attributes"),
-        base.with("unique: name, attributes", "unique: [name, name], attributes"),
-        base.with("unique: name, attributes", "unique: [[name]], attributes"),
-        base.with("{ name: string } }", "{ name: ~ } }"),
-        base.with("{ name: string } }", "{ name: [string] } }"),
-        base.with("{ name: string } }", "{ name: { type: string, default: [] } } }"),
-        base.with("{ name: string } }", "{ name: { type: string, indexed: maybe } } }"),
-        base.with("{ name: string } }", "{ name: { default: x } } }"),
-        base.with("{ name: string } }", "{ name: string, 9lives: int } }"),
-        base.with("default: 1", "default: ~"),
-        base.with("type: float, default: 1", "type: int16, default: 70000"),
-        base.with("type: float, default: 1", "type: binary, default: abc"),
-        base.with("{ unit: { to: Unit, inverse: items } }", "{ unit: ~ }"),
-        base.with("{ unit: { to: Unit, inverse: items } }", "{ unit: { to: Unit, inverse: \"my items\" } }"),
-        base.with("{ unit: { to: Unit, inverse: items } }", "{ name: Unit }"),
-        base.with("{ unit: { to: Unit, inverse: items } }", "{ unit: { inverse: items } }"),
-        base.with("  Item:\n", "  Item:\n    parent: Item\n"),
-        base.with("sources:\n", "sources: []\nx:\n"),
-        base.with("sources:\n", "sources:\n  - just a string\nx:\n"),
-        base.with("read: { csv: data/items.csv }", "read: { csv: data/items.csv, csv: other.csv }"),
-        base.with("read: { csv: data/items.csv }", "read: { csv: ~ }"),
-        base.with("read: { csv: data/items.csv }", "read: { csv: [data/items.csv] }"),
-        base.with("read: { csv: data/items.csv }", "read: {}"),
-        base.with("read: { csv: data/items.csv }", "read: csv"),
-        base.with("    load:\n", "    transform: trim\n    load:\n"),
-        base.with("    load:\n", "    transform:\n      - trim\n    load:\n"),
-        base.with("    load:\n", "    transform:\n      - { trim: all, number: {} }\n    load:\n"),
-        base.with("    load:\n", "    transform:\n      - number: all\n    load:\n"),
-        base.with("    load:\n      Item: { name: name, unit: { Unit: { name: unit } } }", "    load: {}"),
-        base.with("    load:\n      Item: { name: name, unit: { Unit: { name: unit } } }", "    load: Item"),
-        base.with("{ name: name, unit:", "{ name: ~, unit:"),
-        base.with("{ name: name, unit:", "{ name: [a], unit:"),
-        base.with("{ name: name, unit:", "{ [name]: name, unit:"),
-        base.with("Item: { name: name, unit: { Unit: { name: unit } } }", "Item: {}"),
-        base.with("Item: { name: name, unit: { Unit: { name: unit } } }", "Item: ~"),
-        base.with("{ Unit: { name: unit } }", "{ Unit: { name: unit }, Item: { name: x } }"),
-        base.with("{ Unit: { name: unit } }", "{ Nope: { name: unit } }"),
-        base.with("{ Unit: { name: unit } }", "{ Unit: ~ }"),
-        base.with("{ Unit: { name: unit } }", "{ Unit: { name: unit, unit: { Unit: { name: x } } } }"),
-        base + "\nreport: { xlsx: \"\" }",
-        base + "\nreport: { pdf: r.pdf }",
-        base + "\n\u{1}",
-        base + "\nextra: &a [*a]",
-        base + "\nname: *undefined",
-        base + "\n---\nversion: 1",
+        loaderBase.swapping("version: 1", "version: [1]"),
+        loaderBase.swapping("version: 1", "version: 1.0"),
+        loaderBase.swapping("name: test", "name: \"\""),
+        loaderBase.swapping("name: test", "name:"),
+        loaderBase.swapping("store: { path: out.sqlite }", "store: { path: \"\" }"),
+        loaderBase.swapping("store: { path: out.sqlite }", "store: out.sqlite"),
+        loaderBase.swapping("store: { path: out.sqlite }", "store: { path: out.sqlite, metadata: { A: [1] } }"),
+        loaderBase.swapping("store: { path: out.sqlite }", "store: { path: out.sqlite, metadata: [a] }"),
+        loaderBase.swapping("store: { path: out.sqlite }", "store: { path: out.sqlite, layout: mysql }"),
+        loaderBase.swapping("entities:\n", "entities: {}\nx:\n"),
+        loaderBase.swapping("  Unit: {", "  [Unit]: {"),
+        loaderBase.swapping("  Unit: {", "  Unit: ~\n  U2: {"),
+        loaderBase.swapping("unique: name, attributes", "unique: [], attributes"),
+        loaderBase.swapping("unique: name, attributes", "unique: [name, name], attributes"),
+        loaderBase.swapping("unique: name, attributes", "unique: [[name]], attributes"),
+        loaderBase.swapping("{ name: string } }", "{ name: ~ } }"),
+        loaderBase.swapping("{ name: string } }", "{ name: [string] } }"),
+        loaderBase.swapping("{ name: string } }", "{ name: { type: string, default: [] } } }"),
+        loaderBase.swapping("{ name: string } }", "{ name: { type: string, indexed: maybe } } }"),
+        loaderBase.swapping("{ name: string } }", "{ name: { default: x } } }"),
+        loaderBase.swapping("{ name: string } }", "{ name: string, 9lives: int } }"),
+        loaderBase.swapping("default: 1", "default: ~"),
+        loaderBase.swapping("type: float, default: 1", "type: int16, default: 70000"),
+        loaderBase.swapping("type: float, default: 1", "type: binary, default: abc"),
+        loaderBase.swapping("{ unit: { to: Unit, inverse: items } }", "{ unit: ~ }"),
+        loaderBase.swapping("{ unit: { to: Unit, inverse: items } }", "{ unit: { to: Unit, inverse: \"my items\" } }"),
+        loaderBase.swapping("{ unit: { to: Unit, inverse: items } }", "{ name: Unit }"),
+        loaderBase.swapping("{ unit: { to: Unit, inverse: items } }", "{ unit: { inverse: items } }"),
+        loaderBase.swapping("  Item:\n", "  Item:\n    parent: Item\n"),
+        loaderBase.swapping("sources:\n", "sources: []\nx:\n"),
+        loaderBase.swapping("sources:\n", "sources:\n  - just a string\nx:\n"),
+        loaderBase.swapping("read: { csv: data/items.csv }", "read: { csv: data/items.csv, csv: other.csv }"),
+        loaderBase.swapping("read: { csv: data/items.csv }", "read: { csv: ~ }"),
+        loaderBase.swapping("read: { csv: data/items.csv }", "read: { csv: [data/items.csv] }"),
+        loaderBase.swapping("read: { csv: data/items.csv }", "read: {}"),
+        loaderBase.swapping("read: { csv: data/items.csv }", "read: csv"),
+        loaderBase.swapping("    load:\n", "    transform: trim\n    load:\n"),
+        loaderBase.swapping("    load:\n", "    transform:\n      - trim\n    load:\n"),
+        loaderBase.swapping("    load:\n", "    transform:\n      - { trim: all, number: {} }\n    load:\n"),
+        loaderBase.swapping("    load:\n", "    transform:\n      - number: all\n    load:\n"),
+        loaderBase.swapping("    load:\n      Item: { name: name, unit: { Unit: { name: unit } } }", "    load: {}"),
+        loaderBase.swapping("    load:\n      Item: { name: name, unit: { Unit: { name: unit } } }", "    load: Item"),
+        loaderBase.swapping("{ name: name, unit:", "{ name: ~, unit:"),
+        loaderBase.swapping("{ name: name, unit:", "{ name: [a], unit:"),
+        loaderBase.swapping("{ name: name, unit:", "{ [name]: name, unit:"),
+        loaderBase.swapping("Item: { name: name, unit: { Unit: { name: unit } } }", "Item: {}"),
+        loaderBase.swapping("Item: { name: name, unit: { Unit: { name: unit } } }", "Item: ~"),
+        loaderBase.swapping("{ Unit: { name: unit } }", "{ Unit: { name: unit }, Item: { name: x } }"),
+        loaderBase.swapping("{ Unit: { name: unit } }", "{ Nope: { name: unit } }"),
+        loaderBase.swapping("{ Unit: { name: unit } }", "{ Unit: ~ }"),
+        loaderBase.swapping("{ Unit: { name: unit } }", "{ Unit: { name: unit, unit: { Unit: { name: x } } } }"),
+        loaderBase + "\nreport: { xlsx: \"\" }",
+        loaderBase + "\nreport: { pdf: r.pdf }",
+        loaderBase + "\n\u{1}",
+        loaderBase + "\nextra: &a [*a]",
+        loaderBase + "\nname: *undefined",
+        loaderBase + "\n---\nversion: 1",
         "version: 1\n\tname: x\n",
         "version: \"unterminated\n",
     ]
 
     @Test(arguments: Array(cases.indices))
     func failsWithAPositionedError(index: Int) {
-        guard let error = loadError(Self.cases[index]) else { return }
+        guard let error = loadTestPipelineError(Self.cases[index]) else { return }
         #expect(error.kind == .invalidPipeline, "\(error)")
         #expect(error.location?.file == "pipelines/test.yaml", "\(error)")
         #expect(error.location?.line != nil, "\(error)")

@@ -5,7 +5,7 @@ import Testing
 // MARK: Test components
 
 /// A stand-in for the CSV reader (which lives in SourcesCSV): the same name and keys, reads nothing.
-struct TestCSVKind: ReaderKind {
+struct LoaderTestCSVKind: ReaderKind {
     let name = "csv"
     let spec = ComponentSpec(name: "csv", summary: "Test CSV reader.", options: [
         OptionSpec("encoding", .oneOf(["auto", "utf-8", "utf-16", "windows-1252"]), default: "auto", "Encoding."),
@@ -26,7 +26,7 @@ struct TestCSVKind: ReaderKind {
 }
 
 /// A transform kind that checks its options like the real ones and does nothing.
-struct TestTransformKind: TransformKind {
+struct LoaderTestTransformKind: TransformKind {
     let name: String
     let spec: ComponentSpec
 
@@ -43,16 +43,16 @@ struct TestTransformKind: TransformKind {
     }
 }
 
-let testRegistry = ComponentRegistry(readers: [TestCSVKind()], transforms: [
-    TestTransformKind(name: "trim", spec: ComponentSpec(name: "trim", summary: "", options: [
+let loaderTestRegistry = ComponentRegistry(readers: [LoaderTestCSVKind()], transforms: [
+    LoaderTestTransformKind(name: "trim", spec: ComponentSpec(name: "trim", summary: "", options: [
         OptionSpec("fields", .stringList, ""),
     ])),
-    TestTransformKind(name: "number", spec: ComponentSpec(name: "number", summary: "", options: [
+    LoaderTestTransformKind(name: "number", spec: ComponentSpec(name: "number", summary: "", options: [
         OptionSpec("fields", .stringOrList, required: true, ""),
         OptionSpec("decimal", .oneOf([".", ","]), ""),
         OptionSpec("grouping", .string, ""),
     ])),
-    TestTransformKind(name: "date", spec: ComponentSpec(name: "date", summary: "", options: [
+    LoaderTestTransformKind(name: "date", spec: ComponentSpec(name: "date", summary: "", options: [
         OptionSpec("fields", .stringOrList, required: true, ""),
         OptionSpec("format", .string, ""),
         OptionSpec("formats", .stringList, ""),
@@ -63,7 +63,7 @@ let testRegistry = ComponentRegistry(readers: [TestCSVKind()], transforms: [
 // MARK: Helpers
 
 /// A folder with `pipelines/data/items.csv`, made once for all tests.
-let sandbox: URL = {
+let loaderSandbox: URL = {
     let root = FileManager.default.temporaryDirectory
         .appendingPathComponent("PipelineLoaderTests-\(ProcessInfo.processInfo.processIdentifier)", isDirectory: true)
     let data = root.appendingPathComponent("pipelines/data", isDirectory: true)
@@ -72,17 +72,17 @@ let sandbox: URL = {
     return root
 }()
 
-/// The pipeline file as messages name it: `pipelines/test.yaml`, inside the sandbox.
-let testFile = URL(fileURLWithPath: "pipelines/test.yaml", relativeTo: sandbox)
+/// The pipeline file as messages name it: `pipelines/test.yaml`, inside the loaderSandbox.
+let loaderTestFile = URL(fileURLWithPath: "pipelines/test.yaml", relativeTo: loaderSandbox)
 
-func load(_ yaml: String) throws -> PipelineDefinition {
-    try PipelineLoader.load(yaml: yaml, file: testFile, registry: testRegistry)
+func loadTestPipeline(_ yaml: String) throws -> PipelineDefinition {
+    try PipelineLoader.load(yaml: yaml, file: loaderTestFile, registry: loaderTestRegistry)
 }
 
 /// The error loading `yaml` gives, or nil (recorded as a test failure) when it loads.
-func loadError(_ yaml: String, sourceLocation: SourceLocation = #_sourceLocation) -> PipelineError? {
+func loadTestPipelineError(_ yaml: String, sourceLocation: SourceLocation = #_sourceLocation) -> PipelineError? {
     do {
-        _ = try load(yaml)
+        _ = try loadTestPipeline(yaml)
         Issue.record("the pipeline loaded, but an error was expected", sourceLocation: sourceLocation)
     } catch let error as PipelineError {
         return error
@@ -93,16 +93,16 @@ func loadError(_ yaml: String, sourceLocation: SourceLocation = #_sourceLocation
 }
 
 /// Asserts the whole message (location, text, source line and caret).
-func expectError(_ yaml: String, _ expected: String, kind: PipelineError.Kind = .invalidPipeline,
+func expectLoadError(_ yaml: String, _ expected: String, kind: PipelineError.Kind = .invalidPipeline,
                  sourceLocation: SourceLocation = #_sourceLocation) {
-    guard let error = loadError(yaml, sourceLocation: sourceLocation) else { return }
+    guard let error = loadTestPipelineError(yaml, sourceLocation: sourceLocation) else { return }
     #expect(error.description == expected, sourceLocation: sourceLocation)
     #expect(error.kind == kind, sourceLocation: sourceLocation)
     #expect(error.stage == "pipeline", sourceLocation: sourceLocation)
 }
 
 /// A small valid pipeline; tests change one line of it.
-let base = """
+let loaderBase = """
     version: 1
     name: test
     store: { path: out.sqlite }
@@ -121,7 +121,7 @@ let base = """
 
 extension String {
     /// The text with `old` (which must occur) replaced by `new`.
-    func with(_ old: String, _ new: String) -> String {
+    func swapping(_ old: String, _ new: String) -> String {
         precondition(contains(old), "test pipeline has no '\(old)'")
         return replacingOccurrences(of: old, with: new)
     }
@@ -134,7 +134,7 @@ extension String {
 
     @Test func loadsTheGroceryExampleFully() throws {
         let file = fixtures.appendingPathComponent("pipelines/grocery.yaml")
-        let pipeline = try PipelineLoader.load(contentsOf: file, registry: testRegistry)
+        let pipeline = try PipelineLoader.load(contentsOf: file, registry: loaderTestRegistry)
         let folder = file.deletingLastPathComponent().standardizedFileURL
 
         #expect(pipeline.name == "grocery")
@@ -214,14 +214,14 @@ extension String {
 
     @Test func messagesNameThePipelineFileAsGiven() throws {
         let file = URL(fileURLWithPath: "pipelines/grocery.yaml", relativeTo: fixtures)
-        let pipeline = try PipelineLoader.load(contentsOf: file, registry: testRegistry)
+        let pipeline = try PipelineLoader.load(contentsOf: file, registry: loaderTestRegistry)
         #expect(pipeline.model["Item"]?.location?.file == "pipelines/grocery.yaml")
         #expect(pipeline.sources[0].loads[0].assignments[0].location?.description == "pipelines/grocery.yaml:32:15")
     }
 
     @Test func theSmallPipelineLoads() throws {
-        let pipeline = try load(base)
-        #expect(pipeline.sources[0].reader.input.displayPath == sandbox.appendingPathComponent("pipelines/data/items.csv").standardizedFileURL.path)
-        #expect(pipeline.store.path == sandbox.appendingPathComponent("pipelines/out.sqlite").standardizedFileURL)
+        let pipeline = try loadTestPipeline(loaderBase)
+        #expect(pipeline.sources[0].reader.input.displayPath == loaderSandbox.appendingPathComponent("pipelines/data/items.csv").standardizedFileURL.path)
+        #expect(pipeline.store.path == loaderSandbox.appendingPathComponent("pipelines/out.sqlite").standardizedFileURL)
     }
 }
