@@ -18,11 +18,13 @@ public enum Suggestion {
         closest(to: word, in: candidates).map { "; did you mean '\($0)'?" } ?? ""
     }
 
-    /// Levenshtein distance over characters.
+    /// Edit distance over characters, where swapping two neighbours counts as one edit
+    /// (optimal string alignment), since `cvs` for `csv` is the commonest typo of all.
     static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
+        var beforePrevious = [Int](repeating: 0, count: b.count + 1)
         var previous = Array(0...b.count)
         var current = [Int](repeating: 0, count: b.count + 1)
         for i in 1...a.count {
@@ -30,8 +32,11 @@ public enum Suggestion {
             for j in 1...b.count {
                 let cost = a[i - 1] == b[j - 1] ? 0 : 1
                 current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    current[j] = min(current[j], beforePrevious[j - 2] + 1)
+                }
             }
-            swap(&previous, &current)
+            (beforePrevious, previous, current) = (previous, current, beforePrevious)
         }
         return previous[b.count]
     }

@@ -1,0 +1,159 @@
+import Foundation
+import XCTest
+
+@testable import Pipeline
+
+/// The runner's contract with readers and sinks: records stream through one at a time, a bad
+/// record is rejected whole and the run goes on, a fatal error discards the sink's work.
+final class RunnerTests: XCTestCase {
+    /// Reads records given in code; an entry that is a `Rejection` or `PipelineError` is thrown.
+    final class ListReader: RecordReader {
+        let fieldNames: [String]
+        var items: [Any]
+        var bytesRead: Int64 = 0
+        init(fields: [String], items: [Any]) {
+            fieldNames = fields
+            self.items = items
+        }
+        func next() throws -> Record? {
+            guard !items.isEmpty else { return nil }
+            let item = items.removeFirst()
+            if let error = item as? any Error { throw error }
+            return item as? Record
+        }
+    }
+
+    struct ListReaderKind: ReaderKind {
+        let name = "list"
+        let spec = ComponentSpec(name: "list", summary: "records given in code", options: [])
+        let fields: [String]
+        nonisolated(unsafe) let items: [Any]
+        func makeReader(input: Input, options: Options, fields _: [String]) throws -> any RecordReader {
+            ListReader(fields: fields, items: items)
+        }
+    }
+
+    /// Keeps what it is given and whether it was finished or discarded.
+    final class CollectingSink: RecordSink {
+        var written: [EntityRecord] = []
+        var finished = false
+        var discarded = false
+        func write(_ record: EntityRecord, onDuplicate: DuplicatePolicy, log: ImportLog) throws {
+            written.append(record)
+            log.count(.inserted, entity: record.entity)
+        }
+        func finish(log: ImportLog) throws { finished = true }
+        func discard() { discarded = true }
+    }
+
+    let model = StoreModel(entities: [
+        Entity(name: "Unit", attributes: [Attribute(name: "name", type: .string)], uniqueKey: ["name"]),
+        Entity(name: "Item",
+               attributes: [Attribute(name: "name", type: .string, isOptional: false),
+                            Attribute(name: "quantity", type: .double),
+                            Attribute(name: "count", type: .integer16, isOptional: false)],
+               relationships: [Relationship(name: "unit", destination: "Unit")],
+               uniqueKey: ["name"]),
+    ])
+
+    func record(_ line: Int, _ values: String...) -> Record {
+        Record(values: values.map { .text($0) }, location: Location(file: "items.csv", line: line, column: 1),
+               fieldPositions: values.indices.map { TextPosition(line: line, column: 1 + $0 * 4) })
+    }
+
+    func pipeline(_ items: [Any], onReject: RejectPolicy = .continue,
+                  assignments: [LoadSpec.Assignment]? = nil) throws -> PipelineDefinition {
+        let kind = ListReaderKind(fields: ["name", "qty", "count", "unit"], items: items)
+        let options = try Options(ConfigNode(.mapping([]), at: Location(file: "p.yaml")), spec: kind.spec)
+        let load = LoadSpec(
+            entity: "Item",
+            assignments: assignments ?? [.init(attribute: "name", field: "name"), .init(attribute: "quantity", field: "qty"),
+                                         .init(attribute: "count", field: "count")],
+            links: [.init(relationship: "unit", target: LoadSpec(entity: "Unit", assignments: [.init(attribute: "name", field: "unit")]))])
+        return PipelineDefinition(
+            file: URL(fileURLWithPath: "p.yaml"), name: "test",
+            store: StoreSettings(path: URL(fileURLWithPath: "/tmp/unused.sqlite")), model: model,
+            sources: [SourceDefinition(name: "items",
+                                       reader: ReaderConfig(kind: kind, input: Input(url: URL(fileURLWithPath: "items.csv"), displayPath: "items.csv"), options: options),
+                                       transforms: [], loads: [load])],
+            onReject: onReject)
+    }
+
+    func testBadValuesRejectTheRecordAndTheRunGoesOn() throws {
+        let sink = CollectingSink()
+        let runner = Runner(pipeline: try pipeline([
+            record(2, "Milk", "1.5", "2", "l"),
+            record(3, "Eggs", "six", "1", "pcs"),
+            Rejection(at: Location(file: "items.csv", line: 4), stage: "csv", reason: "row has 5 fields, the header has 4"),
+            record(5, "Flour", "1", "70000", "kg"),
+            record(6, "", "1", "1", "kg"),
+            record(7, "Salt", "", "", "g"),
+            record(8, "Rice", "2", "3", ""),
+        ]))
+        try runner.run(into: sink)
+
+        XCTAssertTrue(sink.finished)
+        XCTAssertFalse(sink.discarded)
+        XCTAssertEqual(sink.written.map { $0.values[0] }, [.text("Milk"), .null, .text("Rice")])
+        XCTAssertEqual(sink.written[0].values, [.text("Milk"), .double(1.5), .integer(2)])
+        XCTAssertEqual(sink.written[0].links[0]?.values, [.text("l")])
+        XCTAssertEqual(sink.written[2].links[0]?.values, [.null], "an empty related key reaches the sink, which skips it")
+        XCTAssertEqual(runner.log.sources[0].read, 7)
+        XCTAssertEqual(runner.log.sources[0].rejected, 4)
+        XCTAssertEqual(runner.log.rejections.map(\.description), [
+            #"items.csv:3:5: rejected: load: field 'qty' value "six": Item.quantity (double): not a number (use the 'number' transform for decimal commas, grouping or currency signs)"#,
+            "items.csv:4: rejected: csv: row has 5 fields, the header has 4",
+            #"items.csv:5:9: rejected: load: field 'count' value "70000": Item.count (integer16): 70000 is out of range for integer16 (-32768...32767)"#,
+            #"items.csv:7:9: rejected: load: field 'count' value "": Item.count is required and has no default, but the value is empty"#,
+        ])
+    }
+
+    func testRejectsFailTheRunWhenThePipelineSaysSo() throws {
+        let sink = CollectingSink()
+        let runner = Runner(pipeline: try pipeline([record(2, "Milk", "1", "1", "l"), record(3, "Eggs", "x", "1", "")], onReject: .fail))
+        XCTAssertThrowsError(try runner.run(into: sink)) { error in
+            let error = error as! PipelineError
+            XCTAssertEqual(error.kind, .rejected)
+            XCTAssertEqual(error.description,
+                           #"items.csv:3:5: error: load: 1 record(s) rejected and the pipeline says on_reject: fail; first: field 'qty' value "x": Item.quantity (double): not a number (use the 'number' transform for decimal commas, grouping or currency signs)"#)
+        }
+        XCTAssertTrue(sink.discarded)
+        XCTAssertFalse(sink.finished)
+    }
+
+    func testAFatalReaderErrorDiscardsEverything() throws {
+        let sink = CollectingSink()
+        let fatal = PipelineError(.invalidInput, at: Location(file: "items.csv", line: 3, column: 1), stage: "csv", "unterminated quoted field")
+        let runner = Runner(pipeline: try pipeline([record(2, "Milk", "1", "1", "l"), fatal]))
+        XCTAssertThrowsError(try runner.run(into: sink)) { error in
+            XCTAssertEqual((error as? PipelineError)?.description, "items.csv:3:1: error: csv: unterminated quoted field")
+        }
+        XCTAssertTrue(sink.discarded)
+        XCTAssertFalse(sink.finished)
+    }
+
+    func testDryRunDiscards() throws {
+        let sink = CollectingSink()
+        try Runner(pipeline: try pipeline([record(2, "Milk", "1", "1", "l")])).run(into: sink, dryRun: true)
+        XCTAssertEqual(sink.written.count, 1)
+        XCTAssertTrue(sink.discarded)
+        XCTAssertFalse(sink.finished)
+    }
+
+    func testALoadFromAMissingFieldIsAPipelineError() throws {
+        let location = Location(file: "p.yaml", line: 12, column: 15)
+        let sink = CollectingSink()
+        let runner = Runner(pipeline: try pipeline([], assignments: [.init(attribute: "name", field: "nmae", location: location)]))
+        XCTAssertThrowsError(try runner.run(into: sink)) { error in
+            XCTAssertEqual((error as? PipelineError)?.description,
+                           "p.yaml:12:15: error: load: source 'items' has no field 'nmae'; did you mean 'name'? (fields: name, qty, count, unit)")
+        }
+        XCTAssertTrue(sink.discarded)
+    }
+
+    func testFieldsUsedInFirstUseOrder() {
+        let load = LoadSpec(entity: "Item", assignments: [.init(attribute: "name", field: "b"), .init(attribute: "x", field: "a")],
+                            links: [.init(relationship: "unit", target: LoadSpec(entity: "Unit", assignments: [.init(attribute: "name", field: "b"), .init(attribute: "y", field: "c")]))])
+        XCTAssertEqual(Runner.fieldsUsed(by: [load]), ["b", "a", "c"])
+    }
+}
