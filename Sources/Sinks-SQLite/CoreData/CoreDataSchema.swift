@@ -222,21 +222,31 @@ public struct CoreDataSchema: Sendable {
 
         // Many-to-many pairs, each once, owned by the side whose entity name sorts first.
         let rootPosition = Dictionary(uniqueKeysWithValues: tables.enumerated().map { ($1.entity, $0) })
+        // Join columns are unique across the store: a later clash is numbered (Z_19PARENTGROUPS1).
+        var joinColumns = Set<String>()
+        func joinColumn(_ base: String) -> String {
+            var name = base
+            var n = 0
+            while joinColumns.contains(name) { n += 1; name = base + String(n) }
+            joinColumns.insert(name)
+            return name
+        }
         for entity in tree.entities {
             for relationship in entity.relationships.sorted(by: { $0.name < $1.name })
             where relationship.isToMany && !relationship.isTransient {
                 guard let inverseName = relationship.inverse,
                       let inverse = model.allRelationships(of: relationship.destination).first(where: { $0.name == inverseName }),
                       inverse.isToMany,
-                      let inverseOwner = tree.lineage(declaring: inverseName, from: relationship.destination, in: model)
+                      let inverseOwner = Self.declaringEntity(of: inverseName, from: relationship.destination, in: model)
                 else { continue }
-                let owns = entity.name < inverseOwner || (entity.name == inverseOwner && relationship.name < inverse.name)
+                // Unconfirmed: which relationship of a self-referencing pair names the table.
+                let owns = entity.name < inverseOwner || (entity.name == inverseOwner && relationship.name <= inverse.name)
                 guard owns, let nA = tree.number(of: entity.name), let nB = tree.number(of: relationship.destination),
                       let root = tree.root(of: entity.name), let position = rootPosition[root.name]
                 else { continue }
                 let name = "Z_\(nA)\(relationship.name.uppercased())"
-                let source = "Z_\(nA)\(inverse.name.uppercased())"
-                let destination = "Z_\(nB)\(relationship.name.uppercased())"
+                let source = joinColumn("Z_\(nA)\(inverse.name.uppercased())")
+                let destination = joinColumn("Z_\(nB)\(relationship.name.uppercased())")
                 var order: [String] = []
                 // Unconfirmed: the order column of an ordered many-to-many side.
                 if inverse.isOrdered { order.append("Z_FOK_" + source.dropFirst(2)) }
@@ -339,14 +349,12 @@ public struct CoreDataSchema: Sendable {
         }
     }
 
+    /// The entity in `start`'s lineage that declares the relationship `name`.
+    private static func declaringEntity(of name: String, from start: String, in model: StoreModel) -> String? {
+        model.lineage(of: start).last { $0.relationships.contains { $0.name == name } }?.name
+    }
+
     private static func error(_ location: Location?, _ message: String) -> PipelineError {
         PipelineError(.invalidPipeline, at: location, stage: "model", message)
-    }
-}
-
-extension CoreDataEntityTree {
-    /// The entity in `start`'s lineage that declares the relationship `name`.
-    func lineage(declaring name: String, from start: String, in model: StoreModel) -> String? {
-        model.lineage(of: start).last { $0.relationships.contains { $0.name == name } }?.name
     }
 }

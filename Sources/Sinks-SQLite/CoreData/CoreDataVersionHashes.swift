@@ -6,7 +6,7 @@ import Pipeline
 /// decide whether a store fits the app's model without migration.
 ///
 /// Every hash is SHA-256; integers little-endian, strings UTF-8 without terminator (see
-/// docs/coredata-store-format.md). Confirmed against real stores: inheritance, to-one and to-many
+/// `CoreDataStoreFormat`). Confirmed against real stores: inheritance, to-one and to-many
 /// with inverses, explicit and absent minCount, uniqueness constraints, transient attributes, all
 /// attribute types but ObjectID, external binary storage, preserve-after-deletion, derived
 /// `count:`; many-to-many by Xcode's compiled model. **Unconfirmed** (the format's rule is

@@ -1,6 +1,6 @@
 import Pipeline
 
-/// Stores that Core Data itself wrote (see docs/coredata-store-format.md), restated: the model,
+/// Stores that Core Data itself wrote (see `CoreDataStoreFormat`), restated: the model,
 /// and what the store holds for it: entity hashes, schema statements and Z_PRIMARYKEY rows.
 struct CoreDataCase: Sendable {
     /// How the store's schema statements compare with ours.

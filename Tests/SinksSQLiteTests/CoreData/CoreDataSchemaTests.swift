@@ -143,3 +143,47 @@ struct CoreDataSchemaTests {
         #expect(Array(a)[14] == "5")
     }
 }
+
+extension CoreDataSchemaTests {
+    /// The join tables of Apple's Contacts store, restated in small: two many-to-many pairs
+    /// into Group, whose second join column is numbered because the first took its name.
+    @Test func joinColumnsAreUniqueAcrossTheStore() throws {
+        let model = StoreModel(entities: [
+            Entity(name: "Record"),
+            Entity(name: "AbstractGroup", parent: "Record", relationships: [
+                Relationship(name: "parentGroups", destination: "Group", inverse: "childGroups", isToMany: true),
+            ]),
+            Entity(name: "Group", parent: "AbstractGroup", relationships: [
+                Relationship(name: "childGroups", destination: "AbstractGroup", inverse: "parentGroups", isToMany: true),
+                Relationship(name: "contacts", destination: "Contact", inverse: "parentGroups", isToMany: true),
+            ]),
+            Entity(name: "Contact", parent: "Record", relationships: [
+                Relationship(name: "parentGroups", destination: "Group", inverse: "contacts", isToMany: true),
+            ]),
+        ])
+        let schema = try CoreDataSchema(model)
+        #expect(schema.entities.entities.map(\.name) == ["Record", "AbstractGroup", "Group", "Contact"])
+        #expect(schema.joinTables.map(\.createStatement) == [
+            "CREATE TABLE Z_2PARENTGROUPS ( Z_2CHILDGROUPS INTEGER, Z_3PARENTGROUPS INTEGER, PRIMARY KEY (Z_2CHILDGROUPS, Z_3PARENTGROUPS) )",
+            "CREATE TABLE Z_4PARENTGROUPS ( Z_4CONTACTS INTEGER, Z_3PARENTGROUPS1 INTEGER, PRIMARY KEY (Z_4CONTACTS, Z_3PARENTGROUPS1) )",
+        ])
+    }
+
+    @Test func selfInverseManyToManyAndOrderedJoin() throws {
+        let model = StoreModel(entities: [
+            Entity(name: "Person", relationships: [
+                Relationship(name: "friends", destination: "Person", inverse: "friends", isToMany: true),
+                Relationship(name: "playlists", destination: "Playlist", inverse: "listeners", isToMany: true),
+            ]),
+            Entity(name: "Playlist", relationships: [
+                Relationship(name: "listeners", destination: "Person", inverse: "playlists", isToMany: true, isOrdered: true),
+            ]),
+        ])
+        let schema = try CoreDataSchema(model)
+        #expect(schema.joinTables.map(\.createStatement) == [
+            "CREATE TABLE Z_1FRIENDS ( Z_1FRIENDS INTEGER, Z_1FRIENDS1 INTEGER, PRIMARY KEY (Z_1FRIENDS, Z_1FRIENDS1) )",
+            "CREATE TABLE Z_1PLAYLISTS ( Z_1LISTENERS INTEGER, Z_2PLAYLISTS INTEGER, Z_FOK_1LISTENERS INTEGER, PRIMARY KEY (Z_1LISTENERS, Z_2PLAYLISTS) )",
+        ])
+        #expect(try CoreDataCaseTests.sqliteSchema(after: schema.statements()) == schema.statements())
+    }
+}
