@@ -20,6 +20,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
     ],
     targets: [
         // C libraries. libcsv ships no pkg-config file: its module map links "csv" directly.
@@ -42,7 +43,10 @@ let package = Package(
         .target(name: "SourcesCSV", dependencies: ["Pipeline", "CCSV"], path: "Sources/Sources-CSV"),
         .target(name: "SourcesXML", dependencies: ["Pipeline", "CLibXML2"], path: "Sources/Sources-XML"),
         .target(name: "SourcesJSON", dependencies: ["Pipeline"], path: "Sources/Sources-JSON"),
-        .target(name: "SinksSQLite", dependencies: ["Pipeline", "CSQLite"], path: "Sources/Sinks-SQLite"),
+        .target(
+            name: "SinksSQLite",
+            dependencies: ["Pipeline", "CSQLite", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Sources/Sinks-SQLite"),
         .target(name: "ReportsXLSX", dependencies: ["Pipeline", "CXLSXWriter"], path: "Sources/Reports-XLSX"),
         .executableTarget(
             name: "pipectl",

@@ -9,16 +9,40 @@ public struct Attribute: Sendable {
     public var isIndexed: Bool
     /// Where it was declared, for errors about it.
     public var location: Location?
+    /// Kept in memory only: no column, not part of the entity's version hash.
+    public var isTransient: Bool
+    /// Core Data may keep large values in files beside the store (a version-hash input).
+    public var allowsExternalBinaryDataStorage: Bool
+    /// Kept in the persistent history's tombstone when the object is deleted (a version-hash input).
+    public var preservesValueInHistoryOnDeletion: Bool
+    /// Changes the version hash without changing the schema, to force a migration.
+    public var versionHashModifier: String?
+    /// The key-path expression of a derived attribute (`pages.@count`), which Core Data computes.
+    public var derivationExpression: String?
+    /// Value and length limits from the model, kept for later enforcement.
+    public var validation: AttributeValidation
 
     public init(name: String, type: AttributeType, isOptional: Bool = true, defaultValue: Value? = nil,
-                isIndexed: Bool = false, location: Location? = nil) {
+                isIndexed: Bool = false, location: Location? = nil, isTransient: Bool = false,
+                allowsExternalBinaryDataStorage: Bool = false, preservesValueInHistoryOnDeletion: Bool = false,
+                versionHashModifier: String? = nil, derivationExpression: String? = nil,
+                validation: AttributeValidation = AttributeValidation()) {
         self.name = name
         self.type = type
         self.isOptional = isOptional
         self.defaultValue = defaultValue
         self.isIndexed = isIndexed
         self.location = location
+        self.isTransient = isTransient
+        self.allowsExternalBinaryDataStorage = allowsExternalBinaryDataStorage
+        self.preservesValueInHistoryOnDeletion = preservesValueInHistoryOnDeletion
+        self.versionHashModifier = versionHashModifier
+        self.derivationExpression = derivationExpression
+        self.validation = validation
     }
+
+    /// Derived attributes are computed by Core Data itself.
+    public var isDerived: Bool { derivationExpression != nil }
 }
 
 /// A relationship from one entity to another.
@@ -32,9 +56,20 @@ public struct Relationship: Sendable {
     public var isOrdered: Bool
     public var isOptional: Bool
     public var location: Location?
+    /// The fewest related objects, exactly as the model states it (0 when it states none).
+    public var minCount: Int
+    /// The most related objects: 1 for a to-one, 0 for an unbounded to-many.
+    public var maxCount: Int
+    public var deleteRule: DeleteRule
+    public var versionHashModifier: String?
+    /// Kept in memory only: no column, not part of the entity's version hash.
+    public var isTransient: Bool
 
+    /// `maxCount` defaults to 1 for a to-one and 0 (unbounded) for a to-many.
     public init(name: String, destination: String, inverse: String? = nil, isToMany: Bool = false,
-                isOrdered: Bool = false, isOptional: Bool = true, location: Location? = nil) {
+                isOrdered: Bool = false, isOptional: Bool = true, location: Location? = nil,
+                minCount: Int = 0, maxCount: Int? = nil, deleteRule: DeleteRule = .nullify,
+                versionHashModifier: String? = nil, isTransient: Bool = false) {
         self.name = name
         self.destination = destination
         self.inverse = inverse
@@ -42,6 +77,16 @@ public struct Relationship: Sendable {
         self.isOrdered = isOrdered
         self.isOptional = isOptional
         self.location = location
+        self.minCount = minCount
+        self.maxCount = maxCount ?? (isToMany ? 0 : 1)
+        self.deleteRule = deleteRule
+        self.versionHashModifier = versionHashModifier
+        self.isTransient = isTransient
+    }
+
+    /// What happens to related objects when the source object is deleted.
+    public enum DeleteRule: String, Sendable, CaseIterable {
+        case noAction, nullify, cascade, deny
     }
 }
 
@@ -58,9 +103,17 @@ public struct Entity: Sendable {
     /// Attribute names whose values together identify a record; empty when the entity has none.
     public var uniqueKey: [String]
     public var location: Location?
+    /// Core Data uniqueness constraints (each a list of property names), declared on this entity.
+    /// Separate from `uniqueKey`, which is pipectl's find-or-create key.
+    public var uniquenessConstraints: [[String]]
+    /// Core Data fetch indexes declared on this entity.
+    public var fetchIndexes: [FetchIndex]
+    public var versionHashModifier: String?
 
     public init(name: String, parent: String? = nil, isAbstract: Bool = false, attributes: [Attribute] = [],
-                relationships: [Relationship] = [], uniqueKey: [String] = [], location: Location? = nil) {
+                relationships: [Relationship] = [], uniqueKey: [String] = [], location: Location? = nil,
+                uniquenessConstraints: [[String]] = [], fetchIndexes: [FetchIndex] = [],
+                versionHashModifier: String? = nil) {
         self.name = name
         self.parent = parent
         self.isAbstract = isAbstract
@@ -68,6 +121,9 @@ public struct Entity: Sendable {
         self.relationships = relationships
         self.uniqueKey = uniqueKey
         self.location = location
+        self.uniquenessConstraints = uniquenessConstraints
+        self.fetchIndexes = fetchIndexes
+        self.versionHashModifier = versionHashModifier
     }
 }
 
@@ -75,9 +131,12 @@ public struct Entity: Sendable {
 public struct StoreModel: Sendable {
     public private(set) var entities: [Entity]
     private var indexByName: [String: Int]
+    /// The model's version identifiers (Core Data's `versionIdentifiers`), written to store metadata.
+    public var versionIdentifiers: [String]
 
-    public init(entities: [Entity]) {
+    public init(entities: [Entity], versionIdentifiers: [String] = []) {
         self.entities = entities
+        self.versionIdentifiers = versionIdentifiers
         self.indexByName = Dictionary(entities.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 

@@ -1,0 +1,112 @@
+import Crypto
+import Foundation
+import Pipeline
+
+/// The store metadata Core Data keeps in Z_METADATA: a binary property list (`Z_PLIST`) and the
+/// store UUID (`Z_UUID`).
+///
+/// ```swift
+/// let metadata = CoreDataMetadata(model: model, extra: ["DefaultDataImported": .bool(true)])
+/// let plist = try metadata.binaryPropertyList()          // bplist00...
+/// let uuid = CoreDataMetadata.storeUUID(from: inputDigest) // "6FA1...": same inputs, same UUID
+/// ```
+public struct CoreDataMetadata: Sendable {
+    /// `NSPersistenceFrameworkVersion` written by default: the value in the newest store of the
+    /// test cases (a 2024 store written by the macOS 14/iOS 17 framework). Core Data records the
+    /// writer's version but does not compare it when opening a store: the entity hashes decide.
+    public static let defaultFrameworkVersion = 1044
+
+    /// Entity name to 32-byte version hash.
+    public var versionHashes: [String: Data]
+    public var versionIdentifiers: [String]
+    public var frameworkVersion: Int
+    /// The app's own keys (such as `DefaultDataImported`), added beside Core Data's.
+    public var extra: [String: Value]
+
+    public init(versionHashes: [String: Data], versionIdentifiers: [String],
+                frameworkVersion: Int = CoreDataMetadata.defaultFrameworkVersion, extra: [String: Value] = [:]) {
+        self.versionHashes = versionHashes
+        self.versionIdentifiers = versionIdentifiers
+        self.frameworkVersion = frameworkVersion
+        self.extra = extra
+    }
+
+    /// The metadata of a store for `model`.
+    public init(model: StoreModel, frameworkVersion: Int = CoreDataMetadata.defaultFrameworkVersion,
+                extra: [String: Value] = [:]) {
+        self.init(versionHashes: CoreDataVersionHashes.hashes(for: model), versionIdentifiers: model.versionIdentifiers,
+                  frameworkVersion: frameworkVersion, extra: extra)
+    }
+
+    /// Keys Core Data owns; an app key of the same name would be silently replaced, so it is refused.
+    public static let reservedKeys: Set<String> = [
+        "NSStoreType", "NSStoreModelVersionHashes", "NSStoreModelVersionHashesVersion",
+        "NSStoreModelVersionIdentifiers", "NSPersistenceFrameworkVersion", "_NSAutoVacuumLevel", "NSStoreUUID",
+    ]
+
+    /// The plist dictionary: Core Data's keys plus `extra`.
+    public func propertyList() throws -> BinaryPropertyList.Object {
+        var plist: [String: BinaryPropertyList.Object] = [
+            "NSStoreType": .string("SQLite"),
+            "NSStoreModelVersionHashes": .dictionary(versionHashes.mapValues { .data(Array($0)) }),
+            "NSStoreModelVersionHashesVersion": .integer(3),
+            "NSStoreModelVersionIdentifiers": .array(versionIdentifiers.map(BinaryPropertyList.Object.string)),
+            "NSPersistenceFrameworkVersion": .integer(Int64(frameworkVersion)),
+            "_NSAutoVacuumLevel": .string("2"),
+        ]
+        for key in extra.keys.sorted() {
+            guard !Self.reservedKeys.contains(key) else {
+                throw PipelineError(.invalidPipeline, stage: "metadata",
+                                    "'\(key)' is a key Core Data writes itself; choose another metadata key")
+            }
+            guard let value = extra[key], let object = Self.plistObject(value) else {
+                throw PipelineError(.invalidPipeline, stage: "metadata",
+                                    "metadata key '\(key)' has no value; a property list cannot hold a null")
+            }
+            plist[key] = object
+        }
+        return .dictionary(plist)
+    }
+
+    /// `Z_PLIST`: the dictionary as a binary property list (`bplist00`), the same bytes every time.
+    public func binaryPropertyList() throws -> Data {
+        BinaryPropertyList.encode(try propertyList())
+    }
+
+    static func plistObject(_ value: Value) -> BinaryPropertyList.Object? {
+        switch value {
+        case .null: nil
+        case .text(let s): .string(s)
+        case .integer(let i): .integer(i)
+        case .double(let d): .real(d)
+        // A property list has no exact decimal type; a real is what Core Data itself would store.
+        case .decimal(let d): .real(Double(d.description) ?? NSDecimalNumber(decimal: d).doubleValue)
+        case .bool(let b): .bool(b)
+        case .date(let t): .date(t)
+        case .binary(let bytes): .data(bytes)
+        }
+    }
+
+    /// Namespace of pipectl's store UUIDs (itself a version 5 UUID of "pipectl.store" in the
+    /// RFC 4122 DNS namespace), so they cannot collide with other name-based UUIDs.
+    public static let storeNamespace = nameBasedUUID(
+        namespace: UUID(uuid: (0x6b, 0xa7, 0xb8, 0x10, 0x9d, 0xad, 0x11, 0xd1, 0x80, 0xb4, 0x00, 0xc0, 0x4f, 0xd4, 0x30, 0xc8)),
+        name: Array("pipectl.store".utf8))
+
+    /// `Z_UUID` derived from the run's inputs, so that the same inputs give the same store.
+    /// Upper case, as Core Data writes it.
+    public static func storeUUID(from input: some Sequence<UInt8>) -> String {
+        nameBasedUUID(namespace: storeNamespace, name: Array(input)).uuidString.uppercased()
+    }
+
+    /// An RFC 4122 version 5 (SHA-1, name-based) UUID.
+    public static func nameBasedUUID(namespace: UUID, name: [UInt8]) -> UUID {
+        var bytes = withUnsafeBytes(of: namespace.uuid) { Array($0) }
+        bytes += name
+        var digest = Array(Insecure.SHA1.hash(data: bytes).prefix(16))
+        digest[6] = (digest[6] & 0x0F) | 0x50  // version 5
+        digest[8] = (digest[8] & 0x3F) | 0x80  // RFC 4122 variant
+        return UUID(uuid: (digest[0], digest[1], digest[2], digest[3], digest[4], digest[5], digest[6], digest[7],
+                           digest[8], digest[9], digest[10], digest[11], digest[12], digest[13], digest[14], digest[15]))
+    }
+}

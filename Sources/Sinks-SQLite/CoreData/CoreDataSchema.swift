@@ -1,0 +1,360 @@
+import Pipeline
+
+/// The tables, columns and indexes Core Data's SQLite store has for a model: the exact DDL that
+/// Core Data itself writes, so that it opens a generated store without migrating it.
+///
+/// ```swift
+/// let schema = try CoreDataSchema(model)
+/// for sql in schema.statements() { try db.execute(sql) }
+/// ```
+/// Column order (Core Data reads by name; the order only matters for byte-identical output):
+/// `Z_PK, Z_ENT, Z_OPT`, then the hierarchy's columns by class: INTEGER (per entity in `Z_ENT`
+/// order: its integer and boolean attributes by name, then its to-one foreign keys by name), REAL
+/// (dates, floats, doubles, decimals), VARCHAR, BLOB, each per entity in `Z_ENT` order and by
+/// name. A name that a sibling entity already uses gets a number (`ZNAME1`), as Core Data does.
+public struct CoreDataSchema: Sendable {
+    /// What a column holds.
+    public enum ColumnRole: Sendable, Hashable {
+        /// `Z_PK`, `Z_ENT`, `Z_OPT`.
+        case bookkeeping
+        /// An attribute's value.
+        case attribute(entity: String, attribute: String)
+        /// A to-one relationship: the destination row's `Z_PK`.
+        case foreignKey(entity: String, relationship: String)
+        /// A to-one relationship to a hierarchy: the destination row's `Z_ENT`.
+        case foreignEntity(entity: String, relationship: String)
+        /// A to-one whose inverse is an ordered to-many: the row's position in that order.
+        case orderKey(entity: String, relationship: String)
+    }
+
+    public struct Column: Sendable, Hashable {
+        public var name: String
+        /// `INTEGER`, `FLOAT`, `TIMESTAMP`, `DECIMAL`, `VARCHAR` or `BLOB`.
+        public var type: String
+        public var role: ColumnRole
+    }
+
+    /// One table per root entity: `Z` + upper-cased name, holding the whole hierarchy's rows.
+    public struct Table: Sendable {
+        public var name: String
+        /// The root entity.
+        public var entity: String
+        public var columns: [Column]
+
+        public var createStatement: String {
+            let list = columns.map { col in
+                col.name == "Z_PK" ? "Z_PK INTEGER PRIMARY KEY" : "\(col.name) \(col.type)"
+            }
+            return "CREATE TABLE \(name) ( \(list.joined(separator: ", ")) )"
+        }
+    }
+
+    /// The join table of a many-to-many relationship pair.
+    ///
+    /// **Unconfirmed** in the cases (rule from stores seen elsewhere): named after the relationship
+    /// of the entity whose name sorts first (A), `Z_<nA><RELA>`; columns `Z_<nA><RELB>` (A's
+    /// `Z_PK`) and `Z_<nB><RELA>` (B's `Z_PK`), where n is each side's own entity number; an
+    /// ordered side adds `Z_FOK_<column>`; index `<table>_<second>_INDEX (second, first)`.
+    public struct JoinTable: Sendable {
+        public var name: String
+        /// The entity declaring the relationship the table is named after, and that relationship.
+        public var entity: String
+        public var relationship: String
+        /// The inverse side.
+        public var inverseEntity: String
+        public var inverseRelationship: String
+        /// Holds `entity` rows' `Z_PK`.
+        public var sourceColumn: String
+        /// Holds `inverseEntity` rows' `Z_PK`.
+        public var destinationColumn: String
+        /// Order keys for ordered sides, in column order.
+        public var orderColumns: [String]
+
+        public var createStatement: String {
+            let list = [sourceColumn, destinationColumn].map { "\($0) INTEGER" } + orderColumns.map { "\($0) INTEGER" }
+            return "CREATE TABLE \(name) ( \(list.joined(separator: ", ")), PRIMARY KEY (\(sourceColumn), \(destinationColumn)) )"
+        }
+
+        public var indexStatement: String {
+            "CREATE INDEX \(name)_\(destinationColumn)_INDEX ON \(name) (\(destinationColumn), \(sourceColumn))"
+        }
+    }
+
+    /// One row of Z_PRIMARYKEY.
+    public struct PrimaryKeyRow: Sendable, Hashable, CustomStringConvertible {
+        public var entity: Int
+        public var name: String
+        public var superEntity: Int
+        public var max: Int64
+
+        public init(entity: Int, name: String, superEntity: Int, max: Int64) {
+            self.entity = entity
+            self.name = name
+            self.superEntity = superEntity
+            self.max = max
+        }
+
+        public var description: String { "\(entity)\t\(name)\t\(superEntity)\t\(max)" }
+    }
+
+    /// The bookkeeping tables, identical in every store.
+    public static let primaryKeyTable =
+        "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)"
+    public static let metadataTable =
+        "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)"
+    /// Newer frameworks keep the compiled model here; stores without it open fine.
+    public static let modelCacheTable = "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)"
+
+    public let entities: CoreDataEntityTree
+    /// Root tables in `Z_ENT` order.
+    public let tables: [Table]
+    public let joinTables: [JoinTable]
+    /// Every CREATE INDEX, in the order Core Data creates them.
+    public let indexStatements: [String]
+    private let columnIndex: [ColumnKey: String]
+
+    private struct ColumnKey: Hashable {
+        var entity: String
+        var property: String
+    }
+
+    /// Lays out the store for a model; refuses what a generated store cannot hold correctly.
+    public init(_ model: StoreModel) throws {
+        let tree = CoreDataEntityTree(model)
+        var tables: [Table] = []
+        var joinTables: [JoinTable] = []
+        var columnIndex: [ColumnKey: String] = [:]
+        var perTableIndexes: [[String]] = []
+        var joinsByRoot: [[JoinTable]] = []
+
+        for root in tree.rootEntities {
+            let tableName = "Z" + root.name.uppercased()
+            let hierarchy = tree.hierarchy(of: root.name)
+            var pending: [(rank: (Int, Int, Int, String), columns: [Column], key: ColumnKey?)] = []
+            for (position, entity) in hierarchy.enumerated() {
+                for attribute in entity.attributes where !attribute.isTransient {
+                    if attribute.isDerived {
+                        throw Self.error(attribute.location,
+                            "derived attribute '\(entity.name).\(attribute.name)' cannot be written into a generated store: Core Data keeps it up to date with SQL triggers that call its own functions; make it a plain attribute or drop it from the model")
+                    }
+                    let (type, bucket) = Self.sqlType(attribute.type)
+                    pending.append(((bucket, position, 0, attribute.name),
+                                    [Column(name: "Z" + attribute.name.uppercased(), type: type,
+                                            role: .attribute(entity: entity.name, attribute: attribute.name))],
+                                    ColumnKey(entity: entity.name, property: attribute.name)))
+                }
+                for relationship in entity.relationships where !relationship.isTransient {
+                    guard let destination = model[relationship.destination] else {
+                        throw Self.error(relationship.location,
+                            "relationship '\(entity.name).\(relationship.name)' leads to an unknown entity '\(relationship.destination)'")
+                    }
+                    let inverse = relationship.inverse.flatMap { name in
+                        model.allRelationships(of: destination.name).first { $0.name == name }
+                    }
+                    if relationship.isToMany {
+                        guard inverse != nil else {
+                            throw Self.error(relationship.location,
+                                "to-many relationship '\(entity.name).\(relationship.name)' has no inverse; pipectl writes to-many relationships through their inverse, so give it one in the model")
+                        }
+                        continue
+                    }
+                    let base = relationship.name.uppercased()
+                    var columns = [Column(name: "Z" + base, type: "INTEGER",
+                                          role: .foreignKey(entity: entity.name, relationship: relationship.name))]
+                    // The destination's own number (Z22_CONTACT for ABCDContact=22 under ABCDRecord=17).
+                    if tree.hasSubentities(destination.name), let n = tree.number(of: destination.name) {
+                        columns.append(Column(name: "Z\(n)_" + base, type: "INTEGER",
+                                              role: .foreignEntity(entity: entity.name, relationship: relationship.name)))
+                    }
+                    // Unconfirmed in the cases: the order key of an ordered to-many's to-one side.
+                    if let inverse, inverse.isToMany, inverse.isOrdered {
+                        columns.append(Column(name: "Z_FOK_" + base, type: "INTEGER",
+                                              role: .orderKey(entity: entity.name, relationship: relationship.name)))
+                    }
+                    pending.append(((0, position, 1, relationship.name), columns,
+                                    ColumnKey(entity: entity.name, property: relationship.name)))
+                }
+            }
+            pending.sort { $0.rank < $1.rank }
+
+            var columns = [Column(name: "Z_PK", type: "INTEGER", role: .bookkeeping),
+                           Column(name: "Z_ENT", type: "INTEGER", role: .bookkeeping),
+                           Column(name: "Z_OPT", type: "INTEGER", role: .bookkeeping)]
+            var used = Set(columns.map(\.name))
+            for item in pending {
+                // Siblings may declare the same property name: the later one gets ZNAME1, ZNAME2, ...
+                var suffix = ""
+                if used.contains(item.columns[0].name) {
+                    var n = 1
+                    while used.contains(item.columns[0].name + String(n)) { n += 1 }
+                    suffix = String(n)
+                }
+                for var column in item.columns {
+                    column.name += suffix
+                    used.insert(column.name)
+                    columns.append(column)
+                }
+                if let key = item.key { columnIndex[key] = item.columns[0].name + suffix }
+            }
+            tables.append(Table(name: tableName, entity: root.name, columns: columns))
+
+            // Indexes of this table: indexed attributes, then foreign keys, then Z_ENT.
+            var indexes: [String] = []
+            for entity in hierarchy {
+                for attribute in entity.attributes.sorted(by: { $0.name < $1.name })
+                where attribute.isIndexed && !attribute.isTransient {
+                    if let column = columnIndex[ColumnKey(entity: entity.name, property: attribute.name)] {
+                        indexes.append("CREATE INDEX \(tableName)_\(column)_INDEX ON \(tableName) (\(column))")
+                    }
+                }
+            }
+            for column in columns {
+                if case .foreignKey = column.role {
+                    indexes.append("CREATE INDEX \(tableName)_\(column.name)_INDEX ON \(tableName) (\(column.name))")
+                }
+            }
+            if hierarchy.count > 1 {
+                indexes.append("CREATE INDEX \(tableName)_Z_ENT_INDEX ON \(tableName) (Z_ENT)")
+            }
+            perTableIndexes.append(indexes)
+            joinsByRoot.append([])
+        }
+
+        // Many-to-many pairs, each once, owned by the side whose entity name sorts first.
+        let rootPosition = Dictionary(uniqueKeysWithValues: tables.enumerated().map { ($1.entity, $0) })
+        // Join columns are unique across the store: a later clash is numbered (Z_19PARENTGROUPS1).
+        var joinColumns = Set<String>()
+        func joinColumn(_ base: String) -> String {
+            var name = base
+            var n = 0
+            while joinColumns.contains(name) { n += 1; name = base + String(n) }
+            joinColumns.insert(name)
+            return name
+        }
+        for entity in tree.entities {
+            for relationship in entity.relationships.sorted(by: { $0.name < $1.name })
+            where relationship.isToMany && !relationship.isTransient {
+                guard let inverseName = relationship.inverse,
+                      let inverse = model.allRelationships(of: relationship.destination).first(where: { $0.name == inverseName }),
+                      inverse.isToMany,
+                      let inverseOwner = Self.declaringEntity(of: inverseName, from: relationship.destination, in: model)
+                else { continue }
+                // Unconfirmed: which relationship of a self-referencing pair names the table.
+                let owns = entity.name < inverseOwner || (entity.name == inverseOwner && relationship.name <= inverse.name)
+                guard owns, let nA = tree.number(of: entity.name), let nB = tree.number(of: relationship.destination),
+                      let root = tree.root(of: entity.name), let position = rootPosition[root.name]
+                else { continue }
+                let name = "Z_\(nA)\(relationship.name.uppercased())"
+                let source = joinColumn("Z_\(nA)\(inverse.name.uppercased())")
+                let destination = joinColumn("Z_\(nB)\(relationship.name.uppercased())")
+                var order: [String] = []
+                // Unconfirmed: the order column of an ordered many-to-many side.
+                if inverse.isOrdered { order.append("Z_FOK_" + source.dropFirst(2)) }
+                if relationship.isOrdered { order.append("Z_FOK_" + destination.dropFirst(2)) }
+                let join = JoinTable(name: name, entity: entity.name, relationship: relationship.name,
+                                     inverseEntity: inverseOwner, inverseRelationship: inverse.name,
+                                     sourceColumn: source, destinationColumn: destination, orderColumns: order)
+                joinTables.append(join)
+                joinsByRoot[position].append(join)
+                perTableIndexes[position].append(join.indexStatement)
+            }
+        }
+
+        // Fetch indexes and uniqueness constraints come after every table's own indexes.
+        var late: [String] = []
+        for entity in tree.entities {
+            guard let root = tree.root(of: entity.name) else { continue }
+            let tableName = "Z" + root.name.uppercased()
+            func column(_ property: String, _ location: Location?, _ what: String) throws -> String {
+                for owner in model.lineage(of: entity.name).reversed() {
+                    if let name = columnIndex[ColumnKey(entity: owner.name, property: property)] { return name }
+                }
+                throw Self.error(location ?? entity.location,
+                    "\(what) of entity '\(entity.name)' names '\(property)', which is not a stored attribute or to-one relationship of it")
+            }
+            for index in entity.fetchIndexes {
+                let parts = try index.elements.map {
+                    "\(try column($0.property, index.location, "fetch index '\(index.name)'")) COLLATE BINARY \($0.isAscending ? "ASC" : "DESC")"
+                }
+                late.append("CREATE INDEX Z_\(entity.name)_\(index.name) ON \(tableName) (\(parts.joined(separator: ", ")))")
+            }
+            for constraint in entity.uniquenessConstraints where !constraint.isEmpty {
+                let parts = try constraint.map { "\(try column($0, entity.location, "a uniqueness constraint")) COLLATE BINARY ASC" }
+                late.append("CREATE UNIQUE INDEX Z_\(entity.name)_UNIQUE_\(constraint.joined(separator: "_")) ON \(tableName) (\(parts.joined(separator: ", ")))")
+            }
+        }
+
+        self.entities = tree
+        self.tables = tables
+        self.joinTables = joinTables
+        self.indexStatements = perTableIndexes.flatMap { $0 } + late
+        self.columnIndex = columnIndex
+        self.joinsByRoot = joinsByRoot
+    }
+
+    private let joinsByRoot: [[JoinTable]]
+
+    /// Every statement that creates the store's schema, in Core Data's order: root tables (each
+    /// followed by the join tables its hierarchy owns), indexes, then the bookkeeping tables.
+    /// `modelCache` adds the (empty) Z_MODELCACHE table of newer frameworks.
+    public func statements(modelCache: Bool = false) -> [String] {
+        var out: [String] = []
+        for (table, joins) in zip(tables, joinsByRoot) {
+            out.append(table.createStatement)
+            out += joins.map(\.createStatement)
+        }
+        out += indexStatements
+        out += [Self.primaryKeyTable, Self.metadataTable]
+        if modelCache { out.append(Self.modelCacheTable) }
+        return out
+    }
+
+    /// The table holding an entity's rows (its root's).
+    public func table(of entity: String) -> Table? {
+        entities.root(of: entity).flatMap { root in tables.first { $0.entity == root.name } }
+    }
+
+    /// The column of an attribute or to-one relationship of an entity, inherited ones included.
+    public func column(of entity: String, property: String) -> String? {
+        var current: String? = entity
+        var steps = 0
+        while let name = current, steps <= entities.entities.count {
+            if let column = columnIndex[ColumnKey(entity: name, property: property)] { return column }
+            current = entities.superNumber(of: name).flatMap { $0 > 0 ? entities.entities[$0 - 1].name : nil }
+            steps += 1
+        }
+        return nil
+    }
+
+    /// Z_PRIMARYKEY's rows: every entity with its parent's number; `Z_MAX` (the highest `Z_PK`
+    /// handed out) on each root, from `maxPrimaryKeys` by root name, 0 on sub-entities.
+    public func primaryKeyRows(maxPrimaryKeys: [String: Int64] = [:]) -> [PrimaryKeyRow] {
+        entities.entities.enumerated().map { index, entity in
+            let parent = entities.superNumber(of: entity.name) ?? 0
+            return PrimaryKeyRow(entity: index + 1, name: entity.name, superEntity: parent,
+                                 max: parent == 0 ? maxPrimaryKeys[entity.name] ?? 0 : 0)
+        }
+    }
+
+    /// Column type and class rank (INTEGER 0, REAL 1, VARCHAR 2, BLOB 3).
+    /// DECIMAL and URI are not yet confirmed in a real store.
+    static func sqlType(_ type: AttributeType) -> (String, Int) {
+        switch type {
+        case .integer16, .integer32, .integer64, .bool: ("INTEGER", 0)
+        case .float, .double: ("FLOAT", 1)
+        case .date: ("TIMESTAMP", 1)
+        case .decimal: ("DECIMAL", 1)
+        case .string, .uri: ("VARCHAR", 2)
+        case .binary, .transformable, .uuid: ("BLOB", 3)
+        }
+    }
+
+    /// The entity in `start`'s lineage that declares the relationship `name`.
+    private static func declaringEntity(of name: String, from start: String, in model: StoreModel) -> String? {
+        model.lineage(of: start).last { $0.relationships.contains { $0.name == name } }?.name
+    }
+
+    private static func error(_ location: Location?, _ message: String) -> PipelineError {
+        PipelineError(.invalidPipeline, at: location, stage: "model", message)
+    }
+}

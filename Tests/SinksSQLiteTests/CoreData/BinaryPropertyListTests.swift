@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+@testable import SinksSQLite
+
+@Suite("Binary property list writer")
+struct BinaryPropertyListTests {
+    static func decode(_ data: Data) throws -> Any {
+        try PropertyListSerialization.propertyList(from: data, format: nil)
+    }
+
+    @Test func everyKindDecodesBack() throws {
+        let long = (0..<20).map { Int64($0 * 1000) }
+        let data = BinaryPropertyList.encode(.dictionary([
+            "true": .bool(true), "false": .bool(false),
+            "small": .integer(7), "word": .integer(40_000), "large": .integer(5_000_000_000), "negative": .integer(-3),
+            "real": .real(2.5), "date": .date(0), "bytes": .data(Array(0..<40)),
+            "ascii": .string("a string longer than fourteen bytes"), "unicode": .string("Entrée 🌱"),
+            "list": .array(long.map { .integer($0) }), "empty": .array([]),
+        ]))
+        #expect(data.starts(with: Array("bplist00".utf8)))
+        let plist = try #require(try Self.decode(data) as? [String: Any])
+        #expect(plist["true"] as? Bool == true)
+        #expect(plist["false"] as? Bool == false)
+        #expect(plist["small"] as? Int == 7)
+        #expect(plist["word"] as? Int == 40_000)
+        #expect(plist["large"] as? Int == 5_000_000_000)
+        #expect(plist["negative"] as? Int == -3)
+        #expect(plist["real"] as? Double == 2.5)
+        #expect(plist["date"] as? Date == Date(timeIntervalSinceReferenceDate: 0))
+        #expect(plist["bytes"] as? Data == Data(0..<40))
+        #expect(plist["ascii"] as? String == "a string longer than fourteen bytes")
+        #expect(plist["unicode"] as? String == "Entrée 🌱")
+        #expect((plist["list"] as? [Int])?.map(Int64.init) == long)
+        #expect((plist["empty"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test func manyObjectsUseWiderReferences() throws {
+        let entries = Dictionary(uniqueKeysWithValues: (0..<300).map { ("key\($0)", BinaryPropertyList.Object.integer(Int64($0))) })
+        let plist = try #require(try Self.decode(BinaryPropertyList.encode(.dictionary(entries))) as? [String: Int])
+        #expect(plist.count == 300)
+        #expect(plist["key299"] == 299)
+    }
+
+    @Test func sameInputSameBytes() {
+        // Built in different orders, so the dictionaries iterate differently.
+        let a = Dictionary(uniqueKeysWithValues: (0..<50).map { ("k\($0)", BinaryPropertyList.Object.integer(Int64($0))) })
+        let b = Dictionary(uniqueKeysWithValues: (0..<50).reversed().map { ("k\($0)", BinaryPropertyList.Object.integer(Int64($0))) })
+        #expect(BinaryPropertyList.encode(.dictionary(a)) == BinaryPropertyList.encode(.dictionary(b)))
+    }
+}
