@@ -17,7 +17,7 @@ public final class CSVReader: RecordReader {
     public let input: Input
     public let options: Options
     /// The header row's names, or `options.columns`.
-    public private(set) var fieldNames: [String] = []
+    public var fieldNames: [String] { assembler.pointee.fieldNames }
     /// Bytes read from the file so far.
     public private(set) var bytesRead: Int64 = 0
     /// The encoding in use: the one given, or the one `auto` found in the first chunk.
@@ -44,19 +44,12 @@ public final class CSVReader: RecordReader {
     /// The UTF-8 of the last chunk given to libcsv, for the source line in messages.
     private var lastChunk = UnsafeRawBufferPointer(start: nil, count: 0)
 
-    // Filled by libcsv's callbacks while a chunk is parsed.
-    private var values: [Value] = []
-    /// The start of each field the scanner has found and libcsv not yet reported; the first
-    /// `fieldStartsUsed` are done.
-    private var fieldStarts: [TextPosition] = []
-    private var fieldStartsUsed = 0
-    private var headerPending: Bool
-    private var expectedFields = 0
-    /// Records and rejections of the chunks parsed so far, handed out by `next()` from `readyHead`.
-    private var ready: [Result<Record, Rejection>] = []
-    private var readyHead = 0
-    /// A fatal error found after the records in `ready`: thrown once they are handed out.
-    private var pendingError: PipelineError?
+    /// What libcsv's callbacks fill while a chunk is parsed; their context.
+    private let assembler: UnsafeMutablePointer<RecordAssembler>
+    private var pendingError: PipelineError? {
+        get { assembler.pointee.pendingError }
+        set { assembler.pointee.pendingError = newValue }
+    }
 
     /// Opens `input` and reads up to the end of the header row (or the first chunk, without one).
     public convenience init(input: Input, options: Options = Options()) throws {
@@ -84,18 +77,15 @@ public final class CSVReader: RecordReader {
         // transform is there for that), and libcsv would otherwise drop them.
         csv_set_space_func(parser) { _ in 0 }
         csv_set_blk_size(parser, 16 * 1024)
-        headerPending = options.header
+        assembler = .allocate(capacity: 1)
+        assembler.initialize(to: RecordAssembler(file: input.displayPath, header: options.header, columns: options.columns ?? []))
 
-        if !options.header {
-            guard let columns = options.columns, !columns.isEmpty else {
-                throw PipelineError(.invalidPipeline, at: Location(file: input.displayPath), stage: "csv",
-                                    "header: false needs 'columns' to name the fields")
-            }
-            fieldNames = columns
-            expectedFields = columns.count
+        if !options.header, options.columns?.isEmpty ?? true {
+            throw PipelineError(.invalidPipeline, at: Location(file: input.displayPath), stage: "csv",
+                                "header: false needs 'columns' to name the fields")
         }
-        while headerPending, !finished, pendingError == nil { try advance() }
-        if headerPending {
+        while assembler.pointee.headerPending, !finished, pendingError == nil { try advance() }
+        if assembler.pointee.headerPending {
             throw pendingError ?? PipelineError(
                 .invalidInput, at: Location(file: input.displayPath, line: 1, column: 1), stage: "csv",
                 sawText ? "the file holds only blank lines: expected a header row" : "the file is empty: expected a header row")
@@ -106,22 +96,20 @@ public final class CSVReader: RecordReader {
         csv_free(parser)
         parser.deallocate()
         raw.deallocate()
+        assembler.deinitialize(count: 1)
+        assembler.deallocate()
         close(file)
     }
 
     /// The next record; throws `Rejection` for a row with too many or too few fields (call again
     /// for the row after it) and `PipelineError` when the file cannot be read on.
     public func next() throws -> Record? {
-        while readyHead == ready.count {
-            ready.removeAll(keepingCapacity: true)
-            readyHead = 0
+        while true {
+            if let record = try assembler.pointee.takeReady() { return record }
             if let pendingError { throw pendingError }
             if finished { return nil }
             try advance()
         }
-        let item = ready[readyHead]
-        readyHead += 1
-        return try item.get()
     }
 
     // MARK: Chunks
@@ -216,14 +204,11 @@ public final class CSVReader: RecordReader {
 
     /// Finds the field starts of one chunk of UTF-8, then has libcsv parse it.
     private func parse(_ utf8: UnsafeRawBufferPointer) {
-        if fieldStartsUsed > 0 {
-            fieldStarts.removeSubrange(0..<fieldStartsUsed)
-            fieldStartsUsed = 0
-        }
+        assembler.pointee.compactFieldStarts()
         let scannerBefore = scanner
-        scanner.scan(utf8, into: &fieldStarts)
+        scanner.scan(utf8, into: &assembler.pointee.fieldStarts)
         lastChunk = utf8
-        let context = Unmanaged.passUnretained(self).toOpaque()
+        let context = UnsafeMutableRawPointer(assembler)
         let parsed = csv_parse(parser, utf8.baseAddress, utf8.count, csvFieldCallback, csvRowCallback, context)
         guard pendingError == nil else { return }
         if parsed < utf8.count {
@@ -255,7 +240,7 @@ public final class CSVReader: RecordReader {
 
     /// Completes the last row at the end of the file; refuses a quoted field that is never closed.
     private func finishParsing() {
-        let context = Unmanaged.passUnretained(self).toOpaque()
+        let context = UnsafeMutableRawPointer(assembler)
         guard csv_fini(parser, csvFieldCallback, csvRowCallback, context) == 0 else {
             var message = "unterminated quoted field (the quote opened here is never closed"
             if scanner.recordStartLine != scanner.fieldStart.line {
@@ -265,70 +250,6 @@ public final class CSVReader: RecordReader {
                                          sourceLine: fieldSourceLine())
             return
         }
-    }
-
-    // MARK: libcsv callbacks
-
-    fileprivate func addField(_ bytes: UnsafeMutableRawPointer?, _ count: Int) {
-        values.append(.text(String(decoding: UnsafeRawBufferPointer(start: bytes, count: count), as: UTF8.self)))
-    }
-
-    fileprivate func endRow() {
-        let count = values.count
-        let first = fieldStartsUsed
-        let end = min(first + count, fieldStarts.count)
-        fieldStartsUsed = end
-        guard pendingError == nil else {
-            values.removeAll(keepingCapacity: true)
-            return
-        }
-        let starts = fieldStarts[first..<end]
-        let line = starts.first?.line ?? scanner.recordStartLine
-        if headerPending {
-            takeHeader(line: line, starts: starts)
-            return
-        }
-        let location = Location(file: input.displayPath, line: line, column: 1)
-        guard count == expectedFields else {
-            let expected = options.header ? "the header has \(expectedFields)" : "'columns' names \(expectedFields)"
-            ready.append(.failure(Rejection(
-                at: location, stage: "csv", reason: "row has \(count) field\(count == 1 ? "" : "s"), \(expected)")))
-            values.removeAll(keepingCapacity: true)
-            return
-        }
-        ready.append(.success(Record(values: values, location: location, fieldPositions: Array(starts))))
-        values = []
-        values.reserveCapacity(expectedFields)
-    }
-
-    /// Takes the first row as the field names: each must be there, and once.
-    private func takeHeader(line: Int, starts: ArraySlice<TextPosition>) {
-        var names: [String] = []
-        names.reserveCapacity(values.count)
-        var columns: [String: Int] = [:]
-        for (k, value) in values.enumerated() {
-            guard case .text(let name) = value else { continue }
-            let start = starts.count > k ? starts[starts.startIndex + k] : TextPosition(line: line, column: 1)
-            if name.isEmpty {
-                pendingError = PipelineError(
-                    .invalidInput, at: location(start), stage: "csv",
-                    "column \(k + 1) of the header row has no name (every column needs one: name it, or delete the "
-                        + "empty column in the spreadsheet)")
-                return
-            }
-            if let earlier = columns[name] {
-                pendingError = PipelineError(
-                    .invalidInput, at: location(start), stage: "csv",
-                    "column \(k + 1) of the header row is named '\(name)' like column \(earlier + 1) (header names must be unique)")
-                return
-            }
-            columns[name] = k
-            names.append(name)
-        }
-        fieldNames = names
-        expectedFields = names.count
-        headerPending = false
-        values.removeAll(keepingCapacity: true)
     }
 
     // MARK: Messages
@@ -357,14 +278,12 @@ public final class CSVReader: RecordReader {
     }
 }
 
-// libcsv calls these C function pointers with the reader as `context`; they capture nothing.
+// libcsv calls these C function pointers with the reader's `RecordAssembler` as `context`.
 
 private func csvFieldCallback(_ bytes: UnsafeMutableRawPointer?, _ count: Int, _ context: UnsafeMutableRawPointer?) {
-    guard let context else { return }
-    Unmanaged<CSVReader>.fromOpaque(context).takeUnretainedValue().addField(bytes, count)
+    context?.assumingMemoryBound(to: RecordAssembler.self).pointee.addField(UnsafeRawBufferPointer(start: bytes, count: count))
 }
 
 private func csvRowCallback(_ terminator: Int32, _ context: UnsafeMutableRawPointer?) {
-    guard let context else { return }
-    Unmanaged<CSVReader>.fromOpaque(context).takeUnretainedValue().endRow()
+    context?.assumingMemoryBound(to: RecordAssembler.self).pointee.endRow()
 }

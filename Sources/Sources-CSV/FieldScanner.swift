@@ -40,11 +40,17 @@ struct FieldScanner {
     mutating func scan(_ bytes: UnsafeRawBufferPointer, into starts: inout [TextPosition]) {
         let count = bytes.count
         let delimiter = self.delimiter, quote = FieldScanner.quote, cr = FieldScanner.cr, lf = FieldScanner.lf
+        let delimiters = FieldScanner.everyByte(delimiter)
         cursor = 0
         fieldStartOffset = nil
         var i = 0
         while i < count {
             if inQuotes {
+                while i + 8 <= count {
+                    let word = bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                    if FieldScanner.findsQuoteOrNewline(word) { break }
+                    i += 8
+                }
                 while i < count {
                     let byte = bytes[i]
                     if byte == quote || byte == lf || byte == cr { break }
@@ -74,6 +80,11 @@ struct FieldScanner {
             } else {
                 // The rest of an unquoted field.
                 i += 1
+                while i + 8 <= count {
+                    let word = bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                    if FieldScanner.findsQuoteOrNewline(word) || FieldScanner.has(word, delimiters) { break }
+                    i += 8
+                }
                 while i < count {
                     let byte = bytes[i]
                     if byte == delimiter || byte == quote || byte == lf || byte == cr { break }
@@ -85,6 +96,22 @@ struct FieldScanner {
         }
         advanceColumn(to: count, in: bytes)
         if count > 0 { endedWithCR = bytes[count - 1] == cr }
+    }
+
+    // Eight bytes at a time: whether a word holds a given byte ("has zero byte" on word ^ pattern).
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+
+    private static func everyByte(_ byte: UInt8) -> UInt64 { UInt64(byte) &* ones }
+
+    @inline(__always)
+    private static func has(_ word: UInt64, _ pattern: UInt64) -> Bool {
+        let x = word ^ pattern
+        return (x &- ones) & ~x & (ones << 7) != 0
+    }
+
+    @inline(__always)
+    private static func findsQuoteOrNewline(_ word: UInt64) -> Bool {
+        has(word, everyByte(quote)) || has(word, everyByte(cr)) || has(word, everyByte(lf))
     }
 
     private mutating func newline(at i: Int, in bytes: UnsafeRawBufferPointer) {
@@ -101,11 +128,21 @@ struct FieldScanner {
         starts.append(fieldStart)
     }
 
-    /// Moves `cursor` to `offset`, counting the scalars passed (every byte but UTF-8 continuations).
+    /// Moves `cursor` to `offset`, counting the scalars passed: every byte but UTF-8 continuation
+    /// bytes (10xxxxxx), eight at a time.
     private mutating func advanceColumn(to offset: Int, in bytes: UnsafeRawBufferPointer) {
-        var scalars = 0
-        for j in cursor..<offset where bytes[j] & 0xC0 != 0x80 { scalars += 1 }
-        cursorColumn += scalars
+        var j = cursor
+        var continuations = 0
+        while j + 8 <= offset {
+            let word = bytes.loadUnaligned(fromByteOffset: j, as: UInt64.self)
+            continuations += ((word >> 7) & ~(word >> 6) & 0x0101_0101_0101_0101).nonzeroBitCount
+            j += 8
+        }
+        while j < offset {
+            if bytes[j] & 0xC0 == 0x80 { continuations += 1 }
+            j += 1
+        }
+        cursorColumn += offset - cursor - continuations
         cursor = offset
     }
 }
