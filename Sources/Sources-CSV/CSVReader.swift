@@ -14,7 +14,9 @@ internal import CCSV
 /// while let record = try reader.next() { ... }  // throws Rejection for a row of the wrong width
 /// ```
 public final class CSVReader: RecordReader {
+    /// The file read, and how it is named in messages and record locations.
     public let input: Input
+    /// The options as given (`auto` included); `encoding` and `delimiter` tell what `auto` found.
     public let options: Options
     /// The header row's names, or `options.columns`.
     public var fieldNames: [String] { assembler.pointee.fieldNames }
@@ -138,11 +140,11 @@ public final class CSVReader: RecordReader {
         if isFirst { try start(&bytes, atEOF: atEOF) }
         guard let decoder else { return }
         let decoded = decoder.decode(bytes, atEOF: atEOF)
-        if isFirst, options.delimiter == .auto {
-            let byte = DelimiterSniffer.sniff(decoded.utf8, atEOF: atEOF)
-            delimiter = Delimiter.characters.first { $0.byte == byte } ?? .comma
-        }
         if isFirst {
+            if options.delimiter == .auto {
+                let byte = DelimiterSniffer.sniff(decoded.utf8, atEOF: atEOF)
+                delimiter = Delimiter.characters.first { $0.byte == byte } ?? .comma
+            }
             let byte = delimiter.byte ?? UInt8(ascii: ",")
             scanner = FieldScanner(delimiter: byte)
             csv_set_delim(parser, byte)
@@ -241,14 +243,14 @@ public final class CSVReader: RecordReader {
     /// Completes the last row at the end of the file; refuses a quoted field that is never closed.
     private func finishParsing() {
         let context = UnsafeMutableRawPointer(assembler)
-        guard csv_fini(parser, csvFieldCallback, csvRowCallback, context) == 0 else {
+        // With CSV_STRICT_FINI, a quoted field still open is the only way this fails.
+        if csv_fini(parser, csvFieldCallback, csvRowCallback, context) != 0 {
             var message = "unterminated quoted field (the quote opened here is never closed"
             if scanner.recordStartLine != scanner.fieldStart.line {
                 message += "; the record starts on line \(scanner.recordStartLine)"
             }
             pendingError = PipelineError(.invalidInput, at: location(scanner.fieldStart), stage: "csv", message + ")",
                                          sourceLine: fieldSourceLine())
-            return
         }
     }
 

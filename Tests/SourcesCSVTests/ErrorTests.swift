@@ -32,6 +32,16 @@ struct ErrorTests {
             """)
     }
 
+    @Test func fieldThatSwallowsTheFileIsStoppedBeforeItFillsTheMemory() throws {
+        // A quote opened early and never closed, in a file bigger than the longest field allowed.
+        let row = "item,plain text that goes on and on\n"
+        let text = "name,note\nMilk,\"oops\n" + String(repeating: row, count: CSVReader.maxFieldBytes / row.utf8.count + 2)
+        #expect(CSVTest.failure(try CSVTest.file("runaway.csv", text)) == """
+            data/runaway.csv:2:6: error: csv: a field longer than 8 MB starts here (the quote that opens it is probably \
+            never closed)
+            """)
+    }
+
     @Test func quoteInsideAnUnquotedField() {
         #expect(CSVTest.failure(CSVTest.fixture("quote-in-unquoted-field.csv")) == """
             data/quote-in-unquoted-field.csv:2:6: error: csv: a quote inside an unquoted field (a field with quotes \
