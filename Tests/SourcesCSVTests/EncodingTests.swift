@@ -81,6 +81,15 @@ struct EncodingTests {
         #expect(result.rows == [["Don’t panic", "3 €"], ["Crème", "1 €"]])
     }
 
+    @Test func germanWindows1252IsDetected() throws {
+        // ß (0xDF) would be the "ﬂ" ligature in Mac Roman, ö "ˆ", ü "¸".
+        let bytes = Array("name\nGr".utf8) + [0xF6, 0xDF] + Array("e\nStra".utf8) + [0xDF] + Array("e\nM".utf8) + [0xFC]
+            + Array("ller\n".utf8)
+        let result = try CSVTest.read(CSVTest.file("de.csv", bytes))
+        #expect(result.encoding == .windows1252)
+        #expect(result.rows == [["Größe"], ["Straße"], ["Müller"]])
+    }
+
     @Test func singleByteTablesMatchIconv() throws {
         // Every byte of both tables through the system's converter, but for two bytes where glibc
         // differs from Apple's own table (ROMAN.TXT): 0xC6 is U+2206 (not U+0394) and 0xF0, the
