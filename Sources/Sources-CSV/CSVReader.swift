@@ -1,1 +1,291 @@
+import Foundation
+import Pipeline
 internal import CCSV
+
+/// Streams the records of a CSV file exported from Numbers or Excel, parsed by libcsv.
+///
+/// The file is read in chunks and transcoded to UTF-8 on the way (UTF-8 with or without a byte
+/// order mark, UTF-16 with one, Windows-1252, Mac Roman); memory stays the same whatever the size
+/// of the file. Rows end at CRLF, LF or CR; quoted fields may hold delimiters, doubled quotes and
+/// newlines. Each record knows the line it starts on and where each of its fields starts.
+///
+/// ```swift
+/// let reader = try CSVReader(input: Input(url: url, displayPath: "data/grocery.csv"))
+/// while let record = try reader.next() { ... }  // throws Rejection for a row of the wrong width
+/// ```
+public final class CSVReader: RecordReader {
+    /// The file read, and how it is named in messages and record locations.
+    public let input: Input
+    /// The options as given (`auto` included); `encoding` and `delimiter` tell what `auto` found.
+    public let options: Options
+    /// The header row's names, or `options.columns`.
+    public var fieldNames: [String] { assembler.pointee.fieldNames }
+    /// Bytes read from the file so far.
+    public private(set) var bytesRead: Int64 = 0
+    /// The encoding in use: the one given, or the one `auto` found in the first chunk.
+    public private(set) var encoding: Encoding
+    /// The delimiter in use: the one given, or the one `auto` found in the first lines.
+    public private(set) var delimiter: Delimiter
+
+    static let defaultChunkSize = 128 * 1024
+    /// Excel holds at most 32,767 characters in a cell; a field this long is a quote never closed
+    /// that swallows the rest of the file, and is refused before it fills the memory.
+    static let maxFieldBytes = 8 * 1024 * 1024
+
+    private let file: Int32
+    private let chunkSize: Int
+    /// Raw bytes of the chunk being read; the first `carry` bytes are the end of the previous
+    /// chunk that did not make a whole character.
+    private let raw: UnsafeMutableRawBufferPointer
+    private var carry = 0
+    private var decoder: TextDecoder?
+    private var scanner = FieldScanner(delimiter: UInt8(ascii: ","))
+    private let parser: UnsafeMutablePointer<csv_parser>
+    private var finished = false
+    private var sawText = false
+    /// The UTF-8 of the last chunk given to libcsv, for the source line in messages.
+    private var lastChunk = UnsafeRawBufferPointer(start: nil, count: 0)
+
+    /// What libcsv's callbacks fill while a chunk is parsed; their context.
+    private let assembler: UnsafeMutablePointer<RecordAssembler>
+    private var pendingError: PipelineError? {
+        get { assembler.pointee.pendingError }
+        set { assembler.pointee.pendingError = newValue }
+    }
+
+    /// Opens `input` and reads up to the end of the header row (or the first chunk, without one).
+    public convenience init(input: Input, options: Options = Options()) throws {
+        try self.init(input: input, options: options, chunkSize: CSVReader.defaultChunkSize)
+    }
+
+    /// `chunkSize` is settable for tests that cut characters and rows at chunk boundaries.
+    init(input: Input, options: Options, chunkSize: Int) throws {
+        let descriptor = open(input.url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw PipelineError(.io, at: Location(file: input.displayPath), stage: "csv",
+                                "cannot open the file: \(String(cString: strerror(errno)))")
+        }
+        self.input = input
+        self.options = options
+        self.encoding = options.encoding
+        self.delimiter = options.delimiter
+        self.file = descriptor
+        self.chunkSize = max(chunkSize, 1)
+        // Room for the carried bytes (at most 3) and for a first read of at least a byte order mark.
+        raw = .allocate(byteCount: self.chunkSize + 8, alignment: 8)
+        parser = .allocate(capacity: 1)
+        csv_init(parser, UInt8(CSV_STRICT | CSV_STRICT_FINI))
+        // Keep spaces and tabs around unquoted fields: values are taken as they are (the `trim`
+        // transform is there for that), and libcsv would otherwise drop them.
+        csv_set_space_func(parser) { _ in 0 }
+        csv_set_blk_size(parser, 16 * 1024)
+        assembler = .allocate(capacity: 1)
+        assembler.initialize(to: RecordAssembler(file: input.displayPath, header: options.header, columns: options.columns ?? []))
+
+        if !options.header, options.columns?.isEmpty ?? true {
+            throw PipelineError(.invalidPipeline, at: Location(file: input.displayPath), stage: "csv",
+                                "header: false needs 'columns' to name the fields")
+        }
+        while assembler.pointee.headerPending, !finished, pendingError == nil { try advance() }
+        if assembler.pointee.headerPending {
+            throw pendingError ?? PipelineError(
+                .invalidInput, at: Location(file: input.displayPath, line: 1, column: 1), stage: "csv",
+                sawText ? "the file holds only blank lines: expected a header row" : "the file is empty: expected a header row")
+        }
+    }
+
+    deinit {
+        csv_free(parser)
+        parser.deallocate()
+        raw.deallocate()
+        assembler.deinitialize(count: 1)
+        assembler.deallocate()
+        close(file)
+    }
+
+    /// The next record; throws `Rejection` for a row with too many or too few fields (call again
+    /// for the row after it) and `PipelineError` when the file cannot be read on.
+    public func next() throws -> Record? {
+        while true {
+            if let record = try assembler.pointee.takeReady() { return record }
+            if let pendingError { throw pendingError }
+            if finished { return nil }
+            try advance()
+        }
+    }
+
+    // MARK: Chunks
+
+    /// Reads, decodes and parses one chunk; at the end of the file, finishes the last row.
+    private func advance() throws {
+        let isFirst = decoder == nil
+        // A whole chunk unless the file ends first; the first one at least holds a byte order mark.
+        let wanted = isFirst ? max(chunkSize, 4) : carry + chunkSize
+        var filled = carry
+        var atEOF = false
+        while filled < wanted {
+            let count = read(file, raw.baseAddress! + filled, wanted - filled)
+            if count > 0 {
+                filled += count
+                bytesRead += Int64(count)
+            } else if count == 0 {
+                atEOF = true
+                break
+            } else if errno != EINTR {
+                throw PipelineError(.io, at: Location(file: input.displayPath), stage: "csv",
+                                    "cannot read the file: \(String(cString: strerror(errno)))")
+            }
+        }
+        var bytes = UnsafeRawBufferPointer(rebasing: raw[0..<filled])
+        if isFirst { try start(&bytes, atEOF: atEOF) }
+        guard let decoder else { return }
+        let decoded = decoder.decode(bytes, atEOF: atEOF)
+        if isFirst {
+            if options.delimiter == .auto {
+                let byte = DelimiterSniffer.sniff(decoded.utf8, atEOF: atEOF)
+                delimiter = Delimiter.characters.first { $0.byte == byte } ?? .comma
+            }
+            let byte = delimiter.byte ?? UInt8(ascii: ",")
+            scanner = FieldScanner(delimiter: byte)
+            csv_set_delim(parser, byte)
+        }
+        if decoded.utf8.count > 0 {
+            sawText = true
+            parse(decoded.utf8)
+        }
+        if pendingError == nil, let invalid = decoded.invalid {
+            pendingError = PipelineError(.invalidInput, at: location(scanner.position), stage: "csv", invalid)
+        }
+        if pendingError != nil {
+            finished = true
+            return
+        }
+        if atEOF {
+            finishParsing()
+            finished = true
+            return
+        }
+        // Carry the bytes of a character cut by the end of the chunk over to the next one.
+        let used = bytes.baseAddress! - UnsafeRawPointer(raw.baseAddress!) + decoded.consumed
+        carry = filled - used
+        if carry > 0 { raw.baseAddress!.copyMemory(from: raw.baseAddress! + used, byteCount: carry) }
+    }
+
+    /// Settles the encoding from the byte order mark, the option or the first chunk, and drops the mark.
+    private func start(_ bytes: inout UnsafeRawBufferPointer, atEOF: Bool) throws {
+        let mark = EncodingDetector.byteOrderMark(bytes)
+        let resolved: EncodingDetector.Resolved
+        func refuse(_ message: String) -> PipelineError {
+            PipelineError(.invalidInput, at: Location(file: input.displayPath, line: 1, column: 1), stage: "csv", message)
+        }
+        switch options.encoding {
+        case .auto:
+            resolved = mark?.0 ?? EncodingDetector.detect(bytes, atEOF: atEOF)
+        case .utf16:
+            guard let mark, case .utf16 = mark.0 else {
+                throw refuse("encoding: utf-16 needs a byte order mark at the start of the file, and this file has none "
+                             + "(set encoding: utf-16le or utf-16be, or auto)")
+            }
+            resolved = mark.0
+        case .utf8: resolved = .utf8
+        case .utf16LittleEndian: resolved = .utf16(bigEndian: false)
+        case .utf16BigEndian: resolved = .utf16(bigEndian: true)
+        case .windows1252: resolved = .singleByte(.windows1252)
+        case .macRoman: resolved = .singleByte(.macRoman)
+        }
+        if let (markEncoding, length) = mark {
+            guard markEncoding == resolved else {
+                throw refuse("the file starts with a \(markEncoding.name) byte order mark, but encoding: "
+                             + "\(options.encoding.rawValue) was given (set encoding: auto)")
+            }
+            bytes = UnsafeRawBufferPointer(rebasing: bytes[length...])
+        }
+        encoding = resolved.option
+        decoder = TextDecoder(encoding: resolved, capacity: chunkSize + 8)
+    }
+
+    /// Finds the field starts of one chunk of UTF-8, then has libcsv parse it.
+    private func parse(_ utf8: UnsafeRawBufferPointer) {
+        assembler.pointee.compactFieldStarts()
+        let scannerBefore = scanner
+        scanner.scan(utf8, into: &assembler.pointee.fieldStarts)
+        lastChunk = utf8
+        let context = UnsafeMutableRawPointer(assembler)
+        let parsed = csv_parse(parser, utf8.baseAddress, utf8.count, csvFieldCallback, csvRowCallback, context)
+        guard pendingError == nil else { return }
+        if parsed < utf8.count {
+            if csv_error(parser) == CSV_EPARSE {
+                // Scan again up to the offending byte to learn its position.
+                var probe = scannerBefore
+                var starts: [TextPosition] = []
+                probe.scan(UnsafeRawBufferPointer(rebasing: utf8[0..<parsed]), into: &starts)
+                let position = probe.position
+                var message = utf8[parsed] == FieldScanner.quote
+                    ? "a quote inside an unquoted field (a field with quotes in it must be quoted as a whole, "
+                        + "with each quote inside doubled)"
+                    : "unexpected text after the closing quote of a field (a quote inside a quoted field must be doubled)"
+                if probe.recordStartLine != position.line { message += "; the record starts on line \(probe.recordStartLine)" }
+                pendingError = PipelineError(.invalidInput, at: location(position), stage: "csv", message,
+                                             sourceLine: sourceLine(at: parsed, column: position.column, in: utf8))
+            } else {
+                pendingError = PipelineError(.io, at: location(scanner.fieldStart), stage: "csv",
+                                             "out of memory while reading the field that starts here")
+            }
+        } else if parser.pointee.entry_pos > CSVReader.maxFieldBytes {
+            pendingError = PipelineError(
+                .invalidInput, at: location(scanner.fieldStart), stage: "csv",
+                "a field longer than \(CSVReader.maxFieldBytes >> 20) MB starts here (the quote that opens it is "
+                    + "probably never closed)",
+                sourceLine: fieldSourceLine())
+        }
+    }
+
+    /// Completes the last row at the end of the file; refuses a quoted field that is never closed.
+    private func finishParsing() {
+        let context = UnsafeMutableRawPointer(assembler)
+        // With CSV_STRICT_FINI, a quoted field still open is the only way this fails.
+        if csv_fini(parser, csvFieldCallback, csvRowCallback, context) != 0 {
+            var message = "unterminated quoted field (the quote opened here is never closed"
+            if scanner.recordStartLine != scanner.fieldStart.line {
+                message += "; the record starts on line \(scanner.recordStartLine)"
+            }
+            pendingError = PipelineError(.invalidInput, at: location(scanner.fieldStart), stage: "csv", message + ")",
+                                         sourceLine: fieldSourceLine())
+        }
+    }
+
+    // MARK: Messages
+
+    private func location(_ position: TextPosition) -> Location {
+        Location(file: input.displayPath, line: position.line, column: position.column)
+    }
+
+    /// The line of the last field's start, if it is in the last chunk.
+    private func fieldSourceLine() -> String? {
+        scanner.fieldStartOffset.flatMap { sourceLine(at: $0, column: scanner.fieldStart.column, in: lastChunk) }
+    }
+
+    /// The text of the line holding `offset` of `chunk`, when the whole line up to there is in the
+    /// chunk (so that the caret under `column` lines up) and not too long to show.
+    private func sourceLine(at offset: Int, column: Int, in chunk: UnsafeRawBufferPointer) -> String? {
+        guard offset <= chunk.count, column <= 200 else { return nil }
+        var start = offset
+        while start > 0, chunk[start - 1] != FieldScanner.lf, chunk[start - 1] != FieldScanner.cr { start -= 1 }
+        var scalars = 0
+        for j in start..<offset where chunk[j] & 0xC0 != 0x80 { scalars += 1 }
+        guard scalars + 1 == column else { return nil }
+        var end = offset
+        while end < chunk.count, end - start < 400, chunk[end] != FieldScanner.lf, chunk[end] != FieldScanner.cr { end += 1 }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: chunk[start..<end]), as: UTF8.self)
+    }
+}
+
+// libcsv calls these C function pointers with the reader's `RecordAssembler` as `context`.
+
+private func csvFieldCallback(_ bytes: UnsafeMutableRawPointer?, _ count: Int, _ context: UnsafeMutableRawPointer?) {
+    context?.assumingMemoryBound(to: RecordAssembler.self).pointee.addField(UnsafeRawBufferPointer(start: bytes, count: count))
+}
+
+private func csvRowCallback(_ terminator: Int32, _ context: UnsafeMutableRawPointer?) {
+    context?.assumingMemoryBound(to: RecordAssembler.self).pointee.endRow()
+}

@@ -1,0 +1,137 @@
+import Pipeline
+
+/// Builds records from libcsv's field and row callbacks, with the field starts the scanner found.
+///
+/// The reader keeps it behind a pointer that it hands libcsv as the callbacks' context: the
+/// callbacks run once per field, and reaching a class's properties there would cost a retain and
+/// an exclusivity check each time.
+struct RecordAssembler {
+    let file: String
+    /// The header row's names, or the `columns` given.
+    private(set) var fieldNames: [String]
+    private(set) var headerPending: Bool
+    private let hasHeader: Bool
+    private var expectedFields: Int
+
+    /// The fields of the row being read.
+    private var values: [Value] = []
+    /// The start of each field the scanner has found; the first `fieldStartsUsed` are done.
+    var fieldStarts: [TextPosition] = []
+    private var fieldStartsUsed = 0
+
+    /// Records of the chunks parsed so far, handed out from `readyHead`.
+    private var ready: [Record] = []
+    private var readyHead = 0
+    /// Rejected rows, each with the number of records in `ready` before it.
+    private var rejections: [(position: Int, rejection: Rejection)] = []
+    private var rejectionsHead = 0
+    /// What a handed-out record leaves behind in `ready`: moving records out costs no retains.
+    private static let placeholder = Location(file: "")
+    /// A fatal error found after the records in `ready`: thrown once they are handed out. Rows
+    /// after it are dropped.
+    var pendingError: PipelineError?
+
+    init(file: String, header: Bool, columns: [String]) {
+        self.file = file
+        self.hasHeader = header
+        self.headerPending = header
+        self.fieldNames = header ? [] : columns
+        self.expectedFields = header ? 0 : columns.count
+    }
+
+    /// The next record parsed, moved out of the queue, or nil when none is waiting; throws the
+    /// `Rejection` of a row of the wrong width in its turn.
+    mutating func takeReady() throws(Rejection) -> Record? {
+        if rejectionsHead < rejections.count, rejections[rejectionsHead].position == readyHead {
+            let rejection = rejections[rejectionsHead].rejection
+            rejectionsHead += 1
+            emptyIfDone()
+            throw rejection
+        }
+        guard readyHead < ready.count else { return nil }
+        var record = Record(values: [], location: RecordAssembler.placeholder)
+        swap(&record, &ready[readyHead])
+        readyHead += 1
+        emptyIfDone()
+        return record
+    }
+
+    private mutating func emptyIfDone() {
+        guard readyHead == ready.count, rejectionsHead == rejections.count else { return }
+        ready.removeAll(keepingCapacity: true)
+        readyHead = 0
+        rejections.removeAll(keepingCapacity: true)
+        rejectionsHead = 0
+    }
+
+    /// Drops the field starts of rows already ended, before a new chunk's are appended.
+    mutating func compactFieldStarts() {
+        guard fieldStartsUsed > 0 else { return }
+        fieldStarts.removeSubrange(0..<fieldStartsUsed)
+        fieldStartsUsed = 0
+    }
+
+    mutating func addField(_ bytes: UnsafeRawBufferPointer) {
+        values.append(.text(String(decoding: bytes, as: UTF8.self)))
+    }
+
+    /// Ends the row: the header, a record, or a rejection for the wrong number of fields.
+    mutating func endRow() {
+        let count = values.count
+        let first = fieldStartsUsed
+        let end = min(first + count, fieldStarts.count)
+        fieldStartsUsed = end
+        guard pendingError == nil else {
+            values.removeAll(keepingCapacity: true)
+            return
+        }
+        let line = first < end ? fieldStarts[first].line : (fieldStarts.last?.line ?? 1)
+        if headerPending {
+            takeHeader(line: line, starts: fieldStarts[first..<end])
+            values.removeAll(keepingCapacity: true)
+            return
+        }
+        let location = Location(file: file, line: line, column: 1)
+        guard count == expectedFields else {
+            let expected = hasHeader ? "the header has \(expectedFields)" : "'columns' names \(expectedFields)"
+            let reason = "row has \(count) field\(count == 1 ? "" : "s"), \(expected)"
+            rejections.append((ready.count, Rejection(at: location, stage: "csv", reason: reason)))
+            values.removeAll(keepingCapacity: true)
+            return
+        }
+        ready.append(Record(values: values, location: location, fieldPositions: Array(fieldStarts[first..<end])))
+        values = []
+        values.reserveCapacity(expectedFields)
+    }
+
+    /// Takes the first row as the field names: each must be there, and once.
+    private mutating func takeHeader(line: Int, starts: ArraySlice<TextPosition>) {
+        var names: [String] = []
+        names.reserveCapacity(values.count)
+        var columns: [String: Int] = [:]
+        for (k, value) in values.enumerated() {
+            let name = value.displayText
+            let start = k < starts.count ? starts[starts.startIndex + k] : TextPosition(line: line, column: 1)
+            let location = Location(file: file, line: start.line, column: start.column)
+            if name.isEmpty {
+                pendingError = PipelineError(
+                    .invalidInput, at: location, stage: "csv",
+                    "column \(k + 1) of the header row has no name (every column needs one: name it, or delete the "
+                        + "empty column in the spreadsheet)")
+                return
+            }
+            if let earlier = columns[name] {
+                pendingError = PipelineError(
+                    .invalidInput, at: location, stage: "csv",
+                    "column \(k + 1) of the header row is named '\(name)' like column \(earlier + 1) (header names must be unique)")
+                return
+            }
+            columns[name] = k
+            names.append(name)
+        }
+        fieldNames = names
+        expectedFields = names.count
+        headerPending = false
+        values.reserveCapacity(expectedFields)
+    }
+}

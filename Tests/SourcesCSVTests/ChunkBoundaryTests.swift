@@ -1,0 +1,83 @@
+import Foundation
+import Pipeline
+import Testing
+@testable import SourcesCSV
+
+@Suite("CSV across chunk boundaries")
+struct ChunkBoundaryTests {
+    /// A file a little over one default chunk: `count` bytes of rows, then `tail`.
+    func rows(filling count: Int) -> (text: String, rows: Int) {
+        var text = "name,note\n"
+        var rows = 0
+        while text.utf8.count < count {
+            text += "item \(rows),plain\n"
+            rows += 1
+        }
+        return (text, rows)
+    }
+
+    @Test func multiByteCharacterSplitByTheChunkBoundary() throws {
+        let chunk = CSVReader.defaultChunkSize
+        var (text, rows) = rows(filling: chunk - 40)
+        // Pad the last row so that "é" (C3 A9) starts on the chunk's last byte.
+        let prefix = "Crème brûl"
+        text += String(repeating: "x", count: chunk - 1 - text.utf8.count - prefix.utf8.count - 1) + "," + prefix
+        #expect(Array(text.utf8).count == chunk - 1)
+        text += "ée\nlast,row\n"
+        let result = try CSVTest.read(CSVTest.file("big.csv", text))
+        #expect(result.encoding == .utf8)
+        #expect(result.records.count == rows + 2)
+        #expect(result.records[rows].values[1] == .text("Crème brûlée"))
+        #expect(result.records[rows + 1].location.line == rows + 3)
+        #expect(result.records[rows + 1].values == [.text("last"), .text("row")])
+    }
+
+    @Test func surrogatePairSplitByTheChunkBoundary() throws {
+        let chunk = CSVReader.defaultChunkSize
+        var (text, rows) = rows(filling: chunk / 2 - 40)
+        // In UTF-16 with its 2-byte mark, "🍓" (D83C DF53) starts 2 bytes before the chunk's end.
+        text += String(repeating: "x", count: (chunk - 2 - 2) / 2 - text.utf16.count - 1) + ","
+        #expect(2 + text.utf16.count * 2 == chunk - 2)
+        text += "🍓 strawberries\ntail,end\n"
+        let bytes: [UInt8] = [0xFF, 0xFE] + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        let result = try CSVTest.read(CSVTest.file("big16.txt", bytes))
+        #expect(result.encoding == .utf16LittleEndian)
+        #expect(result.records.count == rows + 2)
+        #expect(result.records[rows].values[1] == .text("🍓 strawberries"))
+        #expect(result.records[rows + 1].values == [.text("tail"), .text("end")])
+    }
+
+    /// Every fixture read in chunks of 1 to 9 bytes and more reads exactly as in one chunk: records,
+    /// lines, field positions and rejections.
+    @Test("tiny chunks", arguments: [1, 2, 3, 4, 5, 7, 9, 16, 61])
+    func tinyChunks(_ chunkSize: Int) throws {
+        let files: [(String, CSVReader.Options)] = [
+            ("quoted.csv", .init(delimiter: .comma)),
+            ("ragged-rows.csv", .init(delimiter: .comma)),
+            ("grocery-utf8-bom-crlf.csv", .init(encoding: .utf8, delimiter: .comma)),
+            ("grocery-utf16le-tab.txt", .init(encoding: .utf16, delimiter: .tab)),
+            ("grocery-utf16be-tab.txt", .init(encoding: .utf16BigEndian, delimiter: .tab)),
+            ("grocery-windows1252-semicolon.csv", .init(encoding: .windows1252, delimiter: .semicolon)),
+            ("grocery-macroman-cr.csv", .init(encoding: .macRoman, delimiter: .comma)),
+        ]
+        for (file, options) in files {
+            let whole = try CSVTest.read(CSVTest.fixture(file), options)
+            let chunked = try CSVTest.read(CSVTest.fixture(file), options, chunkSize: chunkSize)
+            #expect(chunked.fieldNames == whole.fieldNames, "\(file)")
+            #expect(chunked.rows == whole.rows, "\(file)")
+            #expect(chunked.records.map(\.location) == whole.records.map(\.location), "\(file)")
+            #expect(chunked.records.map(\.fieldPositions) == whole.records.map(\.fieldPositions), "\(file)")
+            #expect(chunked.rejections == whole.rejections, "\(file)")
+        }
+        // A surrogate pair and a CRLF at every possible offset.
+        let units = Array("a,b\r\n🍓x,\"y\r\nz\"\r\nq,🍓\r\n".utf16)
+        let bytes: [UInt8] = [0xFE, 0xFF] + units.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        let chunked = try CSVTest.read(CSVTest.file("pairs.txt", bytes), .init(delimiter: .comma), chunkSize: chunkSize)
+        #expect(chunked.rows == [["🍓x", "y\r\nz"], ["q", "🍓"]])
+        #expect(chunked.records.map(\.location.line) == [2, 4])
+        #expect(chunked.records.map(\.fieldPositions) == [
+            [TextPosition(line: 2, column: 1), TextPosition(line: 2, column: 4)],
+            [TextPosition(line: 4, column: 1), TextPosition(line: 4, column: 3)],
+        ])
+    }
+}
