@@ -42,8 +42,13 @@ struct PlainTableLayout: TableLayout {
             let attributes = model.allAttributes(of: entity.name)
             let relationships = model.allRelationships(of: entity.name)
 
-            var columnOwners = [PlainTableLayout.rowID: "the row id"]
+            var columnOwners: [String: String] = [:]
             func claim(_ column: String, for owner: String) throws {
+                if column.lowercased() == PlainTableLayout.rowID {
+                    throw PipelineError(.invalidPipeline, at: at, stage: "sqlite",
+                                        "entity '\(entity.name)': \(owner) would be the column '\(column)', which the plain "
+                                            + "SQLite layout keeps for the row id (SQLite column names ignore case); rename it")
+                }
                 if let other = columnOwners.updateValue(owner, forKey: column.lowercased()) {
                     throw PipelineError(.invalidPipeline, at: at, stage: "sqlite",
                                         "entity '\(entity.name)': \(other) and \(owner) would both be the column '\(column)' "
