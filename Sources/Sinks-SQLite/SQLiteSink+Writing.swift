@@ -5,8 +5,9 @@ extension SQLiteSink {
     /// skipped for an empty key.
     ///
     /// `onDuplicate` is nil for a linked record, which is found or created, never compared or
-    /// updated. `linkedFrom` names the link (`Item.unit`) for the skip reason.
-    func store(_ record: EntityRecord, onDuplicate: DuplicatePolicy?, linkedFrom: String?, log: ImportLog) throws -> Int64? {
+    /// updated. `linkedFrom` is the link that led here, named in the skip reason (`Item.unit`).
+    func store(_ record: EntityRecord, onDuplicate: DuplicatePolicy?, linkedFrom: (writer: EntityWriter, slot: Int)?,
+               log: ImportLog) throws -> Int64? {
         let writer = try self.writer(for: record)
         // Linked row ids live on the stack: no allocation per record.
         return try withUnsafeTemporaryAllocation(of: Int64?.self, capacity: record.links.count) { links in
@@ -14,7 +15,7 @@ extension SQLiteSink {
             for slot in record.links.indices {
                 guard let link = record.links[slot] else { continue }
                 try checkLink(link, slot: slot, of: writer, at: record.location)
-                links[slot] = try store(link, onDuplicate: nil, linkedFrom: "\(writer.name).\(writer.relationships[slot].name)", log: log)
+                links[slot] = try store(link, onDuplicate: nil, linkedFrom: (writer, slot), log: log)
             }
 
             guard writer.hasKey else {
@@ -24,19 +25,16 @@ extension SQLiteSink {
             }
             guard let key = writer.key(of: record) else {
                 var reason = writer.emptyKeyReason(of: record)
-                if let linkedFrom { reason += ", so \(linkedFrom) is left empty" }
+                if let (from, slot) = linkedFrom { reason += ", so \(from.name).\(from.relationships[slot].name) is left empty" }
                 log.skip(entity: writer.entity, at: record.location, reason: reason)
                 return nil
             }
-            // Found: the entry of the first record. New: the row just inserted.
-            let lookup: (found: KeyIndex.Entry?, rowID: Int64) = try writer.keys.withEntry(for: key, firstSeenAt: record.location) { entry in
-                guard entry.rowID == 0 else { return (entry, entry.rowID) }
-                entry = KeyIndex.Entry(rowID: try writer.insert(record, links: links), first: record.location)
-                return (nil, entry.rowID)
+            let (existing, isNew) = try writer.keys.find(key) {
+                KeyIndex.Entry(rowID: try writer.insert(record, links: links), first: record.location)
             }
-            guard let existing = lookup.found else {
+            guard !isNew else {
                 log.count(.inserted, entity: writer.entity)
-                return lookup.rowID
+                return existing.rowID
             }
             guard let onDuplicate else {
                 log.count(.alreadyPresent, entity: writer.entity)

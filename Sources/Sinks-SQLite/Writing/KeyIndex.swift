@@ -4,10 +4,11 @@ import Pipeline
 ///
 /// The store is always built from scratch, so this map is complete and finding a key never
 /// touches SQLite. A single text key (the common case) is hashed as the `String` itself; other
-/// single keys as their `Value`; only composite keys build an array.
+/// single keys as their `Value`; only composite keys build an array. The maps hold a small index
+/// into `entries`, which is only appended to: with a million keys the maps outgrow the CPU caches,
+/// and small slots there make each lookup cheaper.
 struct KeyIndex {
     struct Entry {
-        /// 0 while the key's row is not written (SQLite never hands out row id 0).
         var rowID: Int64
         var first: Location
     }
@@ -19,17 +20,33 @@ struct KeyIndex {
         case values([Value])
     }
 
-    private var texts: [String: Entry] = [:]
-    private var values: [Value: Entry] = [:]
-    private var tuples: [[Value]: Entry] = [:]
+    private var texts: [String: Int32] = [:]
+    private var values: [Value: Int32] = [:]
+    private var tuples: [[Value]: Int32] = [:]
+    private var entries: [Entry] = []
 
-    /// Calls `body` with the entry for `key`, added with row id 0 when the key is new: one hash
-    /// whether the key is found or added.
-    mutating func withEntry<R>(for key: Key, firstSeenAt location: Location, _ body: (inout Entry) throws -> R) rethrows -> R {
+    /// The entry of `key`, or, for a new key, the entry `insert` makes (hashing the key once).
+    ///
+    /// `insert` writes the row; when it throws, the key stays new.
+    mutating func find(_ key: Key, orInsert insert: () throws -> Entry) throws -> (entry: Entry, isNew: Bool) {
         switch key {
-        case .text(let text): try body(&texts[text, default: Entry(rowID: 0, first: location)])
-        case .value(let value): try body(&values[value, default: Entry(rowID: 0, first: location)])
-        case .values(let tuple): try body(&tuples[tuple, default: Entry(rowID: 0, first: location)])
+        case .text(let text): try KeyIndex.find(in: &texts[text, default: -1], entries: &entries, orInsert: insert)
+        case .value(let value): try KeyIndex.find(in: &values[value, default: -1], entries: &entries, orInsert: insert)
+        case .values(let tuple): try KeyIndex.find(in: &tuples[tuple, default: -1], entries: &entries, orInsert: insert)
         }
+    }
+
+    @inline(__always)
+    private static func find(in slot: inout Int32, entries: inout [Entry],
+                             orInsert insert: () throws -> Entry) throws -> (entry: Entry, isNew: Bool) {
+        // A slot of -1 was just added for a key not written yet (or whose first write failed).
+        guard slot < 0 else { return (entries[Int(slot)], false) }
+        guard entries.count < Int32.max else {
+            throw PipelineError(.io, stage: "sqlite", "more than \(Int32.max) records of one entity")
+        }
+        let entry = try insert()
+        slot = Int32(entries.count)
+        entries.append(entry)
+        return (entry, true)
     }
 }
