@@ -12,7 +12,8 @@ import Pipeline
 /// The store is built in `.<name>.pipectl-building` beside the target (see `buildingURL(for:)`)
 /// and renamed over it by `finish(log:)` once committed and checked; `discard()` (or dropping the
 /// sink unfinished) deletes it and leaves the previous store as it was. Layout `sqlite` only for
-/// now: one table per concrete entity (see the project docs for the schema).
+/// now: one table per concrete entity with `id INTEGER PRIMARY KEY`, its attributes and a
+/// `<relationship>_id` foreign key per to-one relationship; metadata in `pipectl_metadata`.
 public final class SQLiteSink: RecordSink {
     private enum State { case building, finished, discarded }
 
