@@ -1,1 +1,138 @@
-internal import CSQLite
+import Foundation
+import Pipeline
+
+/// The unique-key SQLite sink: builds a store from entity records, finding or creating linked
+/// records by their unique keys, and puts it in place atomically.
+///
+/// ```swift
+/// let sink = try SQLiteSink(settings: pipeline.store, model: pipeline.model)
+/// try Runner(pipeline: pipeline).run(into: sink)
+/// ```
+///
+/// The store is built in `.<name>.pipectl-building` beside the target (see `buildingURL(for:)`)
+/// and renamed over it by `finish(log:)` once committed and checked; `discard()` (or dropping the
+/// sink unfinished) deletes it and leaves the previous store as it was. Layout `sqlite` only for
+/// now: one table per concrete entity with `id INTEGER PRIMARY KEY`, its attributes and a
+/// `<relationship>_id` foreign key per to-one relationship; metadata in `pipectl_metadata`.
+public final class SQLiteSink: RecordSink {
+    private enum State { case building, finished, discarded }
+
+    private var state = State.building
+    private let file: StoreFile
+    private let layout: any TableLayout
+    private var connection: SQLiteConnection?
+    /// One per model entity; nil for abstract entities.
+    var writers: [EntityWriter?]
+    /// The pipeline file's `store:` entry, for errors about the store as a whole.
+    private let location: Location?
+
+    /// Where a store for `target` is built before it replaces it: `.<name>.pipectl-building` in the
+    /// same folder. A leftover from a killed run is removed when the next run starts.
+    public static func buildingURL(for target: URL) -> URL {
+        StoreFile.buildingURL(for: target.standardizedFileURL)
+    }
+
+    /// Opens a new temporary store beside `settings.path` and creates the schema for `model`.
+    ///
+    /// Throws `PipelineError` when the model cannot be expressed in the layout or the store cannot
+    /// be written there.
+    public init(settings: StoreSettings, model: StoreModel) throws {
+        location = settings.location
+        switch settings.layout {
+        case .sqlite:
+            layout = try PlainTableLayout(model: model, settings: settings)
+        case .coredata:
+            throw PipelineError(.invalidPipeline, at: settings.location, stage: "sqlite",
+                                "layout 'coredata' is not supported yet; use layout: sqlite for a plain SQLite store")
+        }
+        file = try StoreFile(target: settings.path, location: settings.location)
+        do {
+            let connection = try SQLiteConnection(path: file.building.path, readOnly: false)
+            // These only ever affect the temporary file, which is renamed into place only when
+            // complete and checked: no journal or syncing needed while it is built.
+            try connection.execute("PRAGMA journal_mode=OFF")
+            try connection.execute("PRAGMA synchronous=OFF")
+            try connection.execute("PRAGMA cache_size=-65536")  // 64 MiB
+            try connection.execute("PRAGMA temp_store=MEMORY")
+            try connection.execute("BEGIN EXCLUSIVE")
+            try layout.createSchema(in: connection)
+            writers = try layout.tables.enumerated().map { entity, table in
+                try table.map { try EntityWriter(entity: entity, table: $0, model: model, connection: connection) }
+            }
+            self.connection = connection
+        } catch {
+            writers = []
+            try? file.removeBuilding()
+            state = .discarded
+            throw (error as? PipelineError)?.located(at: settings.location) ?? error
+        }
+    }
+
+    deinit {
+        discard()
+    }
+
+    /// Writes one record after finding or creating the records it links to; see `RecordSink`.
+    public func write(_ record: EntityRecord, onDuplicate: DuplicatePolicy, log: ImportLog) throws {
+        guard state == .building else { throw notBuilding() }
+        do {
+            _ = try store(record, onDuplicate: onDuplicate, linkedFrom: nil, log: log)
+        } catch let error as PipelineError {
+            throw error.located(at: record.location)
+        }
+    }
+
+    /// Commits, checks (foreign keys, integrity) and puts the store in place as a single file in
+    /// journal mode DELETE. On failure the temporary store is deleted and the previous one stays.
+    public func finish(log: ImportLog) throws {
+        guard state == .building, let connection else { throw notBuilding() }
+        do {
+            try layout.complete(in: connection)
+            try connection.execute("COMMIT")
+            try check(connection)
+            let mode = try connection.rows("PRAGMA journal_mode=DELETE").first?.first
+            guard mode == .text("delete") else {
+                throw PipelineError(.io, stage: "sqlite", "cannot switch the new store to journal mode DELETE (it reports \(mode?.displayText ?? "nothing"))")
+            }
+            writers = []  // finalizes the statements, so that the connection closes now
+            try connection.close()
+            self.connection = nil
+            try file.publish()
+            state = .finished
+        } catch {
+            discard()
+            throw (error as? PipelineError)?.located(at: location) ?? error
+        }
+    }
+
+    /// Deletes the temporary store; the previous store stays byte for byte as it was.
+    public func discard() {
+        guard state == .building else { return }
+        state = .discarded
+        writers = []
+        connection = nil  // closes it: its statements went with the writers
+        // Best effort: a leftover is removed by the next run anyway.
+        try? file.removeBuilding()
+    }
+
+    /// The store must pass SQLite's own checks before it replaces anything.
+    private func check(_ connection: SQLiteConnection) throws {
+        let orphans = try connection.rows("PRAGMA foreign_key_check")
+        if let first = orphans.first {
+            // Rows: table, rowid, referenced table, foreign key index.
+            throw PipelineError(.io, stage: "sqlite",
+                                "the new store fails its foreign key check: \(orphans.count) row(s) link to missing rows, "
+                                    + "first row \(first[1].displayText) of '\(first[0].displayText)' to '\(first[2].displayText)'")
+        }
+        let problems = try connection.rows("PRAGMA integrity_check").map { $0.first?.displayText ?? "" }
+        guard problems == ["ok"] else {
+            throw PipelineError(.io, stage: "sqlite",
+                                "the new store fails its integrity check: \(problems.prefix(3).joined(separator: "; "))")
+        }
+    }
+
+    private func notBuilding() -> PipelineError {
+        PipelineError(.io, at: location, stage: "sqlite",
+                      "the store '\(file.target.path)' was already \(state == .finished ? "finished" : "discarded")")
+    }
+}

@@ -33,6 +33,16 @@ public final class ImportLog {
         public var differences: [(attribute: String, first: String, again: String)]
         /// Whether the later record's values replaced the stored ones (`on_duplicate: update`).
         public var updated: Bool
+
+        public init(entity: String, key: String, first: Location, again: Location,
+                    differences: [(attribute: String, first: String, again: String)], updated: Bool) {
+            self.entity = entity
+            self.key = key
+            self.first = first
+            self.again = again
+            self.differences = differences
+            self.updated = updated
+        }
     }
 
     public let sourceNames: [String]

@@ -1,0 +1,166 @@
+import Pipeline
+
+/// The plain layout: ordinary tables that any SQL client reads.
+///
+/// One table per concrete entity, named as the entity: `id INTEGER PRIMARY KEY`, the attributes
+/// (inherited ones first), then `<relationship>_id` per to-one relationship referencing the
+/// destination's table. A unique index on the unique key, an index per indexed attribute and per
+/// foreign key. Store metadata goes into `pipectl_metadata (key, value)`.
+struct PlainTableLayout: TableLayout {
+    static let metadataTable = "pipectl_metadata"
+    static let rowID = "id"
+
+    let tables: [EntityTable?]
+    /// `CREATE TABLE` statements, in model order, then the metadata table's.
+    let tableDefinitions: [String]
+    /// `CREATE INDEX` statements, run once the rows are in.
+    let indexDefinitions: [String]
+    let metadata: [(key: String, value: Value)]
+
+    init(model: StoreModel, settings: StoreSettings) throws {
+        var tables: [EntityTable?] = []
+        var tableDefinitions: [String] = []
+        var indexDefinitions: [String] = []
+        var tableNames: [String: String] = [:]
+
+        for entity in model.entities {
+            let at = entity.location ?? settings.location
+            guard entity.name.lowercased() != PlainTableLayout.metadataTable else {
+                throw PipelineError(.invalidPipeline, at: at, stage: "sqlite",
+                                    "the entity name '\(entity.name)' is reserved for the store's metadata table; rename the entity")
+            }
+            guard !entity.isAbstract else {
+                tables.append(nil)
+                continue
+            }
+            // SQLite compares names without regard to case.
+            if let other = tableNames.updateValue("entity '\(entity.name)'", forKey: entity.name.lowercased()) {
+                throw PipelineError(.invalidPipeline, at: at, stage: "sqlite",
+                                    "entity '\(entity.name)' would have the same table as \(other) "
+                                        + "(SQLite table names ignore case); rename the entity")
+            }
+            let attributes = model.allAttributes(of: entity.name)
+            let relationships = model.allRelationships(of: entity.name)
+
+            var columnOwners: [String: String] = [:]
+            func claim(_ column: String, for owner: String) throws {
+                if column.lowercased() == PlainTableLayout.rowID {
+                    throw PipelineError(.invalidPipeline, at: at, stage: "sqlite",
+                                        "entity '\(entity.name)': \(owner) would be the column '\(column)', which the plain "
+                                            + "SQLite layout keeps for the row id (SQLite column names ignore case); rename it")
+                }
+                if let other = columnOwners.updateValue(owner, forKey: column.lowercased()) {
+                    throw PipelineError(.invalidPipeline, at: at, stage: "sqlite",
+                                        "entity '\(entity.name)': \(other) and \(owner) would both be the column '\(column)' "
+                                            + "(SQLite column names ignore case); rename one of them")
+                }
+            }
+
+            var columns: [EntityTable.Column] = []
+            var definitions = ["\(SQL.quote(PlainTableLayout.rowID)) INTEGER PRIMARY KEY"]
+            for (slot, attribute) in attributes.enumerated() {
+                try claim(attribute.name, for: "attribute '\(attribute.name)'")
+                columns.append(.init(name: attribute.name, source: .attribute(slot)))
+                definitions.append("\(SQL.quote(attribute.name)) \(PlainTableLayout.columnType(attribute.type))"
+                                       + (attribute.isOptional ? "" : " NOT NULL"))
+            }
+
+            var destinations: [Int?] = []
+            var foreignKeys: [String] = []
+            for (slot, relationship) in relationships.enumerated() {
+                // A to-many relationship is the other side's foreign key; it has no column here.
+                guard !relationship.isToMany else {
+                    destinations.append(nil)
+                    continue
+                }
+                let relAt = relationship.location ?? at
+                guard let destination = model.index(of: relationship.destination) else {
+                    throw PipelineError(.invalidPipeline, at: relAt, stage: "sqlite",
+                                        "relationship '\(entity.name).\(relationship.name)' leads to the unknown entity '\(relationship.destination)'")
+                }
+                guard !model.entities[destination].isAbstract else {
+                    let concrete = model.entities.filter { candidate in
+                        !candidate.isAbstract && model.lineage(of: candidate.name).contains { $0.name == relationship.destination }
+                    }.map { "'\($0.name)'" }
+                    let instead = concrete.isEmpty ? "" : " link a concrete entity (\(concrete.joined(separator: ", "))) or"
+                    throw PipelineError(.invalidPipeline, at: relAt, stage: "sqlite",
+                                        "relationship '\(entity.name).\(relationship.name)' leads to the abstract entity "
+                                            + "'\(relationship.destination)', which the plain SQLite layout cannot express "
+                                            + "(each concrete entity has a table of its own);\(instead) use layout: coredata")
+                }
+                let column = "\(relationship.name)_\(PlainTableLayout.rowID)"
+                try claim(column, for: "relationship '\(relationship.name)'")
+                columns.append(.init(name: column, source: .link(slot)))
+                destinations.append(destination)
+                foreignKeys.append(column)
+                definitions.append("\(SQL.quote(column)) INTEGER REFERENCES \(SQL.quote(relationship.destination))"
+                                       + "(\(SQL.quote(PlainTableLayout.rowID)))")
+            }
+            tableDefinitions.append("CREATE TABLE \(SQL.quote(entity.name)) (\(definitions.joined(separator: ", ")))")
+
+            let key = model.uniqueKey(of: entity.name)
+            for name in key where !attributes.contains(where: { $0.name == name }) {
+                throw PipelineError(.invalidPipeline, at: at, stage: "sqlite",
+                                    "the unique key of '\(entity.name)' names '\(name)', which is not one of its attributes")
+            }
+            if !key.isEmpty {
+                indexDefinitions.append(PlainTableLayout.index(on: entity.name, key, suffix: "unique", unique: true))
+            }
+            // A single-attribute unique key is indexed already.
+            for attribute in attributes where attribute.isIndexed && key != [attribute.name] {
+                indexDefinitions.append(PlainTableLayout.index(on: entity.name, [attribute.name], suffix: "index", unique: false))
+            }
+            for column in foreignKeys {
+                indexDefinitions.append(PlainTableLayout.index(on: entity.name, [column], suffix: "index", unique: false))
+            }
+
+            tables.append(EntityTable(name: entity.name, rowID: PlainTableLayout.rowID, columns: columns,
+                                      linkDestinations: destinations))
+        }
+
+        var seenKeys: Set<String> = []
+        for (key, _) in settings.metadata where !seenKeys.insert(key).inserted {
+            throw PipelineError(.invalidPipeline, at: settings.location, stage: "sqlite", "metadata key '\(key)' is given twice")
+        }
+        tableDefinitions.append("CREATE TABLE \(SQL.quote(PlainTableLayout.metadataTable)) (\"key\" TEXT PRIMARY KEY, \"value\")")
+
+        self.tables = tables
+        self.tableDefinitions = tableDefinitions
+        self.indexDefinitions = indexDefinitions
+        self.metadata = settings.metadata
+    }
+
+    func createSchema(in connection: SQLiteConnection) throws {
+        for definition in tableDefinitions { try connection.execute(definition) }
+        let insert = try connection.prepare("INSERT INTO \(SQL.quote(PlainTableLayout.metadataTable)) (\"key\", \"value\") VALUES (?1, ?2)")
+        for (key, value) in metadata {
+            try insert.bind(.text(key), at: 1)
+            try insert.bind(value, at: 2)
+            try insert.run()
+        }
+    }
+
+    func complete(in connection: SQLiteConnection) throws {
+        for definition in indexDefinitions { try connection.execute(definition) }
+    }
+
+    /// The declared type, which gives the column its affinity.
+    static func columnType(_ type: AttributeType) -> String {
+        switch type {
+        case .string, .uuid, .uri: "TEXT"
+        case .integer16, .integer32, .integer64, .bool: "INTEGER"
+        case .double, .float: "REAL"
+        case .decimal: "NUMERIC"
+        // Seconds since 2001-01-01, as the value holds them.
+        case .date: "REAL"
+        case .binary, .transformable: "BLOB"
+        }
+    }
+
+    /// `CREATE [UNIQUE] INDEX "<Entity>_<col>[_<col>...]_<suffix>"`: deterministic names.
+    static func index(on table: String, _ columns: [String], suffix: String, unique: Bool) -> String {
+        let name = ([table] + columns + [suffix]).joined(separator: "_")
+        return "CREATE \(unique ? "UNIQUE " : "")INDEX \(SQL.quote(name)) ON \(SQL.quote(table)) "
+            + "(\(columns.map(SQL.quote).joined(separator: ", ")))"
+    }
+}

@@ -1,0 +1,78 @@
+import Pipeline
+
+/// What differs between store layouts: the schema, the names of tables and columns, and what is
+/// written besides the records. The sink does everything else (unique keys, linking, statements,
+/// the atomic finish) the same way for every layout.
+///
+/// The plain layout is `PlainTableLayout`; the Core Data layout plugs in here with its own names
+/// (`ZITEM`, `Z_PK`), constant columns (`Z_ENT`, `Z_OPT`) and its metadata tables.
+protocol TableLayout {
+    /// One entry per model entity, in model order; nil for abstract entities, which have no rows.
+    var tables: [EntityTable?] { get }
+    /// Creates the tables and writes what is known before any record; runs once, inside the build
+    /// transaction.
+    func createSchema(in connection: SQLiteConnection) throws
+    /// Completes the schema (indexes, built faster over the loaded rows than row by row) and writes
+    /// what depends on the records; runs once, just before the build transaction commits.
+    func complete(in connection: SQLiteConnection) throws
+}
+
+/// Where the records of one concrete entity go, as a layout names it; the sink prepares its
+/// statements from this once.
+struct EntityTable {
+    /// What a column holds.
+    enum Source {
+        /// Attribute slot `Int` of `model.allAttributes(of:)`.
+        case attribute(Int)
+        /// The row id of the record linked through relationship slot `Int` of
+        /// `model.allRelationships(of:)`.
+        case link(Int)
+    }
+
+    struct Column {
+        var name: String
+        var source: Source
+    }
+
+    /// The table, unquoted.
+    var name: String
+    /// The integer primary key column, unquoted.
+    var rowID: String
+    /// Columns written from each record, in parameter order.
+    var columns: [Column]
+    /// Columns every new row gets as they are, with their values as SQL literals.
+    var constants: [(column: String, literal: String)] = []
+    /// Per relationship slot, the entity its linked records must be; nil for a relationship this
+    /// layout has no column for (to-many).
+    var linkDestinations: [Int?]
+}
+
+extension EntityTable {
+    /// `INSERT` of one row: the columns as parameters ?1...?n, the row id left to SQLite.
+    var insertSQL: String {
+        let names = constants.map(\.column) + columns.map(\.name)
+        let values = constants.map(\.literal) + columns.indices.map { "?\($0 + 1)" }
+        return "INSERT INTO \(SQL.quote(name)) (\(names.map(SQL.quote).joined(separator: ", "))) "
+            + "VALUES (\(values.joined(separator: ", ")))"
+    }
+
+    /// The stored columns of the row with id ?1, then for each column whether it equals parameter
+    /// ?2...?n+1. `IS` compares with the column's affinity, exactly as the value would be stored,
+    /// and treats two NULLs as equal.
+    var compareSQL: String {
+        let stored = columns.map { SQL.quote($0.name) }
+        let same = columns.indices.map { "\(SQL.quote(columns[$0].name)) IS ?\($0 + 2)" }
+        return "SELECT \((stored + same).joined(separator: ", ")) FROM \(SQL.quote(name)) WHERE \(SQL.quote(rowID)) = ?1"
+    }
+
+    /// `UPDATE` of every column (?1...?n) of the row with id ?n+1.
+    var updateSQL: String {
+        let sets = columns.indices.map { "\(SQL.quote(columns[$0].name)) = ?\($0 + 1)" }
+        return "UPDATE \(SQL.quote(name)) SET \(sets.joined(separator: ", ")) WHERE \(SQL.quote(rowID)) = ?\(columns.count + 1)"
+    }
+
+    /// The given columns of the row with id ?1.
+    func selectSQL(_ columnNames: [String]) -> String {
+        "SELECT \(columnNames.map(SQL.quote).joined(separator: ", ")) FROM \(SQL.quote(name)) WHERE \(SQL.quote(rowID)) = ?1"
+    }
+}

@@ -1,0 +1,91 @@
+internal import CSQLite
+import Pipeline
+
+/// Owns one `sqlite3*` connection: opened in `init`, closed in `close()` or, failing that, `deinit`.
+///
+/// Statements keep their connection alive, so it is never closed under them.
+final class SQLiteConnection {
+    /// nil once closed.
+    private(set) var handle: OpaquePointer?
+    /// The database file, for messages.
+    let path: String
+
+    /// Opens `path`, read-only or read-write (creating the file).
+    ///
+    /// The connection is used from one thread at a time, so SQLite's per-call mutexes are turned off.
+    init(path: String, readOnly: Bool) throws {
+        self.path = path
+        var db: OpaquePointer?
+        let mode = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        let code = sqlite3_open_v2(path, &db, mode | SQLITE_OPEN_NOMUTEX, nil)
+        guard code == SQLITE_OK, let db else {
+            let error = PipelineError.sqlite(code, connection: db, "cannot open '\(path)'")
+            sqlite3_close_v2(db)  // open_v2 hands out a handle even when it fails
+            throw error
+        }
+        sqlite3_extended_result_codes(db, 1)
+        handle = db
+    }
+
+    deinit {
+        // close_v2 never fails: with statements still alive it closes once they are finalized.
+        if let handle { sqlite3_close_v2(handle) }
+    }
+
+    /// The open handle, or an error once closed.
+    func openHandle() throws -> OpaquePointer {
+        guard let handle else {
+            throw PipelineError(.io, stage: "sqlite", "the connection to '\(path)' is already closed")
+        }
+        return handle
+    }
+
+    /// Runs SQL that returns nothing the caller needs (DDL, pragmas, transaction control).
+    func execute(_ sql: String) throws {
+        let db = try openHandle()
+        let code = sqlite3_exec(db, sql, nil, nil, nil)
+        guard code == SQLITE_OK else { throw PipelineError.sqlite(code, connection: db, "cannot run SQL", sql: sql) }
+    }
+
+    /// Reads the schema, which is what finds out whether the file is a database at all: opening
+    /// does not look inside.
+    func checkReadable() throws {
+        let db = try openHandle()
+        let code = sqlite3_exec(db, "SELECT count(*) FROM sqlite_master", nil, nil, nil)
+        guard code == SQLITE_OK else {
+            throw PipelineError.sqlite(code, connection: db, "'\(path)' is not a readable SQLite store")
+        }
+    }
+
+    /// Prepares one statement for repeated use.
+    func prepare(_ sql: String) throws -> SQLiteStatement {
+        try SQLiteStatement(sql, on: self)
+    }
+
+    /// All rows of a query, each as its column values.
+    func rows(_ sql: String) throws -> [[Value]] {
+        let statement = try prepare(sql)
+        defer { statement.reset() }
+        var rows: [[Value]] = []
+        let count = statement.columnCount
+        while try statement.step() {
+            rows.append((0..<count).map { statement.value(at: $0) })
+        }
+        return rows
+    }
+
+    /// The row id of the last row inserted on this connection.
+    var lastInsertRowID: Int64 {
+        handle.map { sqlite3_last_insert_rowid($0) } ?? 0
+    }
+
+    /// Closes the connection; fails (and stays open) while statements are still alive.
+    func close() throws {
+        guard let handle else { return }
+        let code = sqlite3_close(handle)
+        guard code == SQLITE_OK else {
+            throw PipelineError.sqlite(code, connection: handle, "cannot close '\(path)'")
+        }
+        self.handle = nil
+    }
+}

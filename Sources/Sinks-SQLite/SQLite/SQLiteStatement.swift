@@ -1,0 +1,147 @@
+internal import CSQLite
+import Pipeline
+
+/// Owns one prepared `sqlite3_stmt*`: prepared once in `init`, reused through `reset()`, finalized
+/// in `deinit`.
+final class SQLiteStatement {
+    let sql: String
+    /// Kept so that the connection outlives its statements.
+    private let connection: SQLiteConnection
+    private let db: OpaquePointer
+    private let handle: OpaquePointer
+
+    init(_ sql: String, on connection: SQLiteConnection) throws {
+        let db = try connection.openHandle()
+        var statement: OpaquePointer?
+        var rest = ""
+        let code = sql.withCString { text -> Int32 in
+            var tail: UnsafePointer<CChar>?
+            let code = sqlite3_prepare_v3(db, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, &tail)
+            if code == SQLITE_OK, let tail { rest = String(cString: tail) }
+            return code
+        }
+        guard code == SQLITE_OK else {
+            throw PipelineError.sqlite(code, connection: db, "cannot prepare SQL", sql: sql)
+        }
+        guard let statement else {
+            throw PipelineError(.io, stage: "sqlite", "cannot prepare SQL: it holds no statement; SQL: \(sql)")
+        }
+        guard rest.allSatisfy({ $0.isWhitespace || $0 == ";" }) else {
+            sqlite3_finalize(statement)
+            throw PipelineError(.io, stage: "sqlite", "cannot prepare SQL: it holds more than one statement; SQL: \(sql)")
+        }
+        self.sql = sql
+        self.connection = connection
+        self.db = db
+        self.handle = statement
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    // MARK: Binding (parameters are 1-based, as in SQL's ?1, ?2, ...)
+
+    /// Binds a value by its case: text and decimals as text (a NUMERIC column converts decimals),
+    /// integers and bools as integers, doubles and dates as reals, bytes as blobs.
+    @inline(__always)
+    func bind(_ value: Value, at index: Int32) throws {
+        let code: Int32
+        switch value {
+        case .null:
+            code = sqlite3_bind_null(handle, index)
+        case .text(let string):
+            code = bindText(string, at: index)
+        case .integer(let number):
+            code = sqlite3_bind_int64(handle, index, number)
+        case .bool(let flag):
+            code = sqlite3_bind_int64(handle, index, flag ? 1 : 0)
+        case .double(let number), .date(let number):
+            code = sqlite3_bind_double(handle, index, number)
+        case .decimal(let number):
+            code = bindText(number.description, at: index)
+        case .binary(let bytes):
+            code = bytes.withUnsafeBytes { buffer in
+                // A nil pointer would bind NULL: an empty blob needs zeroblob.
+                guard let base = buffer.baseAddress, buffer.count > 0 else { return sqlite3_bind_zeroblob(handle, index, 0) }
+                return sqlite3_bind_blob64(handle, index, base, UInt64(buffer.count), pipectl_sqlite_transient())
+            }
+        }
+        guard code == SQLITE_OK else { throw bindFailure(code, index) }
+    }
+
+    /// Binds a row id, or NULL.
+    @inline(__always)
+    func bind(_ rowID: Int64?, at index: Int32) throws {
+        let code = rowID.map { sqlite3_bind_int64(handle, index, $0) } ?? sqlite3_bind_null(handle, index)
+        guard code == SQLITE_OK else { throw bindFailure(code, index) }
+    }
+
+    @inline(__always)
+    private func bindText(_ string: String, at index: Int32) -> Int32 {
+        var string = string
+        // Native strings are contiguous UTF-8 already: bind their bytes without a C-string copy.
+        return string.withUTF8 { buffer in
+            // A nil pointer would bind NULL: empty text must stay empty text.
+            guard let base = buffer.baseAddress, buffer.count > 0 else {
+                return sqlite3_bind_text(handle, index, "", 0, pipectl_sqlite_transient())
+            }
+            return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                sqlite3_bind_text64(handle, index, $0, UInt64(buffer.count), pipectl_sqlite_transient(), UInt8(SQLITE_UTF8))
+            }
+        }
+    }
+
+    private func bindFailure(_ code: Int32, _ index: Int32) -> PipelineError {
+        PipelineError.sqlite(code, connection: db, "cannot bind parameter \(index)", sql: sql)
+    }
+
+    // MARK: Running
+
+    /// Advances to the next row: true while there is one, false when the statement is done.
+    func step() throws -> Bool {
+        let code = sqlite3_step(handle)
+        if code == SQLITE_ROW { return true }
+        if code == SQLITE_DONE { return false }
+        let error = PipelineError.sqlite(code, connection: db, "SQL failed", sql: sql)
+        sqlite3_reset(handle)
+        throw error
+    }
+
+    /// Makes the statement ready for its next use, dropping the previous bindings.
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    /// Runs a statement that returns no rows and makes it ready for the next use.
+    func run() throws {
+        defer { reset() }
+        while try step() {}
+    }
+
+    // MARK: Reading the current row
+
+    var columnCount: Int32 { sqlite3_column_count(handle) }
+
+    /// Column `index` (0-based) of the current row, by its storage class.
+    func value(at index: Int32) -> Value {
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_INTEGER:
+            return .integer(sqlite3_column_int64(handle, index))
+        case SQLITE_FLOAT:
+            return .double(sqlite3_column_double(handle, index))
+        case SQLITE_TEXT:
+            // Text first, then its length: the documented order that avoids a conversion.
+            guard let text = sqlite3_column_text(handle, index) else { return .text("") }
+            let count = Int(sqlite3_column_bytes(handle, index))
+            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+        case SQLITE_BLOB:
+            guard let blob = sqlite3_column_blob(handle, index) else { return .binary([]) }
+            let count = Int(sqlite3_column_bytes(handle, index))
+            return .binary(Array(UnsafeRawBufferPointer(start: blob, count: count)))
+        default:
+            return .null
+        }
+    }
+}

@@ -1,0 +1,188 @@
+import Pipeline
+
+/// Writes the records of one concrete entity: its prepared statements, what each parameter binds,
+/// and the index of the unique keys written so far.
+///
+/// Everything a record needs is resolved here once, so writing a record is a key lookup, binds
+/// and a step: no names, no SQL text.
+final class EntityWriter {
+    let entity: Int
+    let name: String
+    let table: EntityTable
+    /// `table.columns`' sources alone: iterating them per record retains no strings.
+    private let sources: [EntityTable.Source]
+    let attributes: [Attribute]
+    let relationships: [Relationship]
+    /// The value a new row gets for each attribute the record leaves out.
+    private let defaults: [Value]
+    private let required: [Bool]
+    /// Attribute slots of the unique key; empty when the entity has none.
+    let keySlots: [Int]
+    var keys = KeyIndex()
+
+    private let connection: SQLiteConnection
+    private let insert: SQLiteStatement
+    // Prepared on first use: duplicates and their reporting are the rare path.
+    private var compareStatement: SQLiteStatement?
+    private var updateStatement: SQLiteStatement?
+    private var keyStatement: SQLiteStatement?
+
+    init(entity: Int, table: EntityTable, model: StoreModel, connection: SQLiteConnection) throws {
+        let name = model.entities[entity].name
+        self.entity = entity
+        self.name = name
+        self.table = table
+        self.sources = table.columns.map(\.source)
+        let attributes = model.allAttributes(of: name)
+        self.attributes = attributes
+        self.relationships = model.allRelationships(of: name)
+        self.defaults = attributes.map { $0.defaultValue ?? .null }
+        self.required = attributes.map { !$0.isOptional }
+        // The layout has checked that every key name is an attribute.
+        self.keySlots = model.uniqueKey(of: name).compactMap { keyName in attributes.firstIndex { $0.name == keyName } }
+        self.connection = connection
+        self.insert = try connection.prepare(table.insertSQL)
+    }
+
+    var hasKey: Bool { !keySlots.isEmpty }
+
+    // MARK: Keys
+
+    /// The record's key, or nil when any part of it is empty (missing, NULL or empty text).
+    @inline(__always)
+    func key(of record: EntityRecord) -> KeyIndex.Key? {
+        if keySlots.count == 1 {
+            guard let value = record.values[keySlots[0]], !value.isEmpty else { return nil }
+            if case .text(let text) = value { return .text(text) }
+            return .value(value)
+        }
+        var tuple: [Value] = []
+        tuple.reserveCapacity(keySlots.count)
+        for slot in keySlots {
+            guard let value = record.values[slot], !value.isEmpty else { return nil }
+            tuple.append(value)
+        }
+        return .values(tuple)
+    }
+
+    /// Why a record with an empty key is skipped: `Item has an empty unique key 'name'`.
+    func emptyKeyReason(of record: EntityRecord) -> String {
+        var reason = "\(name) has an empty unique key '\(keySlots.map { attributes[$0].name }.joined(separator: ", "))'"
+        if keySlots.count > 1 {
+            let empty = keySlots.filter { record.values[$0]?.isEmpty ?? true }.map { "'\(attributes[$0].name)'" }
+            reason += " (\(empty.joined(separator: ", ")) empty)"
+        }
+        return reason
+    }
+
+    /// The key as users read it: `name=Milk`, `aisle=3, shop=North`.
+    func keyText(of record: EntityRecord) -> String {
+        keySlots.map { "\(attributes[$0].name)=\((record.values[$0] ?? .null).displayText)" }.joined(separator: ", ")
+    }
+
+    /// The key of a stored row as users read it (`id=7` for an entity without a key); empty for
+    /// no row.
+    func keyText(ofRow rowID: Int64?) throws -> String {
+        guard let rowID else { return "" }
+        guard hasKey else { return "\(table.rowID)=\(rowID)" }
+        let statement = try keyStatement ?? connection.prepare(table.selectSQL(keySlots.map { attributes[$0].name }))
+        keyStatement = statement
+        defer { statement.reset() }
+        try statement.bind(.integer(rowID), at: 1)
+        guard try statement.step() else { return "\(table.rowID)=\(rowID)" }
+        return keySlots.indices.map { i in
+            "\(attributes[keySlots[i]].name)=\(EntityWriter.displayText(stored: statement.value(at: Int32(i)), as: attributes[keySlots[i]].type))"
+        }.joined(separator: ", ")
+    }
+
+    // MARK: Writing
+
+    /// Inserts a new row from the record's values (defaults where it gives none) and the linked
+    /// row ids, and returns its row id.
+    ///
+    /// Throws `Rejection` when a required attribute would be empty.
+    func insert(_ record: EntityRecord, links: UnsafeMutableBufferPointer<Int64?>) throws -> Int64 {
+        defer { insert.reset() }
+        var parameter: Int32 = 1
+        for source in sources {
+            switch source {
+            case .attribute(let slot):
+                let value = record.values[slot] ?? defaults[slot]
+                if required[slot], case .null = value {
+                    throw Rejection(at: record.location, stage: "sqlite", field: attributes[slot].name,
+                                    reason: "\(name).\(attributes[slot].name) is required and has no default, but the record gives no value")
+                }
+                try insert.bind(value, at: parameter)
+            case .link(let slot):
+                try insert.bind(links[slot], at: parameter)
+            }
+            parameter += 1
+        }
+        _ = try insert.step()
+        return connection.lastInsertRowID
+    }
+
+    /// The stored columns of row `rowID` and the indexes of the columns whose given value (a
+    /// non-nil value or link slot) differs from the stored one.
+    func compare(row rowID: Int64, with record: EntityRecord,
+                 links: UnsafeMutableBufferPointer<Int64?>) throws -> (stored: [Value], differing: [Int]) {
+        let statement = try compareStatement ?? connection.prepare(table.compareSQL)
+        compareStatement = statement
+        defer { statement.reset() }
+        try statement.bind(.integer(rowID), at: 1)
+        for (i, source) in sources.enumerated() {
+            switch source {
+            case .attribute(let slot): try statement.bind(record.values[slot] ?? .null, at: Int32(i + 2))
+            case .link(let slot): try statement.bind(links[slot], at: Int32(i + 2))
+            }
+        }
+        guard try statement.step() else {
+            throw PipelineError(.io, stage: "sqlite", "row \(rowID) of '\(name)' is missing from the store being built")
+        }
+        let count = sources.count
+        let stored = (0..<count).map { statement.value(at: Int32($0)) }
+        var differing: [Int] = []
+        for (i, source) in sources.enumerated() where isGiven(source, in: record) {
+            if statement.value(at: Int32(count + i)) == .integer(0) { differing.append(i) }
+        }
+        return (stored, differing)
+    }
+
+    /// Replaces the stored columns of row `rowID` with the record's given values and links,
+    /// keeping `stored` (from `compare`) where the record gives nothing.
+    func update(row rowID: Int64, with record: EntityRecord, links: UnsafeMutableBufferPointer<Int64?>,
+                stored: [Value]) throws {
+        let statement = try updateStatement ?? connection.prepare(table.updateSQL)
+        updateStatement = statement
+        for (i, source) in sources.enumerated() {
+            let parameter = Int32(i + 1)
+            switch source {
+            case .attribute(let slot):
+                try statement.bind(record.values[slot] ?? stored[i], at: parameter)
+            case .link(let slot):
+                if record.links[slot] != nil { try statement.bind(links[slot], at: parameter) }
+                else { try statement.bind(stored[i], at: parameter) }
+            }
+        }
+        try statement.bind(.integer(rowID), at: Int32(sources.count + 1))
+        try statement.run()
+    }
+
+    /// Whether the record gives column `source` (nil slots leave the stored value alone).
+    private func isGiven(_ source: EntityTable.Source, in record: EntityRecord) -> Bool {
+        switch source {
+        case .attribute(let slot): record.values[slot] != nil
+        case .link(let slot): record.links[slot] != nil
+        }
+    }
+
+    /// A stored column as users read it: bools as true/false, dates as ISO 8601.
+    static func displayText(stored value: Value, as type: AttributeType) -> String {
+        switch (type, value) {
+        case (.bool, .integer(let number)): Value.bool(number != 0).displayText
+        case (.date, .double(let seconds)): Value.date(seconds).displayText
+        case (.date, .integer(let seconds)): Value.date(Double(seconds)).displayText
+        default: value.displayText
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Pipeline
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The files of one build: the store is written to `building`, beside `target`, and renamed over
+/// it only once complete, so a failed or killed run never leaves a half-written store in place.
+struct StoreFile {
+    /// The files SQLite may keep beside a database.
+    static let sideSuffixes = ["-journal", "-wal", "-shm"]
+
+    let target: URL
+    let building: URL
+    /// The pipeline file's `store:` entry, for errors.
+    let location: Location?
+    private var folder: URL { target.deletingLastPathComponent() }
+
+    /// `.<name>.pipectl-building` in the target's folder: on the same file system, so the final
+    /// rename is atomic, and hidden, so it is not mistaken for a store.
+    static func buildingURL(for target: URL) -> URL {
+        target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).pipectl-building")
+    }
+
+    /// Checks that the target can be written, creates its folder if missing and removes what a
+    /// killed run left behind.
+    init(target: URL, location: Location?) throws {
+        self.target = target.standardizedFileURL
+        self.building = StoreFile.buildingURL(for: self.target)
+        self.location = location
+
+        let manager = FileManager.default
+        var isFolder: ObjCBool = false
+        if manager.fileExists(atPath: self.target.path, isDirectory: &isFolder), isFolder.boolValue {
+            throw failure("the store path '\(self.target.path)' is a folder; name the store file inside it, "
+                              + "such as '\(self.target.appendingPathComponent("Store.sqlite").path)'")
+        }
+        let folder = self.target.deletingLastPathComponent()
+        if manager.fileExists(atPath: folder.path, isDirectory: &isFolder) {
+            guard isFolder.boolValue else {
+                throw failure("cannot write the store '\(self.target.path)': '\(folder.path)' is not a folder")
+            }
+        } else {
+            do {
+                try manager.createDirectory(at: folder, withIntermediateDirectories: true)
+            } catch {
+                throw failure("cannot create the folder '\(folder.path)' for the store: \(error.localizedDescription)")
+            }
+        }
+        guard access(folder.path, W_OK) == 0 else {
+            let reason = StoreFile.lastError()
+            throw failure("cannot write the store '\(self.target.path)': the folder '\(folder.path)' is not writable (\(reason))")
+        }
+        if access(self.target.path, F_OK) == 0, access(self.target.path, W_OK) != 0 {
+            let reason = StoreFile.lastError()
+            throw failure("cannot replace the store '\(self.target.path)': the file is not writable (\(reason))")
+        }
+        try removeBuilding()
+    }
+
+    /// Removes the temporary store and any file SQLite kept beside it.
+    func removeBuilding() throws {
+        for path in [building.path] + StoreFile.sideSuffixes.map({ building.path + $0 }) {
+            try remove(path, what: "the temporary store")
+        }
+    }
+
+    /// Puts the closed, complete temporary store in place of the target, durably: the file's data
+    /// reaches the disk before the rename, the rename before the function returns.
+    func publish() throws {
+        try sync(building.path, what: "the new store")
+        // A journal or WAL left beside the old store would be replayed into the new one on open.
+        for suffix in StoreFile.sideSuffixes {
+            try remove(building.path + suffix, what: "the temporary store")
+            try remove(target.path + suffix, what: "the previous store")
+        }
+        guard rename(building.path, target.path) == 0 else {
+            let reason = StoreFile.lastError()
+            throw failure("cannot move the new store into place at '\(target.path)': \(reason)")
+        }
+        try sync(folder.path, what: "the store's folder", isFolder: true)
+        for suffix in StoreFile.sideSuffixes where access(target.path + suffix, F_OK) == 0 {
+            throw failure("'\(target.path + suffix)' appeared beside the new store; is another process using it?")
+        }
+    }
+
+    private func remove(_ path: String, what: String) throws {
+        guard unlink(path) != 0, errno != ENOENT else { return }
+        let reason = StoreFile.lastError()
+        throw failure("cannot remove '\(path)' (\(what)): \(reason)")
+    }
+
+    private func sync(_ path: String, what: String, isFolder: Bool = false) throws {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else {
+            let reason = StoreFile.lastError()
+            throw failure("cannot open \(what) '\(path)' to flush it: \(reason)")
+        }
+        defer { close(descriptor) }
+        #if canImport(Darwin)
+        // fsync on Darwin stops at the drive's cache; F_FULLFSYNC reaches the disk where supported.
+        if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
+        #endif
+        guard fsync(descriptor) != 0 else { return }
+        let code = errno
+        // Some file systems cannot flush a folder; the rename itself has happened.
+        if isFolder, code == EINVAL || code == ENOTSUP || code == EBADF { return }
+        throw failure("cannot flush \(what) '\(path)' to disk: \(StoreFile.lastError(code))")
+    }
+
+    private func failure(_ message: String) -> PipelineError {
+        PipelineError(.io, at: location, stage: "sqlite", message)
+    }
+
+    /// The system's words for `code`; read errno right after the failing call.
+    private static func lastError(_ code: Int32 = errno) -> String {
+        String(cString: strerror(code))
+    }
+}
