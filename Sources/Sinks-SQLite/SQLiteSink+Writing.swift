@@ -6,51 +6,81 @@ extension SQLiteSink {
     ///
     /// `onDuplicate` is nil for a linked record, which is found or created, never compared or
     /// updated. `linkedFrom` is the link that led here, named in the skip reason (`Item.unit`).
+    ///
+    /// The record's own key is looked up before its links are resolved: a record that is skipped
+    /// or kept as a duplicate must not create the related records only it mentions.
     func store(_ record: EntityRecord, onDuplicate: DuplicatePolicy?, linkedFrom: (writer: EntityWriter, slot: Int)?,
                log: ImportLog) throws -> Int64? {
         let writer = try self.writer(for: record)
-        // Linked row ids live on the stack: no allocation per record.
-        return try withUnsafeTemporaryAllocation(of: Int64?.self, capacity: record.links.count) { links in
-            links.initialize(repeating: nil)
-            for slot in record.links.indices {
-                guard let link = record.links[slot] else { continue }
-                try checkLink(link, slot: slot, of: writer, at: record.location)
-                links[slot] = try store(link, onDuplicate: nil, linkedFrom: (writer, slot), log: log)
-            }
-
-            guard writer.hasKey else {
-                let rowID = try writer.insert(record, links: links)
-                log.count(.inserted, entity: writer.entity)
-                return rowID
-            }
-            guard let key = writer.key(of: record) else {
+        for slot in record.links.indices {
+            if let link = record.links[slot] { try checkLink(link, slot: slot, of: writer, at: record.location) }
+        }
+        var key: KeyIndex.Key?
+        if writer.hasKey {
+            guard let recordKey = writer.key(of: record) else {
                 var reason = writer.emptyKeyReason(of: record)
                 if let (from, slot) = linkedFrom { reason += ", so \(from.name).\(from.relationships[slot].name) is left empty" }
                 log.skip(entity: writer.entity, at: record.location, reason: reason)
                 return nil
             }
-            let (existing, isNew) = try writer.keys.find(key) {
-                KeyIndex.Entry(rowID: try writer.insert(record, links: links), first: record.location)
-            }
-            guard !isNew else {
-                log.count(.inserted, entity: writer.entity)
+            if let existing = writer.keys.lookup(recordKey) {
+                guard let onDuplicate else {
+                    log.count(.alreadyPresent, entity: writer.entity)
+                    return existing.rowID
+                }
+                try resolveDuplicate(record, of: writer, existing: existing, onDuplicate: onDuplicate, log: log)
                 return existing.rowID
             }
-            guard let onDuplicate else {
-                log.count(.alreadyPresent, entity: writer.entity)
-                return existing.rowID
-            }
-            try resolveDuplicate(record, of: writer, existing: existing, links: links, onDuplicate: onDuplicate, log: log)
-            return existing.rowID
+            key = recordKey
         }
+        // Linked row ids live on the stack: no allocation per record.
+        return try withUnsafeTemporaryAllocation(of: Int64?.self, capacity: record.links.count) { links in
+            links.initialize(repeating: nil)
+            for slot in record.links.indices {
+                guard let link = record.links[slot] else { continue }
+                links[slot] = try store(link, onDuplicate: nil, linkedFrom: (writer, slot), log: log)
+            }
+            let rowID = try writer.insert(record, links: links)
+            if let key { try writer.keys.insert(key, KeyIndex.Entry(rowID: rowID, first: record.location)) }
+            log.count(.inserted, entity: writer.entity)
+            return rowID
+        }
+    }
+
+    /// The row id of a linked record's key if it was written before; nil for an empty or new key.
+    private func find(_ link: EntityRecord) throws -> Int64? {
+        let writer = try self.writer(for: link)
+        guard writer.hasKey, let key = writer.key(of: link) else { return nil }
+        return writer.keys.lookup(key)?.rowID
     }
 
     /// Compares a record whose key exists with the stored row; logs a difference as a duplicate
     /// and, under `on_duplicate: update`, writes the record's values over the stored ones.
+    ///
+    /// Links are compared by finding the related records only; they are created (and counted)
+    /// only when the stored row is updated.
+    private func resolveDuplicate(_ record: EntityRecord, of writer: EntityWriter, existing: KeyIndex.Entry,
+                                  onDuplicate: DuplicatePolicy, log: ImportLog) throws {
+        try withUnsafeTemporaryAllocation(of: Int64?.self, capacity: record.links.count) { links in
+            links.initialize(repeating: nil)
+            for slot in record.links.indices {
+                if let link = record.links[slot] { links[slot] = try find(link) }
+            }
+            try resolveDuplicate(record, of: writer, existing: existing, links: links, onDuplicate: onDuplicate, log: log)
+        }
+    }
+
     private func resolveDuplicate(_ record: EntityRecord, of writer: EntityWriter, existing: KeyIndex.Entry,
                                   links: UnsafeMutableBufferPointer<Int64?>, onDuplicate: DuplicatePolicy,
                                   log: ImportLog) throws {
-        let (stored, differing) = try writer.compare(row: existing.rowID, with: record, links: links)
+        var (stored, differing) = try writer.compare(row: existing.rowID, with: record, links: links)
+        // A related key that is not in the store compares as NULL; against a stored NULL it is
+        // still a difference (the first record had no such link, this one names a new one).
+        for (column, source) in writer.table.columns.map(\.source).enumerated() where !differing.contains(column) {
+            guard case .link(let slot) = source, links[slot] == nil, stored[column] == .null,
+                  let link = record.links[slot], try self.writer(for: link).key(of: link) != nil else { continue }
+            differing.append(column)
+        }
         guard !differing.isEmpty else {
             log.count(.alreadyPresent, entity: writer.entity)
             return
@@ -64,11 +94,20 @@ extension SQLiteSink {
             case .link(let slot):
                 let target = try self.linkedWriter(of: writer, slot: slot)
                 let first: Int64? = if case .integer(let id) = stored[column] { id } else { nil }
-                return (writer.relationships[slot].name, try target.keyText(ofRow: first), try target.keyText(ofRow: links[slot]))
+                // The record's related key may not be in the store (yet): show it from the record.
+                let again = try links[slot].map { try target.keyText(ofRow: $0) }
+                    ?? record.links[slot].map { target.key(of: $0) == nil ? "" : target.keyText(of: $0) } ?? ""
+                return (writer.relationships[slot].name, try target.keyText(ofRow: first), again)
             }
         }
         let update = onDuplicate == .update
-        if update { try writer.update(row: existing.rowID, with: record, links: links, stored: stored) }
+        if update {
+            for slot in record.links.indices where links[slot] == nil {
+                guard let link = record.links[slot] else { continue }
+                links[slot] = try store(link, onDuplicate: nil, linkedFrom: (writer, slot), log: log)
+            }
+            try writer.update(row: existing.rowID, with: record, links: links, stored: stored)
+        }
         log.duplicate(ImportLog.Duplicate(entity: writer.name, key: writer.keyText(of: record), first: existing.first,
                                           again: record.location, differences: differences, updated: update))
         log.count(update ? .updated : .alreadyPresent, entity: writer.entity)

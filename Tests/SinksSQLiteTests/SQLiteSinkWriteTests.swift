@@ -108,9 +108,11 @@ struct SQLiteSinkWriteTests {
                 "unit: name=l -> name=ml",
                 "locationAtHome:  -> storedIn=Fridge",
             ])
-            // The linked records of the duplicate are still found or created.
-            #expect(log.entities[Grocery.unit] == counts(inserted: 2))
+            // The kept-first duplicate creates none of the records only it mentions: no orphans.
+            #expect(log.entities[Grocery.unit] == counts(inserted: 1))
             let store = try SQLiteStore(readingAt: target)
+            #expect(try store.rows("SELECT name FROM Unit") == [[.text("l")]])
+            #expect(try store.scalar("SELECT count(*) FROM LocationAtHome") == .integer(0))
             #expect(try store.rows("SELECT quantity, added, unit_id, locationAtHome_id FROM Item")
                         == [[.double(2), .double(0), .integer(1), .null]])
         }

@@ -25,28 +25,28 @@ struct KeyIndex {
     private var tuples: [[Value]: Int32] = [:]
     private var entries: [Entry] = []
 
-    /// The entry of `key`, or, for a new key, the entry `insert` makes (hashing the key once).
-    ///
-    /// `insert` writes the row; when it throws, the key stays new.
-    mutating func find(_ key: Key, orInsert insert: () throws -> Entry) throws -> (entry: Entry, isNew: Bool) {
-        switch key {
-        case .text(let text): try KeyIndex.find(in: &texts[text, default: -1], entries: &entries, orInsert: insert)
-        case .value(let value): try KeyIndex.find(in: &values[value, default: -1], entries: &entries, orInsert: insert)
-        case .values(let tuple): try KeyIndex.find(in: &tuples[tuple, default: -1], entries: &entries, orInsert: insert)
+    /// The entry of a key written before, if any.
+    @inline(__always)
+    func lookup(_ key: Key) -> Entry? {
+        let slot: Int32? = switch key {
+        case .text(let text): texts[text]
+        case .value(let value): values[value]
+        case .values(let tuple): tuples[tuple]
         }
+        return slot.map { entries[Int($0)] }
     }
 
-    @inline(__always)
-    private static func find(in slot: inout Int32, entries: inout [Entry],
-                             orInsert insert: () throws -> Entry) throws -> (entry: Entry, isNew: Bool) {
-        // A slot of -1 was just added for a key not written yet (or whose first write failed).
-        guard slot < 0 else { return (entries[Int(slot)], false) }
+    /// Records the row written for a new key.
+    mutating func insert(_ key: Key, _ entry: Entry) throws {
         guard entries.count < Int32.max else {
             throw PipelineError(.io, stage: "sqlite", "more than \(Int32.max) records of one entity")
         }
-        let entry = try insert()
-        slot = Int32(entries.count)
+        let slot = Int32(entries.count)
         entries.append(entry)
-        return (entry, true)
+        switch key {
+        case .text(let text): texts[text] = slot
+        case .value(let value): values[value] = slot
+        case .values(let tuple): tuples[tuple] = slot
+        }
     }
 }

@@ -1,0 +1,82 @@
+import Foundation
+import Pipeline
+
+/// The short report `pipectl run` prints: per source and per entity counts, then the records
+/// that need a look (rejected, skipped, conflicting duplicates) as `file:line` lines.
+struct RunSummary {
+    let runner: Runner
+    let elapsed: TimeInterval
+    let dryRun: Bool
+    /// Issues of each kind shown in full; the rest are counted (the report lists them all).
+    var shownPerKind = 10
+
+    func print() {
+        let log = runner.log
+        let pipeline = runner.pipeline
+        var out = ""
+        let target = Terminal.display(pipeline.store.path)
+        out += dryRun
+            ? "\(pipeline.name): dry run, nothing written (store would be \(target))\n"
+            : "\(pipeline.name): wrote \(target) in \(String(format: "%.2f", elapsed)) s\n"
+        let header = ["", "read", "inserted", "present", "updated", "skipped", "rejected"]
+        var rows: [[String]] = []
+        for (name, c) in zip(log.sourceNames, log.sources) {
+            rows.append(["source \(name)", "\(c.read)", "\(c.inserted)", "\(c.alreadyPresent)", "\(c.updated)", "\(c.skipped)", "\(c.rejected)"])
+        }
+        for (name, c) in zip(log.entityNames, log.entities) {
+            rows.append(["  \(name)", "", "\(c.inserted)", "\(c.alreadyPresent)", "\(c.updated)", "\(c.skipped)", c.rejected == 0 ? "" : "\(c.rejected)"])
+        }
+        out += RunSummary.table([header] + rows)
+        Terminal.standardOutput.write(out)
+        printIssues()
+    }
+
+    /// Rejected and skipped records and conflicting duplicates, as warnings on standard error.
+    func printIssues() {
+        let log = runner.log
+        var out = ""
+        for rejection in log.rejections.prefix(shownPerKind) {
+            out += "\(rejection.location): warning: record rejected: \(rejection.stage): "
+            if let field = rejection.field {
+                out += "field '\(field)'"
+                if let raw = rejection.rawValue { out += " \(raw.debugDescription)" }
+                out += ": "
+            }
+            out += rejection.reason + "\n"
+        }
+        if log.rejections.count > shownPerKind { out += "... and \(log.rejections.count - shownPerKind) more rejected records\n" }
+        // Skips repeat one reason many times (every item without a unit): one line per reason.
+        var skipGroups: [(first: ImportLog.Skip, count: Int)] = []
+        var groupIndex: [String: Int] = [:]
+        for skip in log.skips {
+            let key = skip.entity + "\u{0}" + skip.reason
+            if let i = groupIndex[key] { skipGroups[i].count += 1 } else {
+                groupIndex[key] = skipGroups.count
+                skipGroups.append((skip, 1))
+            }
+        }
+        for (skip, count) in skipGroups {
+            let times = count == 1 ? "" : " (\(count) records, the first here)"
+            out += "\(skip.location): warning: \(skip.entity) skipped\(times): \(skip.reason)\n"
+        }
+        let conflicts = log.duplicates.filter { !$0.differences.isEmpty }
+        for duplicate in conflicts.prefix(shownPerKind) {
+            let diffs = duplicate.differences.map { "\($0.attribute) \($0.first.debugDescription) -> \($0.again.debugDescription)" }
+            out += "\(duplicate.again): warning: \(duplicate.entity) \(duplicate.key) was already loaded from "
+                + "\(duplicate.first) with other values (\(diffs.joined(separator: ", "))); "
+                + (duplicate.updated ? "updated\n" : "kept the first\n")
+        }
+        if conflicts.count > shownPerKind { out += "... and \(conflicts.count - shownPerKind) more conflicting duplicates\n" }
+        if !out.isEmpty { Terminal.standardError.write(out) }
+    }
+
+    static func table(_ rows: [[String]]) -> String {
+        let widths = (0..<rows[0].count).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { column, cell in
+                column == 0 ? cell.padding(toLength: widths[0], withPad: " ", startingAt: 0)
+                    : String(repeating: " ", count: widths[column] - cell.count) + cell
+            }.joined(separator: "  ").replacingOccurrences(of: " +$", with: "", options: .regularExpression)
+        }.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Pipeline
+import XCTest
+
+/// `pipectl run pipelines/grocery.yaml` end to end: the README's main job, on a copy of `pipelines/`.
+final class GroceryTests: XCTestCase {
+    func testGroceryBuildsTheStore() throws {
+        let ws = try Workspace()
+        let result = try ws.run("run", "pipelines/grocery.yaml")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.hasPrefix("grocery: wrote build/grocery.sqlite in "), result.stdout)
+
+        let store = try ws.store("build/grocery.sqlite")
+        // 419 rows, 5 of them repeat an item name: 414 items (counted with Python's csv module).
+        XCTAssertEqual(try store.scalar("SELECT count(*) FROM Item"), .integer(414))
+        XCTAssertEqual(try store.scalar("SELECT count(*) FROM Unit"), .integer(11))
+        XCTAssertEqual(try store.scalar("SELECT count(*) FROM LocationAtHome"), .integer(18))
+        // A duplicate row names "Aisle 99: Nowhere"; it is kept-first, so that aisle is never created.
+        XCTAssertEqual(try store.scalar("SELECT count(*) FROM LocationAtShop"), .integer(17))
+        XCTAssertEqual(try store.scalar("SELECT count(*) FROM LocationAtShop WHERE aisle LIKE '%Nowhere%'"), .integer(0))
+        // 22 items have no unit in the spreadsheet: no link, never an empty Unit.
+        XCTAssertEqual(try store.scalar("SELECT count(*) FROM Item WHERE unit_id IS NULL"), .integer(22))
+        XCTAssertEqual(try store.scalar("SELECT count(*) FROM Unit WHERE name = '' OR name IS NULL"), .integer(0))
+
+        // Stray tabs, spaces and NBSPs are gone from every stored text.
+        for (table, column) in [("Item", "name"), ("Unit", "name"), ("LocationAtHome", "storedIn"), ("LocationAtShop", "aisle")] {
+            XCTAssertEqual(
+                try store.scalar("SELECT count(*) FROM \(table) WHERE \(column) GLOB '*[\t ]' OR \(column) GLOB '[\t ]*' OR instr(\(column), char(160)) > 0"),
+                .integer(0), "\(table).\(column) has untrimmed values")
+        }
+
+        // Decimal commas and grouping: "0,5" kg of oranges (the first of two rows), "1.000" g of ice cream.
+        XCTAssertEqual(try store.scalar("SELECT quantity FROM Item WHERE name = 'Oranges'"), .double(0.5))
+        XCTAssertEqual(try store.rows("""
+            SELECT i.quantity, u.name, h.storedIn, s.aisle FROM Item i
+            JOIN Unit u ON u.id = i.unit_id JOIN LocationAtHome h ON h.id = i.locationAtHome_id
+            JOIN LocationAtShop s ON s.id = i.locationAtShop_id WHERE i.name = 'Ben & Jerry''s "Cookie Dough"'
+            """), [[.double(1000), .text("g"), .text("Pantry"), .text("Aisle 12: Snacks")]])
+
+        // Dates are seconds since 2001-01-01 UTC, read in Europe/Berlin (values from Python's calendar.timegm):
+        // 12/04/2026 is summer time (UTC+2), 02/03/2026 winter time (UTC+1).
+        XCTAssertEqual(try store.scalar("SELECT added FROM Item WHERE name = 'Eggs'"), .double(797_637_600))
+        XCTAssertEqual(try store.scalar("SELECT added FROM Item WHERE name = 'Apples'"), .double(794_098_800))
+
+        // Defaults fill what the spreadsheet does not have.
+        XCTAssertEqual(try store.rows("SELECT DISTINCT listed, collected FROM Item"), [[.integer(1), .integer(0)]])
+        XCTAssertEqual(try store.scalar("SELECT value FROM pipectl_metadata WHERE key = 'DefaultDataImported'"), .integer(1))
+
+        // One file, journal mode DELETE, checked.
+        XCTAssertEqual(try store.scalar("PRAGMA journal_mode"), .text("delete"))
+        XCTAssertEqual(try store.scalar("PRAGMA integrity_check"), .text("ok"))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: ws.build.path)
+        XCTAssertEqual(leftovers, ["grocery.sqlite"])
+    }
+
+    func testGrocerySummaryAndWarnings() throws {
+        let ws = try Workspace()
+        let result = try ws.run("run", "pipelines/grocery.yaml")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(Array(lines.dropFirst()), [
+            "                  read  inserted  present  updated  skipped  rejected",
+            "source items       419       460     1179        0       22         0",
+            "  Unit                        11      381        0       22",
+            "  LocationAtHome              18      396        0        0",
+            "  LocationAtShop              17      397        0        0",
+            "  Item                       414        5        0        0",
+        ])
+        // Three of the five repeated names carry other values; the first row wins and both are named.
+        XCTAssertTrue(result.stderr.contains(
+            "pipelines/data/grocery.csv:132:1: warning: Item name=Oranges was already loaded from pipelines/data/grocery.csv:42:1 with other values (quantity \"0.5\" -> \"3\"); kept the first"),
+            result.stderr)
+        XCTAssertTrue(result.stderr.contains("pipelines/data/grocery.csv:202:1: warning: Item name=Toilet roll"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("pipelines/data/grocery.csv:272:1: warning: Item name=Milk chocolate"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("name=Eggs"), "identical repeats are not conflicts")
+        // Items without a unit are normal: one line for all of them, not one each.
+        XCTAssertTrue(result.stderr.contains(
+            "pipelines/data/grocery.csv:19:1: warning: Unit skipped (22 records, the first here): Unit has an empty unique key 'name', so Item.unit is left empty\n"),
+            result.stderr)
+    }
+
+    func testTwoRunsGiveByteIdenticalStores() throws {
+        let ws = try Workspace()
+        XCTAssertEqual(try ws.run("run", "-q", "pipelines/grocery.yaml").status, 0)
+        let first = try ws.bytes("build/grocery.sqlite")
+        XCTAssertEqual(try ws.run("run", "-q", "pipelines/grocery.yaml").status, 0)
+        XCTAssertEqual(try ws.bytes("build/grocery.sqlite"), first)
+    }
+
+    func testDryRunWritesNothing() throws {
+        let ws = try Workspace()
+        let result = try ws.run("run", "--dry-run", "pipelines/grocery.yaml")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.hasPrefix("grocery: dry run, nothing written"), result.stdout)
+        XCTAssertFalse(ws.exists("build/grocery.sqlite"))
+        XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: ws.build.path)) ?? [], [])
+    }
+
+    func testValidate() throws {
+        let ws = try Workspace()
+        let result = try ws.run("validate", "pipelines/grocery.yaml")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "pipelines/grocery.yaml: ok: pipeline 'grocery', 4 entities, 1 source\n")
+    }
+}

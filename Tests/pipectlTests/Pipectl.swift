@@ -1,0 +1,80 @@
+import Foundation
+import Pipeline
+import SinksSQLite
+import XCTest
+
+/// Runs the built `pipectl` binary, the way users and CI do.
+struct Pipectl {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// The folder holding the built products (`pipectl` sits next to the test bundle).
+    static var productsDirectory: URL {
+        #if os(macOS)
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            return bundle.bundleURL.deletingLastPathComponent()
+        }
+        fatalError("no .xctest bundle loaded")
+        #else
+        return Bundle.main.bundleURL
+        #endif
+    }
+
+    /// The repository root, for the example pipelines.
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    @discardableResult
+    static func run(_ arguments: [String], in directory: URL) throws -> Result {
+        let process = Process()
+        process.executableURL = productsDirectory.appendingPathComponent("pipectl")
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Read both pipes before waiting, so a chatty run cannot fill a pipe and block.
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus,
+                      stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
+
+/// A scratch folder holding a copy of `pipelines/`, removed at the end of the test.
+final class Workspace {
+    let root: URL
+    var pipelines: URL { root.appendingPathComponent("pipelines") }
+    var build: URL { root.appendingPathComponent("build") }
+
+    init() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("pipectl-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Pipectl.repository.appendingPathComponent("pipelines"), to: pipelines)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: root) }
+
+    @discardableResult
+    func run(_ arguments: String...) throws -> Pipectl.Result {
+        try Pipectl.run(arguments, in: root)
+    }
+
+    func write(_ text: String, to path: String) throws {
+        let url = root.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: url)
+    }
+
+    func bytes(_ path: String) throws -> Data { try Data(contentsOf: root.appendingPathComponent(path)) }
+
+    func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path) }
+
+    func store(_ path: String) throws -> SQLiteStore { try SQLiteStore(readingAt: root.appendingPathComponent(path)) }
+}
