@@ -40,14 +40,18 @@ public struct StoreSettings: Sendable {
     public var modelPath: URL?
     /// Keys written into the store's metadata, in file order.
     public var metadata: [(key: String, value: Value)]
+    /// The store's UUID (Core Data's Z_UUID), upper-case. Set by the pipeline, or derived from
+    /// the inputs by whoever runs it, so that the same inputs give the same bytes.
+    public var uuid: String?
     public var location: Location?
 
     public init(path: URL, layout: StoreLayout = .sqlite, modelPath: URL? = nil,
-                metadata: [(key: String, value: Value)] = [], location: Location? = nil) {
+                metadata: [(key: String, value: Value)] = [], uuid: String? = nil, location: Location? = nil) {
         self.path = path
         self.layout = layout
         self.modelPath = modelPath
         self.metadata = metadata
+        self.uuid = uuid
         self.location = location
     }
 }
