@@ -53,6 +53,7 @@ let package = Package(
             dependencies: [
                 "Pipeline", "SourcesCSV", "SourcesXML", "SourcesJSON", "SinksSQLite", "ReportsXLSX",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]),
 
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline"], resources: [.copy("Fixtures")]),

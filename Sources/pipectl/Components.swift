@@ -1,7 +1,10 @@
 import Pipeline
+import SinksSQLite
 import SourcesCSV
 
-/// Every reader and transform a pipeline file may name.
+/// Every reader and transform a pipeline file may name, and the model-file reader.
 enum Components {
-    static let registry = ComponentRegistry(readers: [CSVReaderKind()])
+    static let registry = ComponentRegistry(
+        readers: [CSVReaderKind()],
+        modelReader: { try CoreDataModelReader.read($0) })
 }

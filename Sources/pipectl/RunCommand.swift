@@ -23,7 +23,10 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let pipeline = try options.load()
+            var pipeline = try options.load()
+            if pipeline.store.layout == .coredata, pipeline.store.uuid == nil {
+                pipeline.store.uuid = CoreDataMetadata.storeUUID(from: try InputDigest.of(pipeline))
+            }
             if pipeline.report.xlsx != nil || pipeline.report.json != nil {
                 Terminal.standardError.write(
                     "\(options.pipeline): warning: report: this version of pipectl does not write reports yet; "

@@ -111,114 +111,15 @@ import Testing
 
     // MARK: Store
 
-    @Test func storeModelIsNotSupportedYet() {
-        expectLoadError(loaderBase.swapping("store: { path: out.sqlite }", "store: { path: out.sqlite, model: App.xcdatamodeld }"), """
-            pipelines/test.yaml:3:28: error: pipeline: reading the app's Core Data model ('model:') is not supported yet; \
-            declare the entities under 'entities:' instead
-            store: { path: out.sqlite, model: App.xcdatamodeld }
-                                       ^
-            """)
+    @Test func missingModelFile() {
+        guard let error = loadTestPipelineError(loaderBase.swapping("store: { path: out.sqlite }", "store: { path: out.sqlite, model: App.xcdatamodeld }")) else { return }
+        #expect(error.kind == .io)
+        #expect(error.location?.description == "pipelines/test.yaml:3:35")
+        #expect(error.message.hasPrefix("no such model: "))
+        #expect(error.message.hasSuffix("/pipelines/App.xcdatamodeld"))
     }
 
-    @Test func metadataIsTypedAsWritten() throws {
-        let pipeline = try loadTestPipeline(loaderBase.swapping("store: { path: out.sqlite }", """
-            store:
-              path: out.sqlite
-              layout: coredata
-              metadata: { Imported: true, Count: 3, Ratio: 0.5, Quoted: "true", Word: yes, Version: 1.2.3 }
-            """))
-        #expect(pipeline.store.layout == .coredata)
-        #expect(pipeline.store.metadata.map(\.key) == ["Imported", "Count", "Ratio", "Quoted", "Word", "Version"])
-        #expect(pipeline.store.metadata.map(\.value) == [.bool(true), .integer(3), .double(0.5), .text("true"), .text("yes"), .text("1.2.3")])
-    }
-
-    // MARK: Entities
-
-    @Test func unknownTypeWithSuggestion() {
-        expectLoadError(loaderBase.swapping("{ name: string } }", "{ name: strng } }"), """
-            pipelines/test.yaml:5:45: error: pipeline: unknown type 'strng'; did you mean 'string'? (types: string, text, int, \
-            integer, int16, integer16, int32, integer32, int64, integer64, decimal, double, float, bool, boolean, date, binary, \
-            data, uuid, uri, transformable)
-              Unit: { unique: name, attributes: { name: strng } }
-                                                        ^
-            """)
-    }
-
-    @Test func badDefault() {
-        expectLoadError(loaderBase.swapping("default: 1", "default: abc"), """
-            pipelines/test.yaml:8:67: error: pipeline: default 'abc' does not fit Item.quantity (float): not a number
-                attributes: { name: string, quantity: { type: float, default: abc } }
-                                                                              ^
-            """)
-    }
-
-    @Test func uniqueKeyAttributeMissingFromEntity() {
-        expectLoadError(loaderBase.swapping("    unique: name", "    unique: nam"), """
-            pipelines/test.yaml:7:13: error: pipeline: unique key 'nam' is not an attribute of 'Item'; did you mean 'name'? \
-            (attributes: name, quantity)
-                unique: nam
-                        ^
-            """)
-    }
-
-    @Test func relationshipToUnknownEntity() {
-        expectLoadError(loaderBase.swapping("to: Unit,", "to: Unt,"), """
-            pipelines/test.yaml:9:34: error: pipeline: relationship 'Item.unit' points to unknown entity 'Unt'; \
-            did you mean 'Unit'? (entities: Unit, Item)
-                relationships: { unit: { to: Unt, inverse: items } }
-                                             ^
-            """)
-    }
-
-    @Test func parentCycle() {
-        expectLoadError(loaderBase.swapping("  Item:\n", """
-              A: { parent: B }
-              B: { parent: C }
-              C: { parent: A }
-              Item:
-
-            """), """
-            pipelines/test.yaml:6:16: error: pipeline: entity 'A' inherits from itself: A -> B -> C -> A
-              A: { parent: B }
-                           ^
-            """)
-    }
-
-    @Test func unknownParent() {
-        expectLoadError(loaderBase.swapping("  Item:\n", "  Item:\n    parent: Unt\n"), """
-            pipelines/test.yaml:7:13: error: pipeline: unknown parent entity 'Unt'; did you mean 'Unit'? (entities: Unit, Item)
-                parent: Unt
-                        ^
-            """)
-    }
-
-    @Test func attributeDeclaredAgainAlongTheLineage() {
-        expectLoadError(loaderBase.swapping("  Item:\n", "  Item:\n    parent: Unit\n"), """
-            pipelines/test.yaml:9:19: error: pipeline: 'name' is already declared by 'Unit', which 'Item' inherits from
-                attributes: { name: string, quantity: { type: float, default: 1 } }
-                              ^
-            """)
-    }
-
-    @Test func entityNamesAreIdentifiers() {
-        expectLoadError(loaderBase.swapping("  Unit: {", "  2nd Unit: {").swapping("Unit: { name: unit }", "Unit: { name: unit }"), """
-            pipelines/test.yaml:5:3: error: pipeline: '2nd Unit' is not a valid entity name: use letters, digits and '_', \
-            starting with a letter or '_'
-              2nd Unit: { unique: name, attributes: { name: string } }
-              ^
-            """)
-    }
-
-    @Test func toManyIsNotSupportedYet() {
-        expectLoadError(loaderBase.swapping("{ unit: { to: Unit, inverse: items } }", "{ unit: { to: Unit, to_many: true } }"), """
-            pipelines/test.yaml:9:40: error: pipeline: to-many relationships ('to_many') are not supported yet; declare the \
-            to-one side on the other entity and name this side as its 'inverse'
-                relationships: { unit: { to: Unit, to_many: true } }
-                                                   ^
-            """)
-    }
-
-    @Test func unknownEntityKey() {
+    @Test func entityKeysAreChecked() {
         expectLoadError(loaderBase.swapping("    unique: name", "    uniqe: name"), """
             pipelines/test.yaml:7:5: error: pipeline: unknown key 'uniqe' in 'Item'; did you mean 'unique'? \
             (known keys: unique, parent, abstract, attributes, relationships)
@@ -230,7 +131,7 @@ import Testing
     @Test func entitiesAreRequired() {
         let yaml = loaderBase.components(separatedBy: "entities:")[0] + "sources:" + loaderBase.components(separatedBy: "sources:")[1]
         expectLoadError(yaml, """
-            pipelines/test.yaml:1:1: error: pipeline: the pipeline declares no entities: add an 'entities:' section
+            pipelines/test.yaml:1:1: error: pipeline: the pipeline declares no entities: add an 'entities:' section or name the app's model in 'store.model'
             version: 1
             ^
             """)

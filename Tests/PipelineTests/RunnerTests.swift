@@ -151,6 +151,48 @@ final class RunnerTests: XCTestCase {
         XCTAssertTrue(sink.discarded)
     }
 
+    func testTheModelsValidationRulesRejectRecords() throws {
+        let model = StoreModel(entities: [
+            Entity(name: "Item", attributes: [
+                Attribute(name: "name", type: .string),
+                Attribute(name: "count", type: .integer32, validation: AttributeValidation(minValue: .integer(0), maxValue: .integer(99))),
+                Attribute(name: "code", type: .string, validation: AttributeValidation(minLength: 2, maxLength: 4, regularExpression: "[A-Z]+")),
+            ], uniqueKey: ["name"]),
+        ])
+        let kind = ListReaderKind(fields: ["name", "count", "code"], items: [
+            record(2, "Milk", "12", "AB"),
+            record(3, "Eggs", "-1", "AB"),
+            record(4, "Flour", "100", "AB"),
+            record(5, "Salt", "1", "ABCDE"),
+            record(6, "Rice", "1", "ab"),
+            record(7, "Oats", "1", "ABx"),
+            record(8, "Tea", "1", "A"),
+            record(9, "Jam", "", ""),
+        ])
+        let options = try Options(ConfigNode(.mapping([]), at: Location(file: "p.yaml")), spec: kind.spec)
+        let pipeline = PipelineDefinition(
+            file: URL(fileURLWithPath: "p.yaml"), name: "test",
+            store: StoreSettings(path: URL(fileURLWithPath: "/tmp/unused.sqlite")), model: model,
+            sources: [SourceDefinition(
+                name: "items",
+                reader: ReaderConfig(kind: kind, input: Input(url: URL(fileURLWithPath: "items.csv"), displayPath: "items.csv"), options: options),
+                transforms: [],
+                loads: [LoadSpec(entity: "Item", assignments: [.init(attribute: "name", field: "name"), .init(attribute: "count", field: "count"),
+                                                               .init(attribute: "code", field: "code")])])])
+        let sink = CollectingSink()
+        let runner = Runner(pipeline: pipeline)
+        try runner.run(into: sink)
+        XCTAssertEqual(sink.written.map { $0.values[0] }, [.text("Milk"), .text("Jam")], "empty values are governed by 'optional', not the rules")
+        XCTAssertEqual(runner.log.rejections.map { "\($0.location.line ?? 0): \($0.reason)" }, [
+            "3: Item.count is below the model's minimum 0",
+            "4: Item.count is above the model's maximum 99",
+            "5: Item.code is 5 characters long, longer than the model's maximum 4",
+            #"6: Item.code does not match the model's pattern "[A-Z]+""#,
+            #"7: Item.code does not match the model's pattern "[A-Z]+""#,
+            "8: Item.code is 1 character long, shorter than the model's minimum 2",
+        ])
+    }
+
     func testFieldsUsedInFirstUseOrder() {
         let load = LoadSpec(entity: "Item", assignments: [.init(attribute: "name", field: "b"), .init(attribute: "x", field: "a")],
                             links: [.init(relationship: "unit", target: LoadSpec(entity: "Unit", assignments: [.init(attribute: "name", field: "b"), .init(attribute: "y", field: "c")]))])

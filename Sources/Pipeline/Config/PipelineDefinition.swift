@@ -177,10 +177,15 @@ public struct LoadSpec: Sendable {
 public struct ComponentRegistry: Sendable {
     public var readers: [any ReaderKind]
     public var transforms: [any TransformKind]
+    /// Reads an app's model file (`.xcdatamodeld`, `.xcdatamodel`) for `store.model:`; the Core Data
+    /// support registers it, as Pipeline itself parses no model files.
+    public var modelReader: (@Sendable (URL) throws -> StoreModel)?
 
-    public init(readers: [any ReaderKind], transforms: [any TransformKind] = ComponentRegistry.standardTransforms) {
+    public init(readers: [any ReaderKind], transforms: [any TransformKind] = ComponentRegistry.standardTransforms,
+                modelReader: (@Sendable (URL) throws -> StoreModel)? = nil) {
         self.readers = readers
         self.transforms = transforms
+        self.modelReader = modelReader
     }
 
     public func reader(named name: String) -> (any ReaderKind)? { readers.first { $0.name == name } }

@@ -4,15 +4,27 @@ extension PipelineLoader.Context {
     /// `store:`: path, layout and metadata.
     func storeSettings(from node: ConfigNode) throws -> StoreSettings {
         let options = try Options(node, spec: PipelineSpecs.store, stage: "pipeline")
-        if options.has("model") {
-            throw (options.keyNode("model") ?? node).error(
-                "reading the app's Core Data model ('model:') is not supported yet; declare the entities under 'entities:' instead")
+        var modelPath: URL?
+        if let modelNode = options.node("model"), let path = try options.path("model") {
+            let url = resolve(path)
+            guard FileManager.default.fileExists(atPath: url.path) else {
+                throw PipelineError(.io, at: modelNode.location, stage: "pipeline",
+                                    "no such model: \(displayPath(of: url))", sourceLine: modelNode.sourceLine)
+            }
+            modelPath = url
         }
         let pathNode = try options.required("path")
         guard let path = pathNode.scalar, !path.isEmpty else { throw pathNode.error("'path' must not be empty") }
         let layout = options.string("layout").flatMap(StoreLayout.init(rawValue:)) ?? .sqlite
         let metadata = try options.node("metadata").map(metadataValues) ?? []
-        return StoreSettings(path: resolve(path), layout: layout, modelPath: nil, metadata: metadata,
+        var uuid: String?
+        if let uuidNode = options.node("uuid") {
+            guard let text = uuidNode.scalar, let parsed = UUID(uuidString: text) else {
+                throw uuidNode.error("'uuid' expects a UUID such as 3F2504E0-4F89-11D3-9A0C-0305E82C3301, found \(uuidNode.kindDescription)")
+            }
+            uuid = parsed.uuidString
+        }
+        return StoreSettings(path: resolve(path), layout: layout, modelPath: modelPath, metadata: metadata, uuid: uuid,
                              location: node.location)
     }
 

@@ -103,10 +103,15 @@ extension PipelineLoader {
             }
 
             let store = try storeSettings(from: options.required("store"))
-            guard let entities = options.node("entities") else {
-                throw root.error("the pipeline declares no entities: add an 'entities:' section")
+            let model: StoreModel
+            if let modelPath = store.modelPath {
+                model = try storeModel(from: options.node("entities"), on: readModel(modelPath, at: options.node("store")))
+            } else {
+                guard let entities = options.node("entities") else {
+                    throw root.error("the pipeline declares no entities: add an 'entities:' section or name the app's model in 'store.model'")
+                }
+                model = try storeModel(from: entities)
             }
-            let model = try storeModel(from: entities)
             let sources = try sources(from: options.required("sources"), model: model)
             let report = try options.node("report").map(reportSettings) ?? ReportSettings()
             let onReject = options.string("on_reject").flatMap(RejectPolicy.init(rawValue:)) ?? .continue

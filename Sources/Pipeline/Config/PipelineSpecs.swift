@@ -25,9 +25,11 @@ public enum PipelineSpecs {
             OptionSpec("layout", .oneOf(StoreLayout.allCases.map(\.rawValue)), default: "sqlite",
                        "'sqlite' for plain tables any SQL client reads, 'coredata' for a store Core Data opens."),
             OptionSpec("model", .path,
-                       "The app's .xcdatamodeld or .xcdatamodel to take entities from (not supported yet)."),
+                       "The app's .xcdatamodeld (its current version) or .xcdatamodel to take the entities from; `entities:` then only adds unique keys."),
             OptionSpec("metadata", .mapping,
                        "Names and scalar values written into the store's metadata (e.g. DefaultDataImported: true)."),
+            OptionSpec("uuid", .string, default: "derived from the inputs",
+                       "The store's UUID (coredata layout); by default a name-based UUID of the pipeline file, the model and the inputs, so the same inputs give the same bytes."),
         ])
 
     /// One entry of `entities:`.

@@ -1,4 +1,4 @@
-/// Validation rules a model sets on an attribute: parsed and kept, not yet enforced.
+/// Validation rules a model sets on an attribute; a value breaking one rejects its record.
 ///
 /// Core Data keeps numeric and date limits as values and string and binary limits as lengths;
 /// each attribute uses the pair that fits its type and leaves the other empty.

@@ -157,6 +157,12 @@ public struct StoreModel: Sendable {
         return chain
     }
 
+    /// Sets pipectl's find-or-create key of an entity (a model file has none).
+    public mutating func setUniqueKey(_ key: [String], of name: String) {
+        guard let index = indexByName[name] else { return }
+        entities[index].uniqueKey = key
+    }
+
     /// Inherited and own attributes, ancestors' first.
     public func allAttributes(of name: String) -> [Attribute] {
         lineage(of: name).flatMap(\.attributes)

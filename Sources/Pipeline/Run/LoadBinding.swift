@@ -11,6 +11,8 @@ struct LoadBinding {
         var defaultValue: Value?
         /// An empty value here is a rejection: the attribute is required and has no default.
         var requiresValue: Bool
+        /// The model's validation rules, if it sets any.
+        var validation: AttributeValidation.Checker?
     }
 
     let entity: Int
@@ -49,9 +51,19 @@ struct LoadBinding {
             }
             let attribute = attributes[a]
             let defaultValue = attribute.defaultValue.flatMap { try? attribute.type.convert($0).get() }
+            var validation: AttributeValidation.Checker?
+            if !attribute.validation.isEmpty {
+                do throws(ConversionFailure) {
+                    validation = try AttributeValidation.Checker(attribute.validation)
+                } catch {
+                    throw PipelineError(.invalidPipeline, at: attribute.location, stage: "model",
+                                        "\(spec.entity).\(attribute.name): \(error.reason)")
+                }
+            }
             return Slot(attribute: a, field: f, type: attribute.type, attributeName: attribute.name,
                         fieldName: assignment.field, defaultValue: defaultValue == .null ? nil : defaultValue,
-                        requiresValue: !attribute.isOptional && attribute.defaultValue == nil && !key.contains(attribute.name))
+                        requiresValue: !attribute.isOptional && attribute.defaultValue == nil && !key.contains(attribute.name),
+                        validation: validation)
         }
         links = try spec.links.map { link in
             guard let r = relationships.firstIndex(where: { $0.name == link.relationship }) else {
@@ -77,6 +89,10 @@ struct LoadBinding {
                 }
                 values[slot.attribute] = slot.defaultValue ?? .null
             case .success(let value):
+                if let reason = slot.validation?.violation(of: value) {
+                    throw Rejection(at: record.location(ofField: slot.field), stage: "load", field: slot.fieldName,
+                                    rawValue: raw.displayText, reason: "\(entityName).\(slot.attributeName) \(reason)")
+                }
                 values[slot.attribute] = value
             case .failure(let failure):
                 throw Rejection(at: record.location(ofField: slot.field), stage: "load", field: slot.fieldName,
