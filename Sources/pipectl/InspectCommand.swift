@@ -17,29 +17,33 @@ struct InspectCommand: ParsableCommand {
         commandName: "inspect",
         abstract: "Show what a SQLite store holds; check a Core Data store against a model.",
         discussion: """
-            Reads any SQLite file, read-only, and prints:
-              store:    the path
-              layout:   coredata (Z_METADATA and Z_PRIMARYKEY), sqlite (pipectl plain layout:
-                        pipectl_metadata), or sqlite (not written by pipectl)
-              sqlite:   page size, journal mode, auto_vacuum, encoding
-              entities: coredata: each Z_PRIMARYKEY entity with its Z_ENT, parent, table, own row
-                        count and Z_MAX; other layouts: each table with its row count
-              metadata: coredata: Z_VERSION, Z_UUID and every Z_PLIST key (version hashes as
-                        base64 by entity); sqlite: the pipectl_metadata rows. Strings are
-                        quoted, data is base64, dates are ISO 8601 in UTC.
-            Sections and keys come in a stable order, so the output can be diffed.
+            Reads any SQLite file, read-only, and prints in a stable order:
+              store:     the path
+              layout:    coredata (it has Z_METADATA and Z_PRIMARYKEY),
+                         sqlite (pipectl plain layout: pipectl_metadata),
+                         or sqlite (not written by pipectl)
+              sqlite:    page size, journal mode, auto_vacuum, encoding
+              entities:  coredata: each Z_PRIMARYKEY entity with its Z_ENT,
+                         parent, table, own row count and Z_MAX
+              tables:    other layouts: each table with its row count
+              metadata:  coredata: Z_VERSION, Z_UUID and every Z_PLIST key
+                         (version hashes as base64, by entity); sqlite: the
+                         pipectl_metadata rows. Strings are quoted, data is
+                         base64, dates are ISO 8601 in UTC.
 
-            --model compares the store's NSStoreModelVersionHashes with the hashes of the model,
-            and Z_PRIMARYKEY's entities with the model's, entity by entity: match, differs,
-            missing in store, missing in model. Core Data refuses a store whose hashes differ
-            from the model's.
+            --model compares the store's NSStoreModelVersionHashes with the
+            model's hashes, and Z_PRIMARYKEY with the model's entities, entity
+            by entity: match, differs, missing in store, missing in model.
+            Core Data refuses a store whose hashes differ from the model's.
 
-            --json prints the same facts as one JSON object with sorted keys: path, layout, sqlite,
-            entities, metadata, and with --model a model object (path, match, entities).
+            --json prints the same facts as one JSON object with sorted keys:
+            path, layout, sqlite, entities, metadata, and with --model a model
+            object (path, match, entities).
 
-            Exit codes: 0 ok (and with --model: the store matches), 65 invalid model file,
-            66 not a SQLite database, missing file, or --model on a store without Core Data
-            metadata, 68 the store does not match the model, 74 input/output error.
+            Exit codes: 0 ok (with --model: the store matches the model),
+            65 invalid model file, 66 missing file, not a SQLite database, or
+            --model on a store without Core Data metadata, 68 the store does
+            not match the model, 74 input/output error.
             """)
 
     @Argument(help: "The store: any SQLite file.", completion: .file())

@@ -113,8 +113,12 @@ extension StoreInspection {
             return .coreData(version: nil, uuid: nil, plist: nil)
         }
         let uuid: String? = row[1] == .null ? nil : row[1].displayText
-        guard case .binary(let bytes) = row[2] else {
-            return .coreData(version: integer(row[0]), uuid: uuid, plist: nil)
+        let bytes: [UInt8]
+        switch row[2] {
+        case .binary(let blob): bytes = blob
+        // Core Data writes a blob; a plist stored as text by another tool is read all the same.
+        case .text(let text): bytes = Array(text.utf8)
+        default: return .coreData(version: integer(row[0]), uuid: uuid, plist: nil)
         }
         let plist: BinaryPropertyList.Object
         do {
