@@ -13,5 +13,5 @@ struct Pipectl: ParsableCommand {
             67 records rejected under 'on_reject: fail', 74 input/output error.
             """,
         version: "0.1.0",
-        subcommands: [RunCommand.self, ValidateCommand.self])
+        subcommands: [RunCommand.self, ValidateCommand.self, InspectCommand.self])
 }

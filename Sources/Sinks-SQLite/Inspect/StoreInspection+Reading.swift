@@ -1,0 +1,146 @@
+import Foundation
+import Pipeline
+
+extension StoreInspection {
+    /// The 16 bytes every SQLite database file begins with.
+    static let sqliteHeader = Array("SQLite format 3\u{0}".utf8)
+
+    /// Looks at the file itself before SQLite does: SQLite opens a missing path as a new empty
+    /// database and only fails on a non-database at the first query, with a vaguer message.
+    /// Returns the first 100 bytes (SQLite's file header).
+    static func header(of url: URL, name: String) throws -> Data {
+        func failure(_ kind: PipelineError.Kind, _ message: String) -> PipelineError {
+            PipelineError(kind, at: Location(file: name), stage: "inspect", message)
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw failure(.invalidInput, "no such file")
+        }
+        guard !isDirectory.boolValue else {
+            throw failure(.invalidInput, "this is a folder, not a SQLite database")
+        }
+        let header: Data
+        do {
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            header = try handle.read(upToCount: 100) ?? Data()
+        } catch {
+            throw failure(.io, "cannot read the file: \(error.localizedDescription)")
+        }
+        guard !header.isEmpty else {
+            throw failure(.invalidInput, "the file is empty, not a SQLite database")
+        }
+        guard header.starts(with: sqliteHeader) else {
+            throw failure(.invalidInput, "this file is not a SQLite database (it does not begin with \"SQLite format 3\")")
+        }
+        return header
+    }
+
+    /// Copies a store (and its -wal file) into a new temporary folder; the caller removes the folder.
+    static func copyForReading(_ url: URL, wal: URL?, name: String) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pipectl-inspect-\(UUID().uuidString)")
+        let copy = folder.appendingPathComponent("store.sqlite")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: url, to: copy)
+            if let wal { try FileManager.default.copyItem(at: wal, to: URL(fileURLWithPath: copy.path + "-wal")) }
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw PipelineError(.io, at: Location(file: name), stage: "inspect",
+                                "cannot copy this WAL-mode store to read it without touching its folder: \(error.localizedDescription)")
+        }
+        return copy
+    }
+
+    static func settings(of store: SQLiteStore) throws -> Settings {
+        Settings(pageSize: integer(try store.scalar("PRAGMA page_size")) ?? 0,
+                 journalMode: try store.scalar("PRAGMA journal_mode")?.displayText ?? "",
+                 autoVacuum: integer(try store.scalar("PRAGMA auto_vacuum")) ?? 0,
+                 encoding: try store.scalar("PRAGMA encoding")?.displayText ?? "")
+    }
+
+    /// The database's own tables, by name (SQLite's internal ones left out).
+    static func tableNames(in store: SQLiteStore) throws -> [String] {
+        try store.rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
+            .map { $0[0].displayText }
+    }
+
+    /// One entry per table with its row count.
+    static func tableRows(in store: SQLiteStore, tables: [String]) throws -> [EntityRows] {
+        try tables.map { table in
+            EntityRows(name: table, table: table, rows: integer(try store.scalar("SELECT count(*) FROM \(SQL.quote(table))")))
+        }
+    }
+
+    /// The entities of Z_PRIMARYKEY, each counted in its root's table (`Z` + root name upper-cased):
+    /// by `Z_ENT` where the table holds a whole hierarchy.
+    static func coreDataEntities(in store: SQLiteStore, tables: [String]) throws -> [EntityRows] {
+        let rows = try store.rows("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
+        let entries = rows.compactMap { row -> (number: Int64, name: String, parent: Int64, max: Int64?)? in
+            guard let number = integer(row[0]) else { return nil }
+            return (number, row[1].displayText, integer(row[2]) ?? 0, integer(row[3]))
+        }
+        var byNumber: [Int64: (name: String, parent: Int64)] = [:]
+        for entry in entries { byNumber[entry.number] = (entry.name, entry.parent) }
+        let parents = Set(entries.map(\.parent))
+        var tableByName: [String: String] = [:]
+        for table in tables { tableByName[table.uppercased()] = table }
+
+        return try entries.map { entry in
+            var root = entry.number
+            var seen: Set<Int64> = [root]
+            // A Z_SUPER naming a missing entity (or a cycle) ends the walk rather than looping.
+            while let parent = byNumber[root]?.parent, parent != 0, byNumber[parent] != nil, seen.insert(parent).inserted {
+                root = parent
+            }
+            let rootName = byNumber[root]?.name ?? entry.name
+            let table = tableByName["Z" + rootName.uppercased()]
+            var count: Int64?
+            if let table {
+                let shared = parents.contains(root)
+                count = integer(try store.scalar("SELECT count(*) FROM \(SQL.quote(table))"
+                                                     + (shared ? " WHERE Z_ENT = \(entry.number)" : "")))
+            }
+            return EntityRows(name: entry.name, number: entry.number,
+                              parent: entry.parent == 0 ? nil : byNumber[entry.parent]?.name ?? "#\(entry.parent)",
+                              table: table, rows: count, maxPrimaryKey: entry.max)
+        }
+    }
+
+    /// Z_METADATA's row: Core Data keeps exactly one.
+    static func coreDataMetadata(in store: SQLiteStore, name: String) throws -> Metadata {
+        guard let row = try store.rows("SELECT Z_VERSION, Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1").first else {
+            return .coreData(version: nil, uuid: nil, plist: nil)
+        }
+        let uuid: String? = row[1] == .null ? nil : row[1].displayText
+        let bytes: [UInt8]
+        switch row[2] {
+        case .binary(let blob): bytes = blob
+        // Core Data writes a blob; a plist stored as text by another tool is read all the same.
+        case .text(let text): bytes = Array(text.utf8)
+        default: return .coreData(version: integer(row[0]), uuid: uuid, plist: nil)
+        }
+        let plist: BinaryPropertyList.Object
+        do {
+            plist = try BinaryPropertyList.decode(Data(bytes))
+        } catch {
+            throw PipelineError(.invalidInput, at: Location(file: name), stage: "inspect",
+                                "Z_METADATA's Z_PLIST (\(bytes.count) bytes) is not a property list; Core Data cannot open this store")
+        }
+        guard case .dictionary(let dictionary) = plist else {
+            throw PipelineError(.invalidInput, at: Location(file: name), stage: "inspect",
+                                "Z_METADATA's Z_PLIST is not a dictionary; Core Data cannot open this store")
+        }
+        return .coreData(version: integer(row[0]), uuid: uuid, plist: dictionary)
+    }
+
+    /// An integer column, whatever storage class a foreign writer gave it.
+    static func integer(_ value: Value?) -> Int64? {
+        switch value {
+        case .integer(let i): i
+        case .double(let d) where d.rounded() == d && abs(d) < 9e18: Int64(d)
+        case .text(let s): Int64(s)
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import ArgumentParser
+import Foundation
+import Pipeline
+import SinksSQLite
+
+extension ExitCodes {
+    /// `pipectl inspect --model`: the store does not fit the model (version hashes or Z_PRIMARYKEY).
+    /// Not 1, which swift-argument-parser uses for unexpected errors: CI must tell "the store is
+    /// stale" from "inspect broke"; 68 follows the project's own 65-67 codes for bad data.
+    static let modelMismatch: Int32 = 68
+}
+
+/// `pipectl inspect STORE [--model M] [--json]`: what a SQLite store holds, and whether Core Data
+/// would open it with the app's model.
+struct InspectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inspect",
+        abstract: "Show what a SQLite store holds; check a Core Data store against a model.",
+        discussion: """
+            Reads any SQLite file, read-only, and prints in a stable order:
+              store:     the path
+              layout:    coredata (it has Z_METADATA and Z_PRIMARYKEY),
+                         sqlite (pipectl plain layout: pipectl_metadata),
+                         or sqlite (not written by pipectl)
+              sqlite:    page size, journal mode, auto_vacuum, encoding
+              entities:  coredata: each Z_PRIMARYKEY entity with its Z_ENT,
+                         parent, table, own row count and Z_MAX
+              tables:    other layouts: each table with its row count
+              metadata:  coredata: Z_VERSION, Z_UUID and every Z_PLIST key
+                         (version hashes as base64, by entity); sqlite: the
+                         pipectl_metadata rows. Strings are quoted, data is
+                         base64, dates are ISO 8601 in UTC.
+
+            --model compares the store's NSStoreModelVersionHashes with the
+            model's hashes, and Z_PRIMARYKEY with the model's entities, entity
+            by entity: match, differs, missing in store, missing in model.
+            Core Data refuses a store whose hashes differ from the model's.
+
+            --json prints the same facts as one JSON object with sorted keys:
+            path, layout, sqlite, entities, metadata, and with --model a model
+            object (path, match, entities).
+
+            Exit codes: 0 ok (with --model: the store matches the model),
+            65 invalid model file, 66 missing file, not a SQLite database, or
+            --model on a store without Core Data metadata, 68 the store does
+            not match the model, 74 input/output error.
+            """)
+
+    @Argument(help: "The store: any SQLite file.", completion: .file())
+    var store: String
+
+    @Option(help: ArgumentHelp("A Core Data model (.xcdatamodeld or .xcdatamodel) to check the store against.",
+                               valueName: "model"),
+            completion: .file(extensions: ["xcdatamodeld", "xcdatamodel"]))
+    var model: String?
+
+    @Flag(help: "Print the facts as JSON (sorted keys), for CI.")
+    var json = false
+
+    func run() throws {
+        let inspection: StoreInspection
+        var checked: (path: String, comparison: StoreModelComparison)?
+        do {
+            inspection = try StoreInspection(at: URL(fileURLWithPath: store), name: store)
+            if let model {
+                let storeModel = try CoreDataModelReader.read(URL(fileURLWithPath: model))
+                guard inspection.layout == .coreData else {
+                    throw PipelineError(.invalidInput, at: Location(file: store), stage: "inspect",
+                                        "--model checks Core Data version hashes, and this store has layout "
+                                            + "'\(inspection.layout.displayName)', which keeps none")
+                }
+                checked = (model, StoreModelComparison(store: inspection, model: storeModel))
+            }
+        } catch let error as PipelineError {
+            throw fail(with: error)
+        }
+
+        if inspection.settings.journalMode == "wal" {
+            let wal = inspection.walBytes.map { $0 > 0 ? "; the \($0)-byte -wal file beside it may hold transactions this file alone lacks" : "" } ?? ""
+            Terminal.standardError.write(
+                "\(store): warning: inspect: journal mode WAL\(wal); a store that ships should be one file in journal mode "
+                    + "DELETE: a copy without its -wal file loses every transaction not yet checkpointed\n")
+        }
+        if json {
+            Terminal.standardOutput.write(try InspectJSON(path: store, inspection: inspection, model: checked).text())
+        } else {
+            Terminal.standardOutput.write(InspectText(path: store, inspection: inspection, model: checked).text)
+        }
+        if let checked, !checked.comparison.matches {
+            throw ExitCode(ExitCodes.modelMismatch)
+        }
+    }
+}
