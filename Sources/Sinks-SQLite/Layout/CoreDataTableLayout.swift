@@ -21,6 +21,9 @@ struct CoreDataTableLayout: TableLayout {
     let storeUUID: String
     /// `Z_PLIST`.
     let metadata: Data
+    /// Per to-one relationship, a query counting the rows that link to no row of the destination
+    /// (or to a row of another entity): the store has no FOREIGN KEY clauses for SQLite to check.
+    let linkChecks: [(relationship: String, table: String, sql: String)]
 
     init(model: StoreModel, settings: StoreSettings) throws {
         let schema = try CoreDataSchema(model)
@@ -96,6 +99,25 @@ struct CoreDataTableLayout: TableLayout {
                                       linkTargets: linkTargets, entityNumber: Int64(number), uniqueConstraints: constraints))
         }
 
+        var linkChecks: [(relationship: String, table: String, sql: String)] = []
+        for table in schema.tables {
+            for (index, column) in table.columns.enumerated() {
+                guard case .foreignKey(let entity, let name) = column.role,
+                      let relationship = model.allRelationships(of: entity).first(where: { $0.name == name }),
+                      let destination = schema.table(of: relationship.destination) else { continue }
+                let numbers = tree.entities.filter { member in
+                    model.lineage(of: member.name).contains { $0.name == relationship.destination }
+                }.compactMap { tree.number(of: $0.name) }.map(String.init)
+                var match = "d.Z_PK = r.\(column.name) AND d.Z_ENT IN (\(numbers.joined(separator: ", ")))"
+                if index + 1 < table.columns.count, case .foreignEntity = table.columns[index + 1].role {
+                    match += " AND d.Z_ENT = r.\(table.columns[index + 1].name)"
+                }
+                linkChecks.append(("\(entity).\(name)", table.name,
+                                   "SELECT count(*), min(r.Z_PK) FROM \(table.name) AS r WHERE r.\(column.name) IS NOT NULL "
+                                       + "AND NOT EXISTS (SELECT 1 FROM \(destination.name) AS d WHERE \(match))"))
+            }
+        }
+
         var extra: [String: Value] = [:]
         for (key, value) in settings.metadata {
             guard extra.updateValue(value, forKey: key) == nil else {
@@ -120,6 +142,7 @@ struct CoreDataTableLayout: TableLayout {
         }
         self.tables = tables
         self.schema = schema
+        self.linkChecks = linkChecks
     }
 
     func configure(_ connection: SQLiteConnection) throws {
@@ -136,6 +159,13 @@ struct CoreDataTableLayout: TableLayout {
     }
 
     func complete(in connection: SQLiteConnection) throws {
+        for check in linkChecks {
+            let row = try connection.rows(check.sql).first ?? []
+            guard row.count == 2, case .integer(let count) = row[0], count > 0 else { continue }
+            throw PipelineError(.io, stage: "sqlite",
+                                "the new store fails its link check: \(count) row(s) of '\(check.table)' link through "
+                                    + "'\(check.relationship)' to missing rows, first Z_PK \(row[1].displayText)")
+        }
         var maxPrimaryKeys: [String: Int64] = [:]
         for table in schema.tables {
             if case .integer(let max) = try connection.rows("SELECT max(Z_PK) FROM \(SQL.quote(table.name))").first?.first {

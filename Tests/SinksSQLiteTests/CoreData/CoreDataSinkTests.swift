@@ -98,6 +98,30 @@ struct CoreDataSinkTests {
         }
     }
 
+    @Test("the finish checks every link, as SQLite's foreign key check does for the plain layout")
+    func linkCheck() throws {
+        try withScratchFolder { folder in
+            let path = folder.appendingPathComponent("links.sqlite")
+            let layout = try CoreDataTableLayout(model: CoreDataGrocery.model, settings: CoreDataGrocery.settings(path))
+            let connection = try SQLiteConnection(path: path.path, readOnly: false)
+            try layout.configure(connection)
+            try layout.createSchema(in: connection)
+            try connection.execute("INSERT INTO ZLOCATION (Z_PK, Z_ENT, Z_OPT, ZSTOREDIN) VALUES (1, 3, 1, 'Fridge')")
+            // A shop link to a row that is a LocationAtHome.
+            try connection.execute("INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, ZNAME, ZLOCATIONATSHOP) VALUES (7, 1, 1, 'Tea', 1)")
+            #expect(pipelineError { try layout.complete(in: connection) } ==
+                "error: sqlite: the new store fails its link check: 1 row(s) of 'ZITEM' link through 'Item.locationAtShop' "
+                + "to missing rows, first Z_PK 7")
+            // A link into the hierarchy whose entity column names another entity than the row's.
+            try connection.execute("UPDATE ZITEM SET ZLOCATIONATSHOP = NULL, ZUSUALPLACE = 1, Z2_USUALPLACE = 4")
+            #expect(pipelineError { try layout.complete(in: connection) } ==
+                "error: sqlite: the new store fails its link check: 1 row(s) of 'ZITEM' link through 'Item.usualPlace' "
+                + "to missing rows, first Z_PK 7")
+            try connection.execute("UPDATE ZITEM SET Z2_USUALPLACE = 3")
+            try layout.complete(in: connection)
+        }
+    }
+
     @Test("Z_METADATA: version 1, the given UUID, the plist with every key Core Data writes and the app's own")
     func metadata() throws {
         try withScratchFolder { folder in
