@@ -116,10 +116,9 @@ final class SQLiteStatement {
         defer { reset() }
         let code = sqlite3_step(handle)
         if code == SQLITE_DONE || code == SQLITE_ROW { return nil }
-        // SQLITE_CONSTRAINT_UNIQUE and _PRIMARYKEY, macros Swift does not import (extended codes
-        // are on, see SQLiteConnection).
-        let unique = SQLITE_CONSTRAINT | (8 << 8), primaryKey = SQLITE_CONSTRAINT | (6 << 8)
-        guard code == unique || code == primaryKey else {
+        // SQLITE_CONSTRAINT_UNIQUE, a macro Swift does not import (extended codes are on, see
+        // SQLiteConnection).
+        guard code == SQLITE_CONSTRAINT | (8 << 8) else {
             throw PipelineError.sqlite(code, connection: db, "SQL failed", sql: sql)
         }
         // "UNIQUE constraint failed: ZITEM.ZCODE, ZITEM.ZSHOP": SQLite's wording since 3.8.2.

@@ -172,7 +172,8 @@ final class EntityWriter {
                     .map(Value.text) ?? defaults[slot]
                 return "\(attributes[slot].name)=\(value.displayText)"
             case .link(let slot):
-                return "\(relationships[slot].name)=\(links[slot].map { "row \($0.rowID)" } ?? "none")"
+                let row = links[slot].map { Value.integer($0.rowID) } ?? stored?[index] ?? .null
+                return "\(relationships[slot].name)=\(row == .null ? "none" : "row \(row.displayText)")"
             case .linkEntity:
                 return nil
             }
@@ -185,6 +186,7 @@ final class EntityWriter {
 
     /// The stored columns of row `rowID` and the indexes of the columns whose given value (a
     /// non-nil value or link slot) differs from the stored one.
+    ///
     /// Columns of a linked record's entity (`.linkEntity`) are never reported apart: the same row
     /// id in one table is the same entity.
     func compare(row rowID: Int64, with record: EntityRecord,

@@ -336,6 +336,36 @@ struct CoreDataSinkTests {
         }
     }
 
+    @Test("a constraint on a parent entity holds across its sub-entities; pipectl's key covers it within one")
+    func inheritedUniquenessConstraint() throws {
+        let model = StoreModel(entities: [
+            Entity(name: "Place", isAbstract: true, attributes: [Attribute(name: "name", type: .string)],
+                   uniquenessConstraints: [["name"]]),
+            Entity(name: "Shelf", parent: "Place", uniqueKey: ["name"]),
+            Entity(name: "Shop", parent: "Place", uniqueKey: ["name"]),
+        ])
+        try withScratchFolder { folder in
+            let target = folder.appendingPathComponent("Places.sqlite")
+            let sink = try SQLiteSink(settings: CoreDataGrocery.settings(target), model: model)
+            let log = ImportLog(sourceNames: ["places"], entityNames: ["Place", "Shelf", "Shop"])
+            func place(_ entity: Int, _ name: String, line: Int) -> EntityRecord {
+                EntityRecord(entity: entity, values: [.text(name)], links: [], location: CoreDataGrocery.at(line))
+            }
+            try sink.write(place(1, "North", line: 2), onDuplicate: .keep, log: log)
+            try sink.write(place(1, "North", line: 3), onDuplicate: .keep, log: log)
+            let rejection = try #require(throws: Rejection.self) { try sink.write(place(2, "North", line: 4), onDuplicate: .keep, log: log) }
+            #expect(rejection.description == "items.csv:4: rejected: sqlite: field 'name': "
+                + "Shop breaks the model's uniqueness constraint on Place (name): the store already holds a row with name=North")
+            try sink.write(place(2, "South", line: 5), onDuplicate: .keep, log: log)
+            try sink.finish(log: log)
+            #expect(log.entities[1] == counts(inserted: 1, alreadyPresent: 1))
+            #expect(log.entities[2] == counts(inserted: 1))
+            let store = try SQLiteStore(readingAt: target)
+            #expect(try store.rows("SELECT Z_PK, Z_ENT, ZNAME FROM ZPLACE ORDER BY Z_PK") ==
+                [[.integer(1), .integer(2), .text("North")], [.integer(2), .integer(3), .text("South")]])
+        }
+    }
+
     @Test("settings the layout refuses")
     func refusedSettings() throws {
         try withScratchFolder { folder in
