@@ -1,7 +1,7 @@
 import Pipeline
 
 extension SQLiteSink {
-    /// Writes `record` after the records it links to and returns its row id, or nil when it was
+    /// Writes `record` after the records it links to and returns its row, or nil when it was
     /// skipped for an empty key.
     ///
     /// `onDuplicate` is nil for a linked record, which is found or created, never compared or
@@ -10,7 +10,7 @@ extension SQLiteSink {
     /// The record's own key is looked up before its links are resolved: a record that is skipped
     /// or kept as a duplicate must not create the related records only it mentions.
     func store(_ record: EntityRecord, onDuplicate: DuplicatePolicy?, linkedFrom: (writer: EntityWriter, slot: Int)?,
-               log: ImportLog) throws -> Int64? {
+               log: ImportLog) throws -> LinkedRow? {
         let writer = try self.writer(for: record)
         for slot in record.links.indices {
             if let link = record.links[slot] { try checkLink(link, slot: slot, of: writer, at: record.location) }
@@ -26,15 +26,15 @@ extension SQLiteSink {
             if let existing = writer.keys.lookup(recordKey) {
                 guard let onDuplicate else {
                     log.count(.alreadyPresent, entity: writer.entity)
-                    return existing.rowID
+                    return LinkedRow(rowID: existing.rowID, entityNumber: writer.entityNumber)
                 }
                 try resolveDuplicate(record, of: writer, existing: existing, onDuplicate: onDuplicate, log: log)
-                return existing.rowID
+                return LinkedRow(rowID: existing.rowID, entityNumber: writer.entityNumber)
             }
             key = recordKey
         }
-        // Linked row ids live on the stack: no allocation per record.
-        return try withUnsafeTemporaryAllocation(of: Int64?.self, capacity: record.links.count) { links in
+        // Linked rows live on the stack: no allocation per record.
+        return try withUnsafeTemporaryAllocation(of: LinkedRow?.self, capacity: record.links.count) { links in
             links.initialize(repeating: nil)
             for slot in record.links.indices {
                 guard let link = record.links[slot] else { continue }
@@ -43,15 +43,15 @@ extension SQLiteSink {
             let rowID = try writer.insert(record, links: links)
             if let key { try writer.keys.insert(key, KeyIndex.Entry(rowID: rowID, first: record.location)) }
             log.count(.inserted, entity: writer.entity)
-            return rowID
+            return LinkedRow(rowID: rowID, entityNumber: writer.entityNumber)
         }
     }
 
-    /// The row id of a linked record's key if it was written before; nil for an empty or new key.
-    private func find(_ link: EntityRecord) throws -> Int64? {
+    /// The row of a linked record's key if it was written before; nil for an empty or new key.
+    private func find(_ link: EntityRecord) throws -> LinkedRow? {
         let writer = try self.writer(for: link)
         guard writer.hasKey, let key = writer.key(of: link) else { return nil }
-        return writer.keys.lookup(key)?.rowID
+        return writer.keys.lookup(key).map { LinkedRow(rowID: $0.rowID, entityNumber: writer.entityNumber) }
     }
 
     /// Compares a record whose key exists with the stored row; logs a difference as a duplicate
@@ -61,7 +61,7 @@ extension SQLiteSink {
     /// only when the stored row is updated.
     private func resolveDuplicate(_ record: EntityRecord, of writer: EntityWriter, existing: KeyIndex.Entry,
                                   onDuplicate: DuplicatePolicy, log: ImportLog) throws {
-        try withUnsafeTemporaryAllocation(of: Int64?.self, capacity: record.links.count) { links in
+        try withUnsafeTemporaryAllocation(of: LinkedRow?.self, capacity: record.links.count) { links in
             links.initialize(repeating: nil)
             for slot in record.links.indices {
                 if let link = record.links[slot] { links[slot] = try find(link) }
@@ -71,7 +71,7 @@ extension SQLiteSink {
     }
 
     private func resolveDuplicate(_ record: EntityRecord, of writer: EntityWriter, existing: KeyIndex.Entry,
-                                  links: UnsafeMutableBufferPointer<Int64?>, onDuplicate: DuplicatePolicy,
+                                  links: UnsafeMutableBufferPointer<LinkedRow?>, onDuplicate: DuplicatePolicy,
                                   log: ImportLog) throws {
         var (stored, differing) = try writer.compare(row: existing.rowID, with: record, links: links)
         // A related key that is not in the store compares as NULL; against a stored NULL it is
@@ -85,19 +85,25 @@ extension SQLiteSink {
             log.count(.alreadyPresent, entity: writer.entity)
             return
         }
-        let differences = try differing.map { column -> (attribute: String, first: String, again: String) in
+        let differences = try differing.compactMap { column -> (attribute: String, first: String, again: String)? in
             switch writer.table.columns[column].source {
             case .attribute(let slot):
                 let attribute = writer.attributes[slot]
                 return (attribute.name, EntityWriter.displayText(stored: stored[column], as: attribute.type),
                         (record.values[slot] ?? .null).displayText)
             case .link(let slot):
-                let target = try self.linkedWriter(of: writer, slot: slot)
                 let first: Int64? = if case .integer(let id) = stored[column] { id } else { nil }
+                let shown = try first.map { try storedLinkWriter(of: writer, slot: slot, stored: stored).keyText(ofRow: $0) } ?? ""
                 // The record's related key may not be in the store (yet): show it from the record.
-                let again = try links[slot].map { try target.keyText(ofRow: $0) }
-                    ?? record.links[slot].map { target.key(of: $0) == nil ? "" : target.keyText(of: $0) } ?? ""
-                return (writer.relationships[slot].name, try target.keyText(ofRow: first), again)
+                var again = ""
+                if let link = record.links[slot] {
+                    let target = try self.writer(for: link)
+                    again = try links[slot].map { try target.keyText(ofRow: $0.rowID) }
+                        ?? (target.key(of: link) == nil ? "" : target.keyText(of: link))
+                }
+                return (writer.relationships[slot].name, shown, again)
+            case .linkEntity:
+                return nil  // `compare` reports the row id's column only
             }
         }
         let update = onDuplicate == .update
@@ -131,24 +137,41 @@ extension SQLiteSink {
         return writer
     }
 
-    /// A link must go through a relationship with a column, to the entity that column refers to.
+    /// A link must go through a relationship with a column, to an entity that column may refer to.
     private func checkLink(_ link: EntityRecord, slot: Int, of writer: EntityWriter, at location: Location) throws {
         let relationship = writer.relationships[slot]
-        guard let destination = writer.table.linkDestinations[slot] else {
-            throw PipelineError(.invalidPipeline, at: location, stage: "sqlite",
-                                "'\(writer.name).\(relationship.name)' is a to-many relationship; load the records from the other side "
-                                    + "(the to-one relationship of '\(relationship.destination)')")
+        let targets = writer.table.linkTargets[slot]
+        guard !targets.isEmpty else {
+            let why = if relationship.isTransient {
+                "is transient: Core Data keeps it in memory only, so it has nothing in the store to load"
+            } else if writer.isManyToMany[slot] {
+                "is a many-to-many relationship, which pipectl cannot load yet (its join table stays empty); "
+                    + "leave it out of the load"
+            } else {
+                "is a to-many relationship; load the records from the other side "
+                    + "(the to-one relationship of '\(relationship.destination)')"
+            }
+            throw PipelineError(.invalidPipeline, at: location, stage: "sqlite", "'\(writer.name).\(relationship.name)' \(why)")
         }
-        guard link.entity == destination else {
+        guard targets.contains(link.entity) else {
             let given = writers.indices.contains(link.entity) ? writers[link.entity].map { "'\($0.name)'" } ?? "an abstract entity" : "an unknown entity"
             throw PipelineError(.invalidPipeline, at: location, stage: "sqlite",
                                 "'\(writer.name).\(relationship.name)' links to '\(relationship.destination)', not to \(given)")
         }
     }
 
-    private func linkedWriter(of writer: EntityWriter, slot: Int) throws -> EntityWriter {
-        guard let destination = writer.table.linkDestinations[slot], let target = writers[destination] else {
-            throw PipelineError(.io, stage: "sqlite", "'\(writer.name).\(writer.relationships[slot].name)' has no column in this layout")
+    /// The writer of the row a stored link column refers to: the only entity the link may be, or
+    /// the one the row's `.linkEntity` column names.
+    private func storedLinkWriter(of writer: EntityWriter, slot: Int, stored: [Value]) throws -> EntityWriter {
+        let targets = writer.table.linkTargets[slot]
+        var target = targets.count == 1 ? writers[targets[0]] : nil
+        if target == nil, let column = writer.table.columns.firstIndex(where: {
+            if case .linkEntity(slot) = $0.source { true } else { false }
+        }), case .integer(let number) = stored[column] {
+            target = writers.lazy.compactMap { $0 }.first { $0.entityNumber == number }
+        }
+        guard let target else {
+            throw PipelineError(.io, stage: "sqlite", "'\(writer.name).\(writer.relationships[slot].name)' links to a row of no known entity")
         }
         return target
     }

@@ -11,9 +11,12 @@ import Pipeline
 ///
 /// The store is built in `.<name>.pipectl-building` beside the target (see `buildingURL(for:)`)
 /// and renamed over it by `finish(log:)` once committed and checked; `discard()` (or dropping the
-/// sink unfinished) deletes it and leaves the previous store as it was. Layout `sqlite` only for
-/// now: one table per concrete entity with `id INTEGER PRIMARY KEY`, its attributes and a
-/// `<relationship>_id` foreign key per to-one relationship; metadata in `pipectl_metadata`.
+/// sink unfinished) deletes it and leaves the previous store as it was.
+///
+/// Layout `sqlite`: one table per concrete entity with `id INTEGER PRIMARY KEY`, its attributes and
+/// a `<relationship>_id` foreign key per to-one relationship; metadata in `pipectl_metadata`.
+/// Layout `coredata`: the store Core Data writes for the model (`ZITEM`, `Z_PK`, Z_METADATA with
+/// the version hashes and the metadata keys), which an app opens without migrating it.
 public final class SQLiteSink: RecordSink {
     private enum State { case building, finished, discarded }
 
@@ -42,12 +45,12 @@ public final class SQLiteSink: RecordSink {
         case .sqlite:
             layout = try PlainTableLayout(model: model, settings: settings)
         case .coredata:
-            throw PipelineError(.invalidPipeline, at: settings.location, stage: "sqlite",
-                                "layout 'coredata' is not supported yet; use layout: sqlite for a plain SQLite store")
+            layout = try CoreDataTableLayout(model: model, settings: settings)
         }
         file = try StoreFile(target: settings.path, location: settings.location)
         do {
             let connection = try SQLiteConnection(path: file.building.path, readOnly: false)
+            try layout.configure(connection)
             // These only ever affect the temporary file, which is renamed into place only when
             // complete and checked: no journal or syncing needed while it is built.
             try connection.execute("PRAGMA journal_mode=OFF")

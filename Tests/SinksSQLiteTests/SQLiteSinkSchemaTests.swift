@@ -127,16 +127,18 @@ struct SQLiteSinkSchemaTests {
         }
     }
 
-    @Test("layout coredata is not supported yet")
+    @Test("layout coredata writes Core Data's tables instead (see CoreDataSinkTests)")
     func coreDataLayout() throws {
         try withScratchFolder { folder in
-            let error = pipelineError {
-                _ = try SQLiteSink(settings: StoreSettings(path: folder.appendingPathComponent("store.sqlite"), layout: .coredata,
-                                                           location: storeEntry),
-                                   model: Grocery.model)
-            }
-            #expect(error == "grocery.yaml:4:3: error: sqlite: layout 'coredata' is not supported yet; "
-                        + "use layout: sqlite for a plain SQLite store")
+            let target = folder.appendingPathComponent("store.sqlite")
+            let sink = try SQLiteSink(settings: StoreSettings(path: target, layout: .coredata, location: storeEntry), model: Grocery.model)
+            let log = Grocery.log()
+            try sink.write(Grocery.item("Milk", unit: "l", home: "Fridge", line: 2), onDuplicate: .keep, log: log)
+            try sink.finish(log: log)
+            let store = try SQLiteStore(readingAt: target)
+            #expect(try texts(store.rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid")) ==
+                [["ZITEM"], ["ZLOCATION"], ["ZUNIT"], ["Z_PRIMARYKEY"], ["Z_METADATA"]])
+            #expect(try store.rows("SELECT ZNAME, ZUNIT, ZLOCATIONATHOME FROM ZITEM") == [[.text("Milk"), .integer(1), .integer(1)]])
         }
     }
 

@@ -65,12 +65,12 @@ struct PlainTableLayout: TableLayout {
                                        + (attribute.isOptional ? "" : " NOT NULL"))
             }
 
-            var destinations: [Int?] = []
+            var destinations: [[Int]] = []
             var foreignKeys: [String] = []
             for (slot, relationship) in relationships.enumerated() {
                 // A to-many relationship is the other side's foreign key; it has no column here.
                 guard !relationship.isToMany else {
-                    destinations.append(nil)
+                    destinations.append([])
                     continue
                 }
                 let relAt = relationship.location ?? at
@@ -91,7 +91,7 @@ struct PlainTableLayout: TableLayout {
                 let column = "\(relationship.name)_\(PlainTableLayout.rowID)"
                 try claim(column, for: "relationship '\(relationship.name)'")
                 columns.append(.init(name: column, source: .link(slot)))
-                destinations.append(destination)
+                destinations.append([destination])
                 foreignKeys.append(column)
                 definitions.append("\(SQL.quote(column)) INTEGER REFERENCES \(SQL.quote(relationship.destination))"
                                        + "(\(SQL.quote(PlainTableLayout.rowID)))")
@@ -115,7 +115,7 @@ struct PlainTableLayout: TableLayout {
             }
 
             tables.append(EntityTable(name: entity.name, rowID: PlainTableLayout.rowID, columns: columns,
-                                      linkDestinations: destinations))
+                                      linkTargets: destinations))
         }
 
         var seenKeys: Set<String> = []

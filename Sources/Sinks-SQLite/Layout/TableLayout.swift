@@ -9,12 +9,20 @@ import Pipeline
 protocol TableLayout {
     /// One entry per model entity, in model order; nil for abstract entities, which have no rows.
     var tables: [EntityTable?] { get }
+    /// Sets what must be set before the database file has its first page (page size, auto-vacuum,
+    /// encoding); runs once, on the new empty file, before the build transaction begins.
+    func configure(_ connection: SQLiteConnection) throws
     /// Creates the tables and writes what is known before any record; runs once, inside the build
     /// transaction.
     func createSchema(in connection: SQLiteConnection) throws
     /// Completes the schema (indexes, built faster over the loaded rows than row by row) and writes
     /// what depends on the records; runs once, just before the build transaction commits.
     func complete(in connection: SQLiteConnection) throws
+}
+
+extension TableLayout {
+    /// SQLite's defaults suit a layout that needs nothing else.
+    func configure(_ connection: SQLiteConnection) throws {}
 }
 
 /// Where the records of one concrete entity go, as a layout names it; the sink prepares its
@@ -27,11 +35,22 @@ struct EntityTable {
         /// The row id of the record linked through relationship slot `Int` of
         /// `model.allRelationships(of:)`.
         case link(Int)
+        /// The `entityNumber` of the record linked through relationship slot `Int`: which entity
+        /// of a hierarchy sharing one table the linked row is (Core Data's `Z<n>_<REL>`).
+        case linkEntity(Int)
+    }
+
+    /// How an attribute's value is stored, where the layout differs from the value as it is.
+    enum Storage {
+        case asIs
+        /// A UUID as its 16 bytes (Core Data), not as text.
+        case uuidBytes
     }
 
     struct Column {
         var name: String
         var source: Source
+        var storage = Storage.asIs
     }
 
     /// The table, unquoted.
@@ -42,9 +61,24 @@ struct EntityTable {
     var columns: [Column]
     /// Columns every new row gets as they are, with their values as SQL literals.
     var constants: [(column: String, literal: String)] = []
-    /// Per relationship slot, the entity its linked records must be; nil for a relationship this
-    /// layout has no column for (to-many).
-    var linkDestinations: [Int?]
+    /// Per relationship slot, the entities (model indexes) its linked records may be: the
+    /// destination, and in a layout that keeps a hierarchy in one table its concrete
+    /// sub-entities. Empty for a relationship this layout has no column for (to-many).
+    var linkTargets: [[Int]]
+    /// The number that tells this entity's rows apart in a table shared with other entities
+    /// (Core Data's `Z_ENT`); nil when the table holds one entity only.
+    var entityNumber: Int64? = nil
+    /// Unique indexes over the table that rows can break while they are written (Core Data's
+    /// uniqueness constraints), to name them when a row does.
+    var uniqueConstraints: [UniqueConstraint] = []
+
+    /// A unique index that is in place while rows are written.
+    struct UniqueConstraint {
+        /// Its columns, in index order, unquoted.
+        var columns: [String]
+        /// As users know it: `Item (code, shop)`.
+        var description: String
+    }
 }
 
 extension EntityTable {

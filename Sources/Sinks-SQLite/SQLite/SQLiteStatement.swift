@@ -108,6 +108,28 @@ final class SQLiteStatement {
         throw error
     }
 
+    /// Runs a statement that writes one row, as `run()` does, except that a row breaking a UNIQUE
+    /// index is not an error here: SQLite has undone the statement (the transaction goes on) and
+    /// the index's columns come back, so that the caller can turn the record away. nil when the
+    /// row was written.
+    func runUnlessUniqueConflict() throws -> [String]? {
+        defer { reset() }
+        let code = sqlite3_step(handle)
+        if code == SQLITE_DONE || code == SQLITE_ROW { return nil }
+        // SQLITE_CONSTRAINT_UNIQUE, a macro Swift does not import (extended codes are on, see
+        // SQLiteConnection).
+        guard code == SQLITE_CONSTRAINT | (8 << 8) else {
+            throw PipelineError.sqlite(code, connection: db, "SQL failed", sql: sql)
+        }
+        // "UNIQUE constraint failed: ZITEM.ZCODE, ZITEM.ZSHOP": SQLite's wording since 3.8.2.
+        let message = sqlite3_errmsg(db).map { String(cString: $0) } ?? ""
+        guard let colon = message.range(of: ": ") else { return [] }
+        return message[colon.upperBound...].split(separator: ",").map { column in
+            let name = column.drop { $0 == " " }
+            return String(name.split(separator: ".").last ?? name)
+        }
+    }
+
     /// Makes the statement ready for its next use, dropping the previous bindings.
     func reset() {
         sqlite3_reset(handle)

@@ -1,3 +1,4 @@
+import Foundation
 import Pipeline
 
 /// Writes the records of one concrete entity: its prepared statements, what each parameter binds,
@@ -11,8 +12,14 @@ final class EntityWriter {
     let table: EntityTable
     /// `table.columns`' sources alone: iterating them per record retains no strings.
     private let sources: [EntityTable.Source]
+    /// Per column: a UUID attribute kept as its 16 bytes.
+    private let uuidBytes: [Bool]
     let attributes: [Attribute]
     let relationships: [Relationship]
+    /// Per relationship slot: a to-many whose inverse is a to-many too (a join table's).
+    let isManyToMany: [Bool]
+    /// `table.entityNumber`, or 0: what a row linking here records as this entity.
+    let entityNumber: Int64
     /// The value a new row gets for each attribute the record leaves out.
     private let defaults: [Value]
     private let required: [Bool]
@@ -33,9 +40,17 @@ final class EntityWriter {
         self.name = name
         self.table = table
         self.sources = table.columns.map(\.source)
+        self.uuidBytes = table.columns.map { if case .uuidBytes = $0.storage { true } else { false } }
         let attributes = model.allAttributes(of: name)
         self.attributes = attributes
-        self.relationships = model.allRelationships(of: name)
+        let relationships = model.allRelationships(of: name)
+        self.relationships = relationships
+        self.isManyToMany = relationships.map { relationship in
+            relationship.isToMany && relationship.inverse.map { inverse in
+                model.allRelationships(of: relationship.destination).contains { $0.name == inverse && $0.isToMany }
+            } ?? false
+        }
+        self.entityNumber = table.entityNumber ?? 0
         self.defaults = attributes.map { $0.defaultValue ?? .null }
         self.required = attributes.map { !$0.isOptional }
         // The layout has checked that every key name is an attribute.
@@ -85,7 +100,9 @@ final class EntityWriter {
     func keyText(ofRow rowID: Int64?) throws -> String {
         guard let rowID else { return "" }
         guard hasKey else { return "\(table.rowID)=\(rowID)" }
-        let statement = try keyStatement ?? connection.prepare(table.selectSQL(keySlots.map { attributes[$0].name }))
+        let statement = try keyStatement ?? connection.prepare(table.selectSQL(keySlots.map { slot in
+            table.columns.first { if case .attribute(slot) = $0.source { true } else { false } }?.name ?? attributes[slot].name
+        }))
         keyStatement = statement
         defer { statement.reset() }
         try statement.bind(.integer(rowID), at: 1)
@@ -98,42 +115,92 @@ final class EntityWriter {
     // MARK: Writing
 
     /// Inserts a new row from the record's values (defaults where it gives none) and the linked
-    /// row ids, and returns its row id.
+    /// rows, and returns its row id.
     ///
-    /// Throws `Rejection` when a required attribute would be empty.
-    func insert(_ record: EntityRecord, links: UnsafeMutableBufferPointer<Int64?>) throws -> Int64 {
-        defer { insert.reset() }
-        var parameter: Int32 = 1
-        for source in sources {
-            switch source {
-            case .attribute(let slot):
-                let value = record.values[slot] ?? defaults[slot]
-                if required[slot], case .null = value {
-                    throw Rejection(at: record.location, stage: "sqlite", field: attributes[slot].name,
-                                    reason: "\(name).\(attributes[slot].name) is required and has no default, but the record gives no value")
+    /// Throws `Rejection` when a required attribute would be empty or the row would break a
+    /// uniqueness constraint of the model.
+    func insert(_ record: EntityRecord, links: UnsafeMutableBufferPointer<LinkedRow?>) throws -> Int64 {
+        do {
+            for (column, source) in sources.enumerated() {
+                let parameter = Int32(column + 1)
+                switch source {
+                case .attribute(let slot):
+                    let value = record.values[slot] ?? defaults[slot]
+                    if required[slot], case .null = value {
+                        throw Rejection(at: record.location, stage: "sqlite", field: attributes[slot].name,
+                                        reason: "\(name).\(attributes[slot].name) is required and has no default, but the record gives no value")
+                    }
+                    try insert.bind(try stored(value, column: column, slot: slot, at: record.location), at: parameter)
+                case .link(let slot):
+                    try insert.bind(links[slot]?.rowID, at: parameter)
+                case .linkEntity(let slot):
+                    try insert.bind(links[slot]?.entityNumber, at: parameter)
                 }
-                try insert.bind(value, at: parameter)
-            case .link(let slot):
-                try insert.bind(links[slot], at: parameter)
             }
-            parameter += 1
+        } catch {
+            insert.reset()
+            throw error
         }
-        _ = try insert.step()
+        if let columns = try insert.runUnlessUniqueConflict() {
+            throw uniqueConflict(columns, record: record, links: links, stored: nil)
+        }
         return connection.lastInsertRowID
+    }
+
+    /// The value as the column keeps it: a UUID's text as its 16 bytes where the layout says so.
+    @inline(__always)
+    private func stored(_ value: Value, column: Int, slot: Int, at location: Location) throws -> Value {
+        guard uuidBytes[column], case .text(let text) = value else { return value }
+        guard let uuid = UUID(uuidString: text) else {
+            throw Rejection(at: location, stage: "sqlite", field: attributes[slot].name, rawValue: text, reason: "not a UUID")
+        }
+        return .binary(withUnsafeBytes(of: uuid.uuid) { Array($0) })
+    }
+
+    /// Why a row breaking a unique index is turned away, naming the model's constraint.
+    /// `stored` holds the row's columns when it is an update, whose record may leave some out.
+    private func uniqueConflict(_ columns: [String], record: EntityRecord,
+                                links: UnsafeMutableBufferPointer<LinkedRow?>, stored: [Value]?) -> Rejection {
+        let constraint = table.uniqueConstraints.first { $0.columns == columns }
+        var field: String?
+        let values = columns.compactMap { column -> String? in
+            guard let index = table.columns.firstIndex(where: { $0.name == column }) else { return nil }
+            switch table.columns[index].source {
+            case .attribute(let slot):
+                field = field ?? attributes[slot].name
+                let value = record.values[slot] ?? stored.map { EntityWriter.displayText(stored: $0[index], as: attributes[slot].type) }
+                    .map(Value.text) ?? defaults[slot]
+                return "\(attributes[slot].name)=\(value.displayText)"
+            case .link(let slot):
+                let row = links[slot].map { Value.integer($0.rowID) } ?? stored?[index] ?? .null
+                return "\(relationships[slot].name)=\(row == .null ? "none" : "row \(row.displayText)")"
+            case .linkEntity:
+                return nil
+            }
+        }
+        let what = constraint.map { "the model's uniqueness constraint on \($0.description)" }
+            ?? "a unique index on \(columns.joined(separator: ", "))"
+        return Rejection(at: record.location, stage: "sqlite", field: field,
+                         reason: "\(name) breaks \(what): the store already holds a row with \(values.joined(separator: ", "))")
     }
 
     /// The stored columns of row `rowID` and the indexes of the columns whose given value (a
     /// non-nil value or link slot) differs from the stored one.
+    ///
+    /// Columns of a linked record's entity (`.linkEntity`) are never reported apart: the same row
+    /// id in one table is the same entity.
     func compare(row rowID: Int64, with record: EntityRecord,
-                 links: UnsafeMutableBufferPointer<Int64?>) throws -> (stored: [Value], differing: [Int]) {
+                 links: UnsafeMutableBufferPointer<LinkedRow?>) throws -> (stored: [Value], differing: [Int]) {
         let statement = try compareStatement ?? connection.prepare(table.compareSQL)
         compareStatement = statement
         defer { statement.reset() }
         try statement.bind(.integer(rowID), at: 1)
         for (i, source) in sources.enumerated() {
             switch source {
-            case .attribute(let slot): try statement.bind(record.values[slot] ?? .null, at: Int32(i + 2))
-            case .link(let slot): try statement.bind(links[slot], at: Int32(i + 2))
+            case .attribute(let slot):
+                try statement.bind(try stored(record.values[slot] ?? .null, column: i, slot: slot, at: record.location), at: Int32(i + 2))
+            case .link(let slot): try statement.bind(links[slot]?.rowID, at: Int32(i + 2))
+            case .linkEntity(let slot): try statement.bind(links[slot]?.entityNumber, at: Int32(i + 2))
             }
         }
         guard try statement.step() else {
@@ -143,6 +210,7 @@ final class EntityWriter {
         let stored = (0..<count).map { statement.value(at: Int32($0)) }
         var differing: [Int] = []
         for (i, source) in sources.enumerated() where isGiven(source, in: record) {
+            if case .linkEntity = source { continue }
             if statement.value(at: Int32(count + i)) == .integer(0) { differing.append(i) }
         }
         return (stored, differing)
@@ -150,29 +218,42 @@ final class EntityWriter {
 
     /// Replaces the stored columns of row `rowID` with the record's given values and links,
     /// keeping `stored` (from `compare`) where the record gives nothing.
-    func update(row rowID: Int64, with record: EntityRecord, links: UnsafeMutableBufferPointer<Int64?>,
+    ///
+    /// Throws `Rejection` when the row would break a uniqueness constraint of the model.
+    func update(row rowID: Int64, with record: EntityRecord, links: UnsafeMutableBufferPointer<LinkedRow?>,
                 stored: [Value]) throws {
         let statement = try updateStatement ?? connection.prepare(table.updateSQL)
         updateStatement = statement
-        for (i, source) in sources.enumerated() {
-            let parameter = Int32(i + 1)
-            switch source {
-            case .attribute(let slot):
-                try statement.bind(record.values[slot] ?? stored[i], at: parameter)
-            case .link(let slot):
-                if record.links[slot] != nil { try statement.bind(links[slot], at: parameter) }
-                else { try statement.bind(stored[i], at: parameter) }
+        do {
+            for (i, source) in sources.enumerated() {
+                let parameter = Int32(i + 1)
+                switch source {
+                case .attribute(let slot):
+                    let value = try record.values[slot].map { try self.stored($0, column: i, slot: slot, at: record.location) }
+                    try statement.bind(value ?? stored[i], at: parameter)
+                case .link(let slot):
+                    if record.links[slot] != nil { try statement.bind(links[slot]?.rowID, at: parameter) }
+                    else { try statement.bind(stored[i], at: parameter) }
+                case .linkEntity(let slot):
+                    if record.links[slot] != nil { try statement.bind(links[slot]?.entityNumber, at: parameter) }
+                    else { try statement.bind(stored[i], at: parameter) }
+                }
             }
+            try statement.bind(.integer(rowID), at: Int32(sources.count + 1))
+        } catch {
+            statement.reset()
+            throw error
         }
-        try statement.bind(.integer(rowID), at: Int32(sources.count + 1))
-        try statement.run()
+        if let columns = try statement.runUnlessUniqueConflict() {
+            throw uniqueConflict(columns, record: record, links: links, stored: stored)
+        }
     }
 
     /// Whether the record gives column `source` (nil slots leave the stored value alone).
     private func isGiven(_ source: EntityTable.Source, in record: EntityRecord) -> Bool {
         switch source {
         case .attribute(let slot): record.values[slot] != nil
-        case .link(let slot): record.links[slot] != nil
+        case .link(let slot), .linkEntity(let slot): record.links[slot] != nil
         }
     }
 
@@ -182,6 +263,9 @@ final class EntityWriter {
         case (.bool, .integer(let number)): Value.bool(number != 0).displayText
         case (.date, .double(let seconds)): Value.date(seconds).displayText
         case (.date, .integer(let seconds)): Value.date(Double(seconds)).displayText
+        case (.uuid, .binary(let bytes)) where bytes.count == 16:
+            UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                        bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])).uuidString
         default: value.displayText
         }
     }

@@ -1,0 +1,188 @@
+import Foundation
+import Pipeline
+
+/// The Core Data layout: the store Core Data itself writes for the model, so that an app opens it
+/// as its own, without migrating (see `CoreDataStoreFormat`).
+///
+/// The schema is `CoreDataSchema.statements()` as it stands, created before any row in Core
+/// Data's order: one table per root entity (`ZITEM`) holding the rows of its whole hierarchy, told
+/// apart by `Z_ENT`, with `Z_PK` from one key space per hierarchy (the table's row ids) and
+/// `Z_OPT` 1. Attributes go to their `Z<NAME>` columns (UUIDs as 16 bytes), to-one relationships
+/// to `Z<REL>` (the linked row's `Z_PK`) and, into a hierarchy, `Z<n>_<REL>` (its `Z_ENT`).
+/// `complete` writes Z_PRIMARYKEY and Z_METADATA.
+///
+/// Left empty, as the format has no confirmed value for them: the order keys `Z_FOK_<REL>` of a
+/// to-one whose inverse is ordered, and the join tables of many-to-many relationships, which a
+/// load cannot fill yet.
+struct CoreDataTableLayout: TableLayout {
+    let tables: [EntityTable?]
+    let schema: CoreDataSchema
+    /// `Z_UUID`, upper case.
+    let storeUUID: String
+    /// `Z_PLIST`.
+    let metadata: Data
+    /// Per to-one relationship, a query counting the rows that link to no row of the destination
+    /// (or to a row of another entity): the store has no FOREIGN KEY clauses for SQLite to check.
+    let linkChecks: [(relationship: String, table: String, sql: String)]
+
+    init(model: StoreModel, settings: StoreSettings) throws {
+        let schema = try CoreDataSchema(model)
+        let tree = schema.entities
+
+        var rootTables: [String: String] = [:]
+        for table in schema.tables {
+            // SQLite compares names without regard to case.
+            if let other = rootTables.updateValue(table.entity, forKey: table.name.uppercased()) {
+                throw PipelineError(.invalidPipeline, at: model[table.entity]?.location ?? settings.location, stage: "sqlite",
+                                    "entities '\(other)' and '\(table.entity)' would both be the table '\(table.name)' "
+                                        + "(SQLite table names ignore case); rename one of them")
+            }
+        }
+
+        var tables: [EntityTable?] = []
+        for entity in model.entities {
+            guard !entity.isAbstract else {
+                tables.append(nil)
+                continue
+            }
+            guard let table = schema.table(of: entity.name), let number = tree.number(of: entity.name),
+                  let root = tree.root(of: entity.name) else {
+                throw PipelineError(.io, at: entity.location ?? settings.location, stage: "sqlite",
+                                    "entity '\(entity.name)' has no table in the Core Data schema")
+            }
+            let lineage = model.lineage(of: entity.name)
+            func missing(_ what: String) -> PipelineError {
+                PipelineError(.io, at: entity.location ?? settings.location, stage: "sqlite",
+                              "\(what) of entity '\(entity.name)' has no column in the Core Data schema")
+            }
+
+            var columns: [EntityTable.Column] = []
+            for (slot, attribute) in model.allAttributes(of: entity.name).enumerated() where !attribute.isTransient {
+                guard let column = schema.column(of: entity.name, property: attribute.name) else {
+                    throw missing("attribute '\(attribute.name)'")
+                }
+                columns.append(.init(name: column, source: .attribute(slot),
+                                     storage: attribute.type == .uuid ? .uuidBytes : .asIs))
+            }
+
+            var linkTargets: [[Int]] = []
+            for (slot, relationship) in model.allRelationships(of: entity.name).enumerated() {
+                guard !relationship.isToMany, !relationship.isTransient else {
+                    linkTargets.append([])
+                    continue
+                }
+                guard let column = schema.column(of: entity.name, property: relationship.name),
+                      let owner = lineage.last(where: { $0.relationships.contains { $0.name == relationship.name } })
+                else { throw missing("relationship '\(relationship.name)'") }
+                columns.append(.init(name: column, source: .link(slot)))
+                let entityColumn = table.columns.first {
+                    $0.role == .foreignEntity(entity: owner.name, relationship: relationship.name)
+                }
+                if let entityColumn { columns.append(.init(name: entityColumn.name, source: .linkEntity(slot))) }
+                // The destination and everything under it shares its table. Abstract ones stay in
+                // the list, so that linking one says it is abstract rather than not allowed.
+                linkTargets.append(model.entities.indices.filter { index in
+                    model.lineage(of: model.entities[index].name).contains { $0.name == relationship.destination }
+                })
+            }
+
+            var constraints: [EntityTable.UniqueConstraint] = []
+            for member in tree.hierarchy(of: root.name) {
+                for constraint in member.uniquenessConstraints where !constraint.isEmpty {
+                    let names = constraint.compactMap { schema.column(of: member.name, property: $0) }
+                    constraints.append(.init(columns: names, description: "\(member.name) (\(constraint.joined(separator: ", ")))"))
+                }
+            }
+
+            tables.append(EntityTable(name: table.name, rowID: "Z_PK", columns: columns,
+                                      constants: [("Z_ENT", String(number)), ("Z_OPT", "1")],
+                                      linkTargets: linkTargets, entityNumber: Int64(number), uniqueConstraints: constraints))
+        }
+
+        var linkChecks: [(relationship: String, table: String, sql: String)] = []
+        for table in schema.tables {
+            for (index, column) in table.columns.enumerated() {
+                guard case .foreignKey(let entity, let name) = column.role,
+                      let relationship = model.allRelationships(of: entity).first(where: { $0.name == name }),
+                      let destination = schema.table(of: relationship.destination) else { continue }
+                let numbers = tree.entities.filter { member in
+                    model.lineage(of: member.name).contains { $0.name == relationship.destination }
+                }.compactMap { tree.number(of: $0.name) }.map(String.init)
+                var match = "d.Z_PK = r.\(column.name) AND d.Z_ENT IN (\(numbers.joined(separator: ", ")))"
+                if index + 1 < table.columns.count, case .foreignEntity = table.columns[index + 1].role {
+                    match += " AND d.Z_ENT = r.\(table.columns[index + 1].name)"
+                }
+                linkChecks.append(("\(entity).\(name)", table.name,
+                                   "SELECT count(*), min(r.Z_PK) FROM \(table.name) AS r WHERE r.\(column.name) IS NOT NULL "
+                                       + "AND NOT EXISTS (SELECT 1 FROM \(destination.name) AS d WHERE \(match))"))
+            }
+        }
+
+        var extra: [String: Value] = [:]
+        for (key, value) in settings.metadata {
+            guard extra.updateValue(value, forKey: key) == nil else {
+                throw PipelineError(.invalidPipeline, at: settings.location, stage: "sqlite", "metadata key '\(key)' is given twice")
+            }
+        }
+        do {
+            metadata = try CoreDataMetadata(model: model, extra: extra).binaryPropertyList()
+        } catch let error as PipelineError {
+            throw error.located(at: settings.location)
+        }
+        if let given = settings.uuid {
+            guard let uuid = UUID(uuidString: given) else {
+                throw PipelineError(.invalidPipeline, at: settings.location, stage: "sqlite",
+                                    "the store UUID '\(given)' is not a UUID (such as 6FA1D3C2-0B5E-4C1A-9D3E-2F4B5A6C7D8E)")
+            }
+            storeUUID = uuid.uuidString.uppercased()
+        } else {
+            // The plist holds the model's version hashes and the metadata keys: the same model and
+            // metadata give the same UUID.
+            storeUUID = CoreDataMetadata.storeUUID(from: metadata)
+        }
+        self.tables = tables
+        self.schema = schema
+        self.linkChecks = linkChecks
+    }
+
+    func configure(_ connection: SQLiteConnection) throws {
+        // As Core Data creates its stores; auto-vacuum only takes effect before the first table.
+        try connection.execute("PRAGMA page_size = 4096")
+        try connection.execute("PRAGMA auto_vacuum = 2")
+        try connection.execute("PRAGMA encoding = 'UTF-8'")
+    }
+
+    func createSchema(in connection: SQLiteConnection) throws {
+        // All of it up front, indexes included, as Core Data does: the unique indexes of the
+        // model's uniqueness constraints then turn a breaking record away as it is written.
+        for statement in schema.statements() { try connection.execute(statement) }
+    }
+
+    func complete(in connection: SQLiteConnection) throws {
+        for check in linkChecks {
+            let row = try connection.rows(check.sql).first ?? []
+            guard row.count == 2, case .integer(let count) = row[0], count > 0 else { continue }
+            throw PipelineError(.io, stage: "sqlite",
+                                "the new store fails its link check: \(count) row(s) of '\(check.table)' link through "
+                                    + "'\(check.relationship)' to missing rows, first Z_PK \(row[1].displayText)")
+        }
+        var maxPrimaryKeys: [String: Int64] = [:]
+        for table in schema.tables {
+            if case .integer(let max) = try connection.rows("SELECT max(Z_PK) FROM \(SQL.quote(table.name))").first?.first {
+                maxPrimaryKeys[table.entity] = max
+            }
+        }
+        let insert = try connection.prepare("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?1, ?2, ?3, ?4)")
+        for row in schema.primaryKeyRows(maxPrimaryKeys: maxPrimaryKeys) {
+            try insert.bind(.integer(Int64(row.entity)), at: 1)
+            try insert.bind(.text(row.name), at: 2)
+            try insert.bind(.integer(Int64(row.superEntity)), at: 3)
+            try insert.bind(.integer(row.max), at: 4)
+            try insert.run()
+        }
+        let metadataRow = try connection.prepare("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?1, ?2)")
+        try metadataRow.bind(.text(storeUUID), at: 1)
+        try metadataRow.bind(.binary(Array(metadata)), at: 2)
+        try metadataRow.run()
+    }
+}

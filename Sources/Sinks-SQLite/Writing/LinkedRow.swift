@@ -1,0 +1,7 @@
+/// A row that a record links to: its row id, and which entity it is where one table holds the
+/// rows of several entities.
+struct LinkedRow {
+    var rowID: Int64
+    /// The linked entity's `EntityTable.entityNumber`; 0 where its table holds it alone.
+    var entityNumber: Int64
+}
