@@ -10,7 +10,8 @@ struct Pipectl: ParsableCommand {
             exports from Numbers or Excel, with transforms such as trim, number and date.
 
             Exit codes: 0 ok, 64 usage error, 65 invalid pipeline file, 66 invalid input file,
-            67 records rejected under 'on_reject: fail', 74 input/output error.
+            67 records rejected under 'on_reject: fail', 68 store does not match the model
+            ('inspect --model'), 74 input/output error.
             """,
         version: "0.1.0",
         subcommands: [RunCommand.self, ValidateCommand.self, InspectCommand.self])

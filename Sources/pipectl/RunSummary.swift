@@ -23,7 +23,8 @@ struct RunSummary {
         for (name, c) in zip(log.sourceNames, log.sources) {
             rows.append(["source \(name)", "\(c.read)", "\(c.inserted)", "\(c.alreadyPresent)", "\(c.updated)", "\(c.skipped)", "\(c.rejected)"])
         }
-        for (name, c) in zip(log.entityNames, log.entities) {
+        // Abstract entities have no records of their own: their sub-entities' rows say it all.
+        for (name, c) in zip(log.entityNames, log.entities) where pipeline.model[name]?.isAbstract != true {
             rows.append(["  \(name)", "", "\(c.inserted)", "\(c.alreadyPresent)", "\(c.updated)", "\(c.skipped)", c.rejected == 0 ? "" : "\(c.rejected)"])
         }
         out += RunSummary.table([header] + rows)

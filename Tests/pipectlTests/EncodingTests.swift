@@ -11,18 +11,18 @@ final class EncodingTests: XCTestCase {
 
     func testEveryExportVariantGivesTheSameStore() throws {
         let ws = try Workspace()
-        XCTAssertEqual(try ws.run("run", "-q", "pipelines/grocery.yaml").status, 0)
-        let expected = try SQLiteStoreContent(try ws.store("build/grocery.sqlite")).all()
+        XCTAssertEqual(try ws.run("run", "-q", "pipelines/grocery-sqlite.yaml").status, 0)
+        let expected = try SQLiteStoreContent(try ws.store("build/grocery-sqlite.sqlite")).all()
         XCTAssertEqual(expected.count, 414 + 11 + 18 + 17 + 1)
 
-        let yaml = try String(decoding: ws.bytes("pipelines/grocery.yaml"), as: UTF8.self)
+        let yaml = try String(decoding: ws.bytes("pipelines/grocery-sqlite.yaml"), as: UTF8.self)
         let variants = try FileManager.default.contentsOfDirectory(atPath: Self.fixtures.path).filter { $0.hasSuffix(".csv") }.sorted()
         XCTAssertEqual(variants.count, 5)
         for variant in variants {
             try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent(variant),
                                              to: ws.pipelines.appendingPathComponent("data/\(variant)"))
             let pipeline = yaml.replacingOccurrences(of: "data/grocery.csv", with: "data/\(variant)")
-                .replacingOccurrences(of: "../build/grocery.sqlite", with: "../build/\(variant).sqlite")
+                .replacingOccurrences(of: "../build/grocery-sqlite.sqlite", with: "../build/\(variant).sqlite")
             try ws.write(pipeline, to: "pipelines/\(variant).yaml")
 
             let result = try ws.run("run", "-q", "pipelines/\(variant).yaml")

@@ -100,12 +100,12 @@ final class InspectTests: XCTestCase {
 
     func testPlainGroceryStore() throws {
         let ws = try workspace()
-        XCTAssertEqual(try ws.run("run", "-q", "pipelines/grocery.yaml").status, 0)
-        let result = try ws.run("inspect", "build/grocery.sqlite")
+        XCTAssertEqual(try ws.run("run", "-q", "pipelines/grocery-sqlite.yaml").status, 0)
+        let result = try ws.run("inspect", "build/grocery-sqlite.sqlite")
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stderr, "")
         XCTAssertEqual(result.stdout, """
-            store:   build/grocery.sqlite
+            store:   build/grocery-sqlite.sqlite
             layout:  sqlite (pipectl plain layout)
             sqlite:  page size 4096, journal mode delete, auto_vacuum none, encoding UTF-8
 
@@ -271,8 +271,8 @@ final class InspectTests: XCTestCase {
 
     func testJSONOfThePlainStore() throws {
         let ws = try workspace()
-        XCTAssertEqual(try ws.run("run", "-q", "pipelines/grocery.yaml").status, 0)
-        let result = try ws.run("inspect", "build/grocery.sqlite", "--json")
+        XCTAssertEqual(try ws.run("run", "-q", "pipelines/grocery-sqlite.yaml").status, 0)
+        let result = try ws.run("inspect", "build/grocery-sqlite.sqlite", "--json")
         XCTAssertEqual(result.status, 0, result.stderr)
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(json.keys.sorted(), ["entities", "layout", "metadata", "path", "sqlite"])
@@ -299,11 +299,11 @@ final class InspectTests: XCTestCase {
 
     func testModelOnAPlainStore() throws {
         let ws = try workspace()
-        XCTAssertEqual(try ws.run("run", "-q", "pipelines/grocery.yaml").status, 0)
-        let result = try ws.run("inspect", "build/grocery.sqlite", "--model", "inspect/grocerydude/GroceryDude.xcdatamodeld")
+        XCTAssertEqual(try ws.run("run", "-q", "pipelines/grocery-sqlite.yaml").status, 0)
+        let result = try ws.run("inspect", "build/grocery-sqlite.sqlite", "--model", "inspect/grocerydude/GroceryDude.xcdatamodeld")
         XCTAssertEqual(result.status, 66)
         XCTAssertEqual(result.stdout, "")
-        XCTAssertEqual(result.stderr, "build/grocery.sqlite: error: inspect: --model checks Core Data version hashes, and this "
+        XCTAssertEqual(result.stderr, "build/grocery-sqlite.sqlite: error: inspect: --model checks Core Data version hashes, and this "
                            + "store has layout 'sqlite (pipectl plain layout)', which keeps none\n")
     }
 

@@ -50,6 +50,11 @@ struct LoadBinding {
                                     sourceLine: assignment.sourceLine)
             }
             let attribute = attributes[a]
+            guard !attribute.isTransient else {
+                throw PipelineError(.invalidPipeline, at: assignment.location, stage: "load",
+                                    "\(spec.entity).\(attribute.name) is transient in the model: it has no column in the store, so nothing could be loaded into it",
+                                    sourceLine: assignment.sourceLine)
+            }
             let defaultValue = attribute.defaultValue.flatMap { try? attribute.type.convert($0).get() }
             var validation: AttributeValidation.Checker?
             if !attribute.validation.isEmpty {

@@ -2,15 +2,15 @@ import Foundation
 import Pipeline
 import XCTest
 
-/// `pipectl run pipelines/grocery.yaml` end to end: the README's main job, on a copy of `pipelines/`.
-final class GroceryTests: XCTestCase {
+/// `pipectl run pipelines/grocery-sqlite.yaml` end to end: the plain layout, on a copy of `pipelines/`.
+final class GrocerySQLiteTests: XCTestCase {
     func testGroceryBuildsTheStore() throws {
         let ws = try Workspace()
-        let result = try ws.run("run", "pipelines/grocery.yaml")
+        let result = try ws.run("run", "pipelines/grocery-sqlite.yaml")
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertTrue(result.stdout.hasPrefix("grocery: wrote build/grocery.sqlite in "), result.stdout)
+        XCTAssertTrue(result.stdout.hasPrefix("grocery-sqlite: wrote build/grocery-sqlite.sqlite in "), result.stdout)
 
-        let store = try ws.store("build/grocery.sqlite")
+        let store = try ws.store("build/grocery-sqlite.sqlite")
         // 419 rows, 5 of them repeat an item name: 414 items (counted with Python's csv module).
         XCTAssertEqual(try store.scalar("SELECT count(*) FROM Item"), .integer(414))
         XCTAssertEqual(try store.scalar("SELECT count(*) FROM Unit"), .integer(11))
@@ -50,12 +50,12 @@ final class GroceryTests: XCTestCase {
         XCTAssertEqual(try store.scalar("PRAGMA journal_mode"), .text("delete"))
         XCTAssertEqual(try store.scalar("PRAGMA integrity_check"), .text("ok"))
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: ws.build.path)
-        XCTAssertEqual(leftovers, ["grocery.sqlite"])
+        XCTAssertEqual(leftovers, ["grocery-sqlite.sqlite"])
     }
 
     func testGrocerySummaryAndWarnings() throws {
         let ws = try Workspace()
-        let result = try ws.run("run", "pipelines/grocery.yaml")
+        let result = try ws.run("run", "pipelines/grocery-sqlite.yaml")
         XCTAssertEqual(result.status, 0, result.stderr)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         XCTAssertEqual(Array(lines.dropFirst()), [
@@ -81,25 +81,25 @@ final class GroceryTests: XCTestCase {
 
     func testTwoRunsGiveByteIdenticalStores() throws {
         let ws = try Workspace()
-        XCTAssertEqual(try ws.run("run", "-q", "pipelines/grocery.yaml").status, 0)
-        let first = try ws.bytes("build/grocery.sqlite")
-        XCTAssertEqual(try ws.run("run", "-q", "pipelines/grocery.yaml").status, 0)
-        XCTAssertEqual(try ws.bytes("build/grocery.sqlite"), first)
+        XCTAssertEqual(try ws.run("run", "-q", "pipelines/grocery-sqlite.yaml").status, 0)
+        let first = try ws.bytes("build/grocery-sqlite.sqlite")
+        XCTAssertEqual(try ws.run("run", "-q", "pipelines/grocery-sqlite.yaml").status, 0)
+        XCTAssertEqual(try ws.bytes("build/grocery-sqlite.sqlite"), first)
     }
 
     func testDryRunWritesNothing() throws {
         let ws = try Workspace()
-        let result = try ws.run("run", "--dry-run", "pipelines/grocery.yaml")
+        let result = try ws.run("run", "--dry-run", "pipelines/grocery-sqlite.yaml")
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertTrue(result.stdout.hasPrefix("grocery: dry run, nothing written"), result.stdout)
-        XCTAssertFalse(ws.exists("build/grocery.sqlite"))
+        XCTAssertTrue(result.stdout.hasPrefix("grocery-sqlite: dry run, nothing written"), result.stdout)
+        XCTAssertFalse(ws.exists("build/grocery-sqlite.sqlite"))
         XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: ws.build.path)) ?? [], [])
     }
 
     func testValidate() throws {
         let ws = try Workspace()
-        let result = try ws.run("validate", "pipelines/grocery.yaml")
+        let result = try ws.run("validate", "pipelines/grocery-sqlite.yaml")
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(result.stdout, "pipelines/grocery.yaml: ok: pipeline 'grocery', 4 entities, 1 source\n")
+        XCTAssertEqual(result.stdout, "pipelines/grocery-sqlite.yaml: ok: pipeline 'grocery-sqlite', 4 entities, 1 source\n")
     }
 }
