@@ -59,7 +59,7 @@ let package = Package(
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SourcesCSVTests", dependencies: ["SourcesCSV", "Pipeline"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SinksSQLiteTests", dependencies: ["SinksSQLite", "Pipeline", "CSQLite"]),
-        .testTarget(name: "ExtrasTests", dependencies: ["SourcesXML", "SourcesJSON", "ReportsXLSX", "Pipeline"]),
+        .testTarget(name: "ExtrasTests", dependencies: ["SourcesCSV", "SourcesXML", "SourcesJSON", "ReportsXLSX", "Pipeline"]),
         .testTarget(name: "pipectlTests", dependencies: ["pipectl", "SinksSQLite", "Pipeline"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
