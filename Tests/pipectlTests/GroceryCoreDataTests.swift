@@ -124,6 +124,21 @@ final class GroceryCoreDataTests: XCTestCase {
                        .text("0A1B2C3D-4E5F-4061-8273-8495A6B7C8D9"))
     }
 
+    func testABrokenModelFileIsLocatedAndKeepsTheStore() throws {
+        let ws = try Workspace()
+        XCTAssertEqual(try ws.run("run", "-q", "pipelines/grocery.yaml").status, 0)
+        let before = try ws.bytes("build/Grocery.sqlite")
+        let contents = ws.pipelines.appendingPathComponent("model/Grocery.xcdatamodeld/Grocery.xcdatamodel/contents")
+        let xml = try String(contentsOf: contents, encoding: .utf8)
+        try xml.replacingOccurrences(of: #"attributeType="Float""#, with: #"attributeType="Floot""#)
+            .write(to: contents, atomically: true, encoding: .utf8)
+        let result = try ws.run("run", "pipelines/grocery.yaml")
+        XCTAssertEqual(result.status, 65, result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("pipelines/model/Grocery.xcdatamodeld/Grocery.xcdatamodel/contents:8:"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("Floot"), result.stderr)
+        XCTAssertEqual(try ws.bytes("build/Grocery.sqlite"), before)
+    }
+
     func testAModelMismatchIsLocated() throws {
         let ws = try Workspace()
         let yaml = try String(decoding: ws.bytes("pipelines/grocery.yaml"), as: UTF8.self)

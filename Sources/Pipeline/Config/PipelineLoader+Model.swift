@@ -7,7 +7,15 @@ extension PipelineLoader.Context {
             throw (store ?? ConfigNode(.null, at: Location(file: shownFile))).error(
                 "this pipectl cannot read model files ('store.model'); declare the entities under 'entities:' instead")
         }
-        return try reader(url)
+        do {
+            return try reader(url)
+        } catch var error as PipelineError {
+            // Readers name files by absolute path; messages name them as the user sees them.
+            if let file = error.location?.file, file.hasPrefix("/") {
+                error.location?.file = PipelineLoader.Context.relative(file, to: currentDirectory)
+            }
+            throw error
+        }
     }
 
     /// `entities:` on top of an app's model: what a Core Data model cannot say (unique keys for
