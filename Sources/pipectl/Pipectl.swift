@@ -6,11 +6,11 @@ struct Pipectl: ParsableCommand {
         commandName: "pipectl",
         abstract: "Turns spreadsheet exports into the SQLite store an app ships.",
         discussion: """
-            A pipeline file (YAML) names the store, its entities, and the sources to load: CSV
+            A pipeline file (YAML) names the store, its entities, and the sources to load: CSV \
             exports from Numbers or Excel, with transforms such as trim, number and date.
 
-            Exit codes: 0 ok, 64 usage error, 65 invalid pipeline file, 66 invalid input file,
-            67 records rejected under 'on_reject: fail', 68 store does not match the model
+            Exit codes: 0 ok, 64 usage error, 65 invalid pipeline file, 66 invalid input file, \
+            67 records rejected under 'on_reject: fail', 68 store does not match the model \
             ('inspect --model'), 74 input/output error.
             """,
         version: "0.1.0",

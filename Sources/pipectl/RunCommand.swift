@@ -9,7 +9,7 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Run a pipeline: read, transform and load every source into the store.",
         discussion: """
-            The store is built beside the target and renamed into place only when it is complete
+            The store is built beside the target and renamed into place only when it is complete \
             and checked; a failed run leaves the previous store as it was.
             """)
 

@@ -331,7 +331,7 @@ import Testing
             _ = try PipelineLoader.load(contentsOf: file, registry: loaderTestRegistry)
             Issue.record("a missing pipeline file loaded")
         } catch let error as PipelineError {
-            #expect(error.description == "error: pipeline: no such file: pipelines/nope.yaml")
+            #expect(error.description == "pipelines/nope.yaml: error: pipeline: no such file")
             #expect(error.kind == .io)
         } catch {
             Issue.record("unexpected \(error)")

@@ -16,16 +16,16 @@ public enum PipelineLoader {
         let shown = Context.shownPath(of: url)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw PipelineError(.io, stage: "pipeline", "no such file: \(shown)")
+            throw PipelineError(.io, at: Location(file: shown), stage: "pipeline", "no such file")
         }
         guard !isDirectory.boolValue else {
-            throw PipelineError(.io, stage: "pipeline", "\(shown) is a directory, not a pipeline file")
+            throw PipelineError(.io, at: Location(file: shown), stage: "pipeline", "this is a directory, not a pipeline file")
         }
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw PipelineError(.io, stage: "pipeline", "cannot read \(shown): \(error.localizedDescription)")
+            throw PipelineError(.io, at: Location(file: shown), stage: "pipeline", "cannot read the file: \(error.localizedDescription)")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw PipelineError(.invalidPipeline, at: Location(file: shown), stage: "pipeline",
