@@ -30,9 +30,9 @@ public final class XMLReader: RecordReader {
 
     private let file: Int32
     private let reader: xmlTextReaderPtr
-    private var tree = FieldTree(fields: []) { _ in nil }
+    private let tree: FieldTree
     /// The record option's steps as the reader's own names.
-    private var steps: [FieldTree.Name] = []
+    private let steps: [FieldTree.Name]
     /// A single step (`item`) matches at any depth; a path must match from the root.
     private let matchesAnywhere: Bool
     /// How many leading steps of the record path the open elements match.
@@ -45,15 +45,29 @@ public final class XMLReader: RecordReader {
     private var recordCount = 0
     private var finished = false
 
-    // One record's fields, reused from record to record.
-    private var values: [Value]
-    private var filled: [Bool]
-    private var texts: [[UInt8]]
-    /// The open elements inside the record: their field tree node and the slot their text goes to.
-    private var openElements: [(node: Int, slot: Int)] = []
+    /// One record's fields, reused from record to record.
+    private var scratch: Scratch
+    /// What libxml2 reported; behind a pointer, as its error handler's context.
+    private let trap: UnsafeMutablePointer<XMLErrorTrap>
+    private var failure: PipelineError?
 
-    /// The first error libxml2 reported, captured by `captureError`.
-    fileprivate var reported: PipelineError?
+    /// The state of the record being read. `readRecord` swaps it into a local so that the work
+    /// per node pays no exclusivity checks on the class's properties.
+    private struct Scratch {
+        var values: [Value]
+        var filled: [Bool]
+        var texts: [[UInt8]]
+        /// The open elements inside the record: their field tree node and the slot their text goes to.
+        var openElements: [(node: Int, slot: Int)] = []
+        /// The slots filled from child elements, turned into text at the record's end.
+        var collecting: [Int] = []
+
+        init(count: Int) {
+            values = Array(repeating: .text(""), count: count)
+            filled = Array(repeating: false, count: count)
+            texts = Array(repeating: [], count: count)
+        }
+    }
 
     /// Opens `input`; throws when the file cannot be opened or is empty.
     public init(input: Input, options: Options) throws {
@@ -90,11 +104,12 @@ public final class XMLReader: RecordReader {
         self.file = descriptor
         self.reader = reader
         matchesAnywhere = recordSteps.count == 1
-        values = Array(repeating: .text(""), count: options.fields.count)
-        filled = Array(repeating: false, count: options.fields.count)
-        texts = Array(repeating: [], count: options.fields.count)
-        // From here on libxml2 reports its errors to this reader instead of printing them.
-        xmlTextReaderSetStructuredErrorHandler(reader, captureError, Unmanaged.passUnretained(self).toOpaque())
+        scratch = Scratch(count: options.fields.count)
+        trap = .allocate(capacity: 1)
+        trap.initialize(to: XMLErrorTrap(displayPath: input.displayPath, path: input.url.path))
+        // From here on libxml2 reports its errors to the trap instead of printing them.
+        xmlTextReaderSetStructuredErrorHandler(reader, captureXMLError, UnsafeMutableRawPointer(trap))
+        let intern = { XMLReader.intern($0, in: reader) }
         steps = recordSteps.compactMap(intern)
         tree = FieldTree(fields: fieldSteps, intern: intern)
         if steps.count != recordSteps.count {
@@ -104,13 +119,26 @@ public final class XMLReader: RecordReader {
 
     deinit {
         xmlFreeTextReader(reader)
+        trap.deinitialize(count: 1)
+        trap.deallocate()
         close(file)
     }
 
     /// The next record, or nil at the end of the file; throws `PipelineError` for a file that is
     /// not well-formed XML, uses an entity, or whose root does not match the record path.
     public func next() throws -> Record? {
+        if let failure { throw failure }
         guard !finished else { return nil }
+        do {
+            return try nextRecord()
+        } catch let error as PipelineError {
+            // The file cannot be read on: say so again if asked for more.
+            failure = error
+            throw error
+        }
+    }
+
+    private func nextRecord() throws -> Record? {
         while true {
             let node = try read()
             guard let node else {
@@ -124,7 +152,6 @@ public final class XMLReader: RecordReader {
                 if !sawRoot {
                     sawRoot = true
                     if !matchesAnywhere, !same(name, steps[0]) {
-                        finished = true
                         throw PipelineError(.invalidPipeline, at: location(of: node), stage: "xml",
                                             "record path '\(options.record)' does not match the root element <\(String(cString: name))>")
                     }
@@ -139,7 +166,7 @@ public final class XMLReader: RecordReader {
                     ancestors.append(name)
                 }
             case ReaderNode.endElement:
-                ancestors.removeLast()
+                _ = ancestors.popLast()
                 matchedSteps = min(matchedSteps, ancestors.count)
             case ReaderNode.entityReference:
                 throw entityError(node)
@@ -155,52 +182,56 @@ public final class XMLReader: RecordReader {
     private func readRecord(_ element: xmlNodePtr, isEmpty: Bool) throws -> Record {
         recordCount += 1
         let location = recordLocation(element)
-        for slot in values.indices {
-            values[slot] = .text("")
-            filled[slot] = false
+        var record = Scratch(count: 0)
+        swap(&record, &scratch)
+        defer { swap(&record, &scratch) }
+        for slot in record.values.indices {
+            record.values[slot] = .text("")
+            record.filled[slot] = false
         }
         var attribute = element.pointee.properties
         while let current = attribute {
             attribute = current.pointee.next
             let slot = tree.attributeSlot(named: current.pointee.name)
-            guard slot >= 0, !filled[slot] else { continue }
-            filled[slot] = true
-            values[slot] = .text(try attributeText(current))
+            guard slot >= 0, !record.filled[slot] else { continue }
+            record.filled[slot] = true
+            record.values[slot] = .text(try attributeText(current))
         }
-        if !isEmpty { try readChildren() }
-        return Record(values: values, location: location)
+        if !isEmpty { try readChildren(into: &record) }
+        return Record(values: record.values, location: location)
     }
 
     /// Reads the elements inside the record, filling the slots their names resolve to.
-    private func readChildren() throws {
-        openElements.removeAll(keepingCapacity: true)
-        var collecting: [Int] = []
+    private func readChildren(into record: inout Scratch) throws {
+        record.openElements.removeAll(keepingCapacity: true)
+        record.collecting.removeAll(keepingCapacity: true)
         while let node = try read() {
             switch xmlTextReaderNodeType(reader) {
             case ReaderNode.element:
-                let parent = openElements.last ?? (node: 0, slot: -1)
+                let parent = record.openElements.last ?? (node: 0, slot: -1)
                 let child = parent.node >= 0 ? tree.child(of: parent.node, named: node.pointee.name) : -1
                 var slot = parent.slot
                 if child >= 0, case let fieldSlot = tree.nodes[child].slot, fieldSlot >= 0 {
                     // The first element of a field's name fills it, unless an attribute did.
-                    slot = filled[fieldSlot] ? -1 : fieldSlot
+                    slot = record.filled[fieldSlot] ? -1 : fieldSlot
                     if slot >= 0 {
-                        filled[slot] = true
-                        texts[slot].removeAll(keepingCapacity: true)
-                        collecting.append(slot)
+                        record.filled[slot] = true
+                        record.texts[slot].removeAll(keepingCapacity: true)
+                        record.collecting.append(slot)
                     }
                 }
-                if xmlTextReaderIsEmptyElement(reader) != 1 { openElements.append((child, slot)) }
+                if xmlTextReaderIsEmptyElement(reader) != 1 { record.openElements.append((child, slot)) }
             case ReaderNode.text, ReaderNode.cdata, ReaderNode.whitespace, ReaderNode.significantWhitespace:
-                if let slot = openElements.last?.slot, slot >= 0, let content = node.pointee.content {
-                    texts[slot].append(contentsOf: UnsafeBufferPointer(start: content, count: strlen(content)))
+                if let slot = record.openElements.last?.slot, slot >= 0, let content = node.pointee.content {
+                    record.texts[slot].append(contentsOf: UnsafeBufferPointer(start: content, count: strlen(content)))
                 }
             case ReaderNode.endElement:
-                if openElements.isEmpty {
-                    for slot in collecting { values[slot] = .text(String(decoding: texts[slot], as: UTF8.self)) }
+                guard record.openElements.popLast() != nil else {
+                    for slot in record.collecting {
+                        record.values[slot] = .text(String(decoding: record.texts[slot], as: UTF8.self))
+                    }
                     return
                 }
-                openElements.removeLast()
             case ReaderNode.entityReference:
                 throw entityError(node)
             default:
@@ -233,50 +264,17 @@ public final class XMLReader: RecordReader {
     @inline(__always)
     private func read() throws -> xmlNodePtr? {
         let status = xmlTextReaderRead(reader)
-        if let reported {
-            finished = true
-            throw reported
-        }
+        if let reported = trap.pointee.error { throw reported }
         if status == 1, let node = xmlTextReaderCurrentNode(reader) { return node }
         if status == 0 { return nil }
-        finished = true
         throw PipelineError(.invalidInput, at: Location(file: input.displayPath), stage: "xml", "libxml2 cannot read the file on")
     }
 
     /// The name as the reader's dictionary holds it, shared with the element and attribute names it hands out.
-    private func intern(_ name: String) -> FieldTree.Name? {
+    private static func intern(_ name: String, in reader: xmlTextReaderPtr) -> FieldTree.Name? {
         var bytes = Array(name.utf8)
         bytes.append(0)
         return xmlTextReaderConstString(reader, bytes)
-    }
-
-    fileprivate func capture(_ error: xmlError) {
-        guard reported == nil, error.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
-        var message = error.message.map { String(cString: $0) } ?? "malformed XML (error \(error.code))"
-        // libxml2 adds the offending bytes on a second line; keep the message on one.
-        message = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty }.joined(separator: "; ")
-        if error.code == XML_ERR_INTERNAL_ERROR.rawValue, message.hasPrefix("Excessive depth in document") {
-            let limit = message.drop { !$0.isNumber }.prefix { $0.isNumber }
-            message = "elements are nested more than \(limit.isEmpty ? "libxml2 allows" : limit + " levels") deep"
-        }
-        // Inside an entity's text libxml2 counts lines from the entity's start: those are no help.
-        let inDocument = error.file.map { strcmp($0, input.url.path) == 0 } ?? false
-        let location = Location(file: input.displayPath, line: inDocument && error.line > 0 ? Int(error.line) : nil,
-                                column: inDocument && error.line > 0 && error.int2 > 0 ? Int(error.int2) : nil)
-        switch Int(error.code) {
-        case Int(XML_ERR_UNDECLARED_ENTITY.rawValue), Int(XML_ERR_ENTITY_IS_EXTERNAL.rawValue):
-            // `&nbsp;` copied from HTML, or an external entity in an attribute: the advice is the same.
-            reported = XMLReader.entityError(named: error.str1.map { String(cString: $0) } ?? "", at: location)
-        case Int(XML_ERR_ENTITY_LOOP.rawValue):
-            // libxml2 finds entities that expand into each other ("billion laughs") before the
-            // reference reaches this reader; it expands nothing either way.
-            reported = PipelineError(.invalidInput, at: location, stage: "xml",
-                                     "the file uses entities that refer to each other over and over; pipectl does not expand "
-                                         + "entities (they can read local files or explode in size): replace them with their text")
-        default:
-            reported = PipelineError(.invalidInput, at: location, stage: "xml", message)
-        }
     }
 
     // MARK: Locations
@@ -302,8 +300,7 @@ public final class XMLReader: RecordReader {
     }
 
     private func entityError(_ node: xmlNodePtr) -> PipelineError {
-        finished = true
-        return XMLReader.entityError(named: node.pointee.name.map { String(cString: $0) } ?? "", at: location(of: node))
+         XMLReader.entityError(named: node.pointee.name.map { String(cString: $0) } ?? "", at: location(of: node))
     }
 
     static func entityError(named name: String, at location: Location) -> PipelineError {
@@ -322,11 +319,4 @@ private enum ReaderNode {
     static let whitespace = Int32(XML_READER_TYPE_WHITESPACE.rawValue)
     static let significantWhitespace = Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue)
     static let endElement = Int32(XML_READER_TYPE_END_ELEMENT.rawValue)
-}
-
-/// libxml2's structured error handler; `context` is the `XMLReader` (unretained: it owns the
-/// xmlTextReader that calls this, so it outlives every call).
-private func captureError(_ context: UnsafeMutableRawPointer?, _ error: xmlErrorPtr?) {
-    guard let context, let error else { return }
-    Unmanaged<XMLReader>.fromOpaque(context).takeUnretainedValue().capture(error.pointee)
 }

@@ -277,7 +277,7 @@ import Testing
 /// What `body` writes to standard error (file descriptor 2, where libxml2 prints by default).
 private func capturingStandardError(_ body: () throws -> Void) throws -> String {
     let url = try XMLTest.folder().appendingPathComponent("stderr.txt")
-    FileManager.default.createFile(atPath: url.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: url.path, contents: nil)
     let handle = try FileHandle(forWritingTo: url)
     let saved = dup(2)
     dup2(handle.fileDescriptor, 2)
