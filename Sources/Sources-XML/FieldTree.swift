@@ -39,7 +39,9 @@ struct FieldTree {
     /// The child of `node` named `name`, or -1.
     @inline(__always)
     func child(of node: Int, named name: Name) -> Int {
-        for child in nodes[node].children where same(nodes[child].name!, name) { return child }
+        for child in nodes[node].children {
+            if let childName = nodes[child].name, same(childName, name) { return child }
+        }
         return -1
     }
 

@@ -147,7 +147,7 @@ public final class XMLReader: RecordReader {
             }
             switch xmlTextReaderNodeType(reader) {
             case ReaderNode.element:
-                let name = node.pointee.name!
+                guard let name = node.pointee.name else { continue }
                 let depth = ancestors.count
                 if !sawRoot {
                     sawRoot = true
@@ -192,7 +192,8 @@ public final class XMLReader: RecordReader {
         var attribute = element.pointee.properties
         while let current = attribute {
             attribute = current.pointee.next
-            let slot = tree.attributeSlot(named: current.pointee.name)
+            guard let name = current.pointee.name else { continue }
+            let slot = tree.attributeSlot(named: name)
             guard slot >= 0, !record.filled[slot] else { continue }
             record.filled[slot] = true
             record.values[slot] = .text(try attributeText(current))
@@ -209,7 +210,7 @@ public final class XMLReader: RecordReader {
             switch xmlTextReaderNodeType(reader) {
             case ReaderNode.element:
                 let parent = record.openElements.last ?? (node: 0, slot: -1)
-                let child = parent.node >= 0 ? tree.child(of: parent.node, named: node.pointee.name) : -1
+                let child = parent.node >= 0 ? node.pointee.name.map { tree.child(of: parent.node, named: $0) } ?? -1 : -1
                 var slot = parent.slot
                 if child >= 0, case let fieldSlot = tree.nodes[child].slot, fieldSlot >= 0 {
                     // The first element of a field's name fills it, unless an attribute did.
@@ -282,7 +283,8 @@ public final class XMLReader: RecordReader {
     private func recordLocation(_ element: xmlNodePtr) -> Location {
         if pathPrefixAncestors != ancestors {
             pathPrefixAncestors = ancestors
-            pathPrefix = (ancestors + [element.pointee.name!]).map { String(cString: $0) }.joined(separator: "/")
+            let names = ancestors + (element.pointee.name.map { [$0] } ?? [])
+            pathPrefix = names.map { String(cString: $0) }.joined(separator: "/")
         }
         var location = location(of: element)
         location.path = pathPrefix + "[\(recordCount)]"
