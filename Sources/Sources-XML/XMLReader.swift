@@ -1,0 +1,324 @@
+import Foundation
+import Pipeline
+internal import CLibXML2
+
+/// Streams the records of an XML file with libxml2's `xmlTextReader`: one element per record,
+/// its fields taken from its attributes or child elements.
+///
+/// Only one record's worth of the document is in memory at a time. The reader never touches the
+/// network and never expands entities: a file that uses one (other than `&amp;` and its four
+/// siblings, or a character reference) is refused, since entities can read local files or grow
+/// without bound. Names match by local name: namespace prefixes are ignored.
+///
+/// ```swift
+/// let reader = try XMLReader(input: input, options: .init(record: "items/item", fields: ["name", "unit"]))
+/// while let record = try reader.next() { ... }  // record.location.path is "items/item[1]", ...
+/// ```
+public final class XMLReader: RecordReader {
+    /// The file read, and how it is named in messages and record locations.
+    public let input: Input
+    public let options: Options
+    /// `options.fields`, in order.
+    public var fieldNames: [String] { options.fields }
+    /// Bytes of the file libxml2 has consumed so far.
+    public var bytesRead: Int64 { Int64(max(0, xmlTextReaderByteConsumed(reader))) }
+
+    /// Parsing options: no network ever; big line numbers so that locations stay right past line
+    /// 65,535. Never NOENT, DTDLOAD, DTDATTR, DTDVALID or HUGE: nothing outside the file is read
+    /// and libxml2's size and depth limits stay on.
+    static let parseOptions = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_BIG_LINES.rawValue)
+
+    private let file: Int32
+    private let reader: xmlTextReaderPtr
+    private let tree: FieldTree
+    /// The record option's steps as the reader's own names.
+    private let steps: [FieldTree.Name]
+    /// A single step (`item`) matches at any depth; a path must match from the root.
+    private let matchesAnywhere: Bool
+    /// How many leading steps of the record path the open elements match.
+    private var matchedSteps = 0
+    /// The names of the open elements outside a record, for record paths.
+    private var ancestors: [FieldTree.Name] = []
+    private var pathPrefix = ""
+    private var pathPrefixAncestors: [FieldTree.Name]? = nil
+    private var sawRoot = false
+    private var recordCount = 0
+    private var finished = false
+
+    /// One record's fields, reused from record to record.
+    private var scratch: Scratch
+    /// What libxml2 reported; behind a pointer, as its error handler's context.
+    private let trap: UnsafeMutablePointer<XMLErrorTrap>
+    private var failure: PipelineError?
+
+    /// The state of the record being read. `readRecord` swaps it into a local so that the work
+    /// per node pays no exclusivity checks on the class's properties.
+    private struct Scratch {
+        var values: [Value]
+        var filled: [Bool]
+        var texts: [[UInt8]]
+        /// The open elements inside the record: their field tree node and the slot their text goes to.
+        var openElements: [(node: Int, slot: Int)] = []
+        /// The slots filled from child elements, turned into text at the record's end.
+        var collecting: [Int] = []
+
+        init(count: Int) {
+            values = Array(repeating: .text(""), count: count)
+            filled = Array(repeating: false, count: count)
+            texts = Array(repeating: [], count: count)
+        }
+    }
+
+    /// Opens `input`; throws when the file cannot be opened or is empty.
+    public init(input: Input, options: Options) throws {
+        guard let recordSteps = XMLReader.steps(of: options.record) else {
+            throw PipelineError(.invalidPipeline, at: Location(file: input.displayPath), stage: "xml",
+                                "'record' must name an element (item) or a path of elements (items/item), not '\(options.record)'")
+        }
+        var fieldSteps: [[String]] = []
+        for field in options.fields {
+            guard let steps = XMLReader.steps(of: field) else {
+                throw PipelineError(.invalidPipeline, at: Location(file: input.displayPath), stage: "xml",
+                                    "'\(field)' is not a field name: use an attribute or element name, or a path of child elements")
+            }
+            fieldSteps.append(steps)
+        }
+        let descriptor = open(input.url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw PipelineError(.io, at: Location(file: input.displayPath), stage: "xml",
+                                "cannot open the file: \(String(cString: strerror(errno)))")
+        }
+        var status = stat()
+        if fstat(descriptor, &status) == 0, status.st_size == 0 {
+            close(descriptor)
+            throw PipelineError(.invalidInput, at: Location(file: input.displayPath, line: 1, column: 1), stage: "xml",
+                                "the file is empty")
+        }
+        // The path is the document's URL only so that libxml2 can tell its errors from those inside an entity.
+        guard let reader = xmlReaderForFd(descriptor, input.url.path, nil, XMLReader.parseOptions) else {
+            close(descriptor)
+            throw PipelineError(.io, at: Location(file: input.displayPath), stage: "xml", "libxml2 cannot start reading the file")
+        }
+        self.input = input
+        self.options = options
+        self.file = descriptor
+        self.reader = reader
+        matchesAnywhere = recordSteps.count == 1
+        scratch = Scratch(count: options.fields.count)
+        trap = .allocate(capacity: 1)
+        trap.initialize(to: XMLErrorTrap(displayPath: input.displayPath, path: input.url.path))
+        // From here on libxml2 reports its errors to the trap instead of printing them.
+        xmlTextReaderSetStructuredErrorHandler(reader, captureXMLError, UnsafeMutableRawPointer(trap))
+        let intern = { XMLReader.intern($0, in: reader) }
+        steps = recordSteps.compactMap(intern)
+        tree = FieldTree(fields: fieldSteps, intern: intern)
+        if steps.count != recordSteps.count {
+            throw PipelineError(.io, at: Location(file: input.displayPath), stage: "xml", "out of memory")
+        }
+    }
+
+    deinit {
+        xmlFreeTextReader(reader)
+        trap.deinitialize(count: 1)
+        trap.deallocate()
+        close(file)
+    }
+
+    /// The next record, or nil at the end of the file; throws `PipelineError` for a file that is
+    /// not well-formed XML, uses an entity, or whose root does not match the record path.
+    public func next() throws -> Record? {
+        if let failure { throw failure }
+        guard !finished else { return nil }
+        do {
+            return try nextRecord()
+        } catch let error as PipelineError {
+            // The file cannot be read on: say so again if asked for more.
+            failure = error
+            throw error
+        }
+    }
+
+    private func nextRecord() throws -> Record? {
+        while true {
+            let node = try read()
+            guard let node else {
+                finished = true
+                return nil
+            }
+            switch xmlTextReaderNodeType(reader) {
+            case ReaderNode.element:
+                guard let name = node.pointee.name else { continue }
+                let depth = ancestors.count
+                if !sawRoot {
+                    sawRoot = true
+                    if !matchesAnywhere, !same(name, steps[0]) {
+                        throw PipelineError(.invalidPipeline, at: location(of: node), stage: "xml",
+                                            "record path '\(options.record)' does not match the root element <\(String(cString: name))>")
+                    }
+                }
+                let isEmpty = xmlTextReaderIsEmptyElement(reader) == 1
+                if matchesAnywhere ? same(name, steps[0])
+                    : depth == steps.count - 1 && matchedSteps == depth && same(name, steps[depth]) {
+                    return try readRecord(node, isEmpty: isEmpty)
+                }
+                if !isEmpty {
+                    if matchedSteps == depth, depth < steps.count - 1, same(name, steps[depth]) { matchedSteps += 1 }
+                    ancestors.append(name)
+                }
+            case ReaderNode.endElement:
+                _ = ancestors.popLast()
+                matchedSteps = min(matchedSteps, ancestors.count)
+            case ReaderNode.entityReference:
+                throw entityError(node)
+            default:
+                break
+            }
+        }
+    }
+
+    // MARK: Records
+
+    /// Reads the record whose start tag `element` is, up to its end tag.
+    private func readRecord(_ element: xmlNodePtr, isEmpty: Bool) throws -> Record {
+        recordCount += 1
+        let location = recordLocation(element)
+        var record = Scratch(count: 0)
+        swap(&record, &scratch)
+        defer { swap(&record, &scratch) }
+        for slot in record.values.indices {
+            record.values[slot] = .text("")
+            record.filled[slot] = false
+        }
+        var attribute = element.pointee.properties
+        while let current = attribute {
+            attribute = current.pointee.next
+            guard let name = current.pointee.name else { continue }
+            let slot = tree.attributeSlot(named: name)
+            guard slot >= 0, !record.filled[slot] else { continue }
+            record.filled[slot] = true
+            record.values[slot] = .text(try attributeText(current))
+        }
+        if !isEmpty { try readChildren(into: &record) }
+        return Record(values: record.values, location: location)
+    }
+
+    /// Reads the elements inside the record, filling the slots their names resolve to.
+    private func readChildren(into record: inout Scratch) throws {
+        record.openElements.removeAll(keepingCapacity: true)
+        record.collecting.removeAll(keepingCapacity: true)
+        while let node = try read() {
+            switch xmlTextReaderNodeType(reader) {
+            case ReaderNode.element:
+                let parent = record.openElements.last ?? (node: 0, slot: -1)
+                let child = parent.node >= 0 ? node.pointee.name.map { tree.child(of: parent.node, named: $0) } ?? -1 : -1
+                var slot = parent.slot
+                if child >= 0, case let fieldSlot = tree.nodes[child].slot, fieldSlot >= 0 {
+                    // The first element of a field's name fills it, unless an attribute did.
+                    slot = record.filled[fieldSlot] ? -1 : fieldSlot
+                    if slot >= 0 {
+                        record.filled[slot] = true
+                        record.texts[slot].removeAll(keepingCapacity: true)
+                        record.collecting.append(slot)
+                    }
+                }
+                if xmlTextReaderIsEmptyElement(reader) != 1 { record.openElements.append((child, slot)) }
+            case ReaderNode.text, ReaderNode.cdata, ReaderNode.whitespace, ReaderNode.significantWhitespace:
+                if let slot = record.openElements.last?.slot, slot >= 0, let content = node.pointee.content {
+                    record.texts[slot].append(contentsOf: UnsafeBufferPointer(start: content, count: strlen(content)))
+                }
+            case ReaderNode.endElement:
+                guard record.openElements.popLast() != nil else {
+                    for slot in record.collecting {
+                        record.values[slot] = .text(String(decoding: record.texts[slot], as: UTF8.self))
+                    }
+                    return
+                }
+            case ReaderNode.entityReference:
+                throw entityError(node)
+            default:
+                break
+            }
+        }
+        throw PipelineError(.invalidInput, at: Location(file: input.displayPath), stage: "xml", "the file ends inside a record")
+    }
+
+    /// The text of an attribute; its value is a list of text nodes, and entity references among them are refused.
+    private func attributeText(_ attribute: xmlAttrPtr) throws -> String {
+        var part = attribute.pointee.children
+        if let only = part, only.pointee.next == nil, only.pointee.type == XML_TEXT_NODE {
+            return only.pointee.content.map { String(cString: $0) } ?? ""
+        }
+        var bytes: [UInt8] = []
+        while let node = part {
+            part = node.pointee.next
+            if node.pointee.type == XML_ENTITY_REF_NODE { throw entityError(node) }
+            if let content = node.pointee.content {
+                bytes.append(contentsOf: UnsafeBufferPointer(start: content, count: strlen(content)))
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    // MARK: libxml2
+
+    /// Moves to the next node: nil at the end of the document; throws what libxml2 reported.
+    @inline(__always)
+    private func read() throws -> xmlNodePtr? {
+        let status = xmlTextReaderRead(reader)
+        if let reported = trap.pointee.error { throw reported }
+        if status == 1, let node = xmlTextReaderCurrentNode(reader) { return node }
+        if status == 0 { return nil }
+        throw PipelineError(.invalidInput, at: Location(file: input.displayPath), stage: "xml", "libxml2 cannot read the file on")
+    }
+
+    /// The name as the reader's dictionary holds it, shared with the element and attribute names it hands out.
+    private static func intern(_ name: String, in reader: xmlTextReaderPtr) -> FieldTree.Name? {
+        var bytes = Array(name.utf8)
+        bytes.append(0)
+        return xmlTextReaderConstString(reader, bytes)
+    }
+
+    // MARK: Locations
+
+    private func recordLocation(_ element: xmlNodePtr) -> Location {
+        if pathPrefixAncestors != ancestors {
+            pathPrefixAncestors = ancestors
+            let names = ancestors + (element.pointee.name.map { [$0] } ?? [])
+            pathPrefix = names.map { String(cString: $0) }.joined(separator: "/")
+        }
+        var location = location(of: element)
+        location.path = pathPrefix + "[\(recordCount)]"
+        return location
+    }
+
+    /// The line of the node's start tag (where it ends, for a tag over several lines). No column:
+    /// libxml2 keeps none per node, and its parser position is up to a chunk ahead of the node.
+    /// libxml2 keeps element lines in 16 bits: past line 65,535 the parser's line stands in, a few
+    /// lines ahead at most.
+    private func location(of node: xmlNodePtr) -> Location {
+        var line = xmlGetLineNo(node)
+        if line <= 0 || line >= 65_535 { line = max(line, Int(xmlTextReaderGetParserLineNumber(reader))) }
+        return Location(file: input.displayPath, line: line)
+    }
+
+    private func entityError(_ node: xmlNodePtr) -> PipelineError {
+         XMLReader.entityError(named: node.pointee.name.map { String(cString: $0) } ?? "", at: location(of: node))
+    }
+
+    static func entityError(named name: String, at location: Location) -> PipelineError {
+        PipelineError(.invalidInput, at: location, stage: "xml",
+                      "the file uses the entity '&\(name);'; pipectl does not expand entities (they can read local files "
+                          + "or explode in size): replace it with its text")
+    }
+}
+
+/// `xmlTextReaderNodeType`'s answers (`xmlReaderTypes`) as plain constants to switch on.
+private enum ReaderNode {
+    static let element = Int32(XML_READER_TYPE_ELEMENT.rawValue)
+    static let text = Int32(XML_READER_TYPE_TEXT.rawValue)
+    static let cdata = Int32(XML_READER_TYPE_CDATA.rawValue)
+    static let entityReference = Int32(XML_READER_TYPE_ENTITY_REFERENCE.rawValue)
+    static let whitespace = Int32(XML_READER_TYPE_WHITESPACE.rawValue)
+    static let significantWhitespace = Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue)
+    static let endElement = Int32(XML_READER_TYPE_END_ELEMENT.rawValue)
+}

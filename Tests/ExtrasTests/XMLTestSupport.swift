@@ -1,0 +1,46 @@
+import Foundation
+import Pipeline
+import SourcesXML
+
+/// Reads XML written to temporary files, as the runner does.
+enum XMLTest {
+    /// Writes `bytes` to a new temporary folder as `name`, shown as `data/<name>`.
+    static func file(_ name: String, _ bytes: [UInt8]) throws -> Input {
+        let url = try folder().appendingPathComponent(name)
+        try Data(bytes).write(to: url)
+        return Input(url: url, displayPath: "data/\(name)")
+    }
+
+    static func file(_ name: String, _ text: String) throws -> Input {
+        try file(name, Array(text.utf8))
+    }
+
+    static func folder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("xml-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// Every record of `input`.
+    static func read(_ input: Input, record: String, fields: [String]) throws -> [Record] {
+        let reader = try XMLReader(input: input, options: .init(record: record, fields: fields))
+        var records: [Record] = []
+        while let record = try reader.next() { records.append(record) }
+        return records
+    }
+
+    /// The text of every record's fields.
+    static func rows(_ input: Input, record: String, fields: [String]) throws -> [[String]] {
+        try read(input, record: record, fields: fields).map { $0.values.map(\.displayText) }
+    }
+
+    /// The description of the `PipelineError` reading `input` throws, or nil if it reads fine.
+    static func failure(_ input: Input, record: String = "items/item", fields: [String] = ["name"]) -> String? {
+        do {
+            _ = try read(input, record: record, fields: fields)
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+}
