@@ -1,10 +1,11 @@
 import Pipeline
 import SinksSQLite
 import SourcesCSV
+import SourcesXML
 
 /// Every reader and transform a pipeline file may name, and the model-file reader.
 enum Components {
     static let registry = ComponentRegistry(
-        readers: [CSVReaderKind()],
+        readers: [CSVReaderKind(), XMLReaderKind()],
         modelReader: { try CoreDataModelReader.read($0) })
 }
