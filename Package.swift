@@ -47,7 +47,10 @@ let package = Package(
             name: "SinksSQLite",
             dependencies: ["Pipeline", "CSQLite", .product(name: "Crypto", package: "swift-crypto")],
             path: "Sources/Sinks-SQLite"),
-        .target(name: "ReportsXLSX", dependencies: ["Pipeline", "CXLSXWriter"], path: "Sources/Reports-XLSX"),
+        .target(
+            name: "ReportsXLSX",
+            dependencies: ["Pipeline", "CXLSXWriter", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Sources/Reports-XLSX"),
         .executableTarget(
             name: "pipectl",
             dependencies: [

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Pipeline
+import ReportsXLSX
 import SinksSQLite
 
 /// `pipectl run FILE`: runs a pipeline and puts the finished store in place.
@@ -21,32 +22,48 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print errors only.")
     var quiet = false
 
+    @Option(name: .customLong("report"), help: ArgumentHelp(
+        "Also write the import report to this file (.xlsx or .json).", valueName: "file"))
+    var reportFile: String?
+
+    func validate() throws {
+        if let reportFile, ReportFiles.format(of: reportFile) == nil {
+            throw ValidationError("--report '\(reportFile)': the report is written as .xlsx or .json; name the file so")
+        }
+    }
+
     func run() throws {
         do {
             var pipeline = try options.load()
-            if pipeline.store.layout == .coredata, pipeline.store.uuid == nil {
-                pipeline.store.uuid = CoreDataMetadata.storeUUID(from: try InputDigest.of(pipeline))
-            }
-            if pipeline.report.xlsx != nil || pipeline.report.json != nil {
-                Terminal.standardError.write(
-                    "\(options.pipeline): warning: report: this version of pipectl does not write reports yet; "
-                        + "the summary below has the counts\n")
-            }
-            let sink = try SQLiteSink(settings: pipeline.store, model: pipeline.model)
-            let runner = Runner(pipeline: pipeline)
+            let reports = ReportFiles(settings: pipeline.report, extra: reportFile)
+            // Until the run starts, a runner with nothing logged, for the report of an early failure.
+            var runner = Runner(pipeline: pipeline)
             let started = Date()
             do {
+                if pipeline.store.layout == .coredata, pipeline.store.uuid == nil {
+                    pipeline.store.uuid = CoreDataMetadata.storeUUID(from: try InputDigest.of(pipeline))
+                    runner = Runner(pipeline: pipeline)
+                }
+                let sink = try SQLiteSink(settings: pipeline.store, model: pipeline.model)
                 try runner.run(into: sink, dryRun: dryRun)
             } catch let error as PipelineError {
                 // Under on_reject: fail the rejected records are the reason: list them.
                 if !quiet, error.kind == .rejected {
                     RunSummary(runner: runner, elapsed: Date().timeIntervalSince(started), dryRun: dryRun).printIssues()
                 }
+                // The report says why the run failed; a report that cannot be written is told, but
+                // the run's own error is the one that counts.
+                do {
+                    try reports.write(runner: runner, outcome: .failed(error.description))
+                } catch let reportError as PipelineError {
+                    Terminal.standardError.write(reportError.description + "\n")
+                }
                 throw error
             }
             if !quiet {
                 RunSummary(runner: runner, elapsed: Date().timeIntervalSince(started), dryRun: dryRun).print()
             }
+            try reports.write(runner: runner, outcome: dryRun ? .dryRun : .succeeded)
         } catch let error as PipelineError {
             throw fail(with: error)
         }

@@ -45,7 +45,8 @@ final class GroceryCoreDataTests: XCTestCase {
         XCTAssertEqual(try store.scalar("PRAGMA page_size"), .integer(4096))
         XCTAssertEqual(try store.scalar("PRAGMA journal_mode"), .text("delete"))
         XCTAssertEqual(try store.scalar("PRAGMA integrity_check"), .text("ok"))
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: ws.build.path), ["Grocery.sqlite"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: ws.build.path).sorted(),
+                       ["Grocery.sqlite", "grocery-report.json", "grocery-report.xlsx"])
     }
 
     func testInspectSaysCoreDataOpensItWithTheModel() throws {

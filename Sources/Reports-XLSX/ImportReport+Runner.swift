@@ -1,0 +1,76 @@
+import Crypto
+import Foundation
+import Pipeline
+
+extension ImportReport {
+    /// The report of `runner`'s run so far (complete once `run` has returned or thrown).
+    ///
+    /// Reads every input once more to checksum it; an input that cannot be read is listed without
+    /// size and checksum (the outcome says why the run failed). `display` turns URLs into the paths
+    /// the report shows (relative ones keep reports comparable across machines).
+    public init(runner: Runner, outcome: Outcome, display: (URL) -> String) {
+        let pipeline = runner.pipeline
+        let log = runner.log
+        // Logged records carry their file as shown; the source reading that file is the one named.
+        var sourceByFile: [String: String] = [:]
+        for source in pipeline.sources where sourceByFile[source.reader.input.displayPath] == nil {
+            sourceByFile[source.reader.input.displayPath] = source.name
+        }
+        let rejected = log.rejections.map {
+            Issue(kind: .rejected, source: sourceByFile[$0.location.file] ?? "", stage: $0.stage,
+                  location: $0.location.description, field: $0.field, rawValue: $0.rawValue, reason: $0.reason)
+        }
+        let skipped = log.skips.map {
+            Issue(kind: .skipped, source: sourceByFile[$0.location.file] ?? "", entity: $0.entity,
+                  location: $0.location.description, reason: $0.reason)
+        }
+        let duplicates = log.duplicates.map {
+            Duplicate(entity: $0.entity, key: $0.key, first: $0.first.description, again: $0.again.description,
+                      differences: $0.differences.map { .init(field: $0.attribute, first: $0.first, again: $0.again) },
+                      updated: $0.updated)
+        }
+        self.init(
+            pipelineName: pipeline.name,
+            pipelineFile: display(pipeline.file),
+            storePath: display(pipeline.store.path),
+            storeLayout: pipeline.store.layout.rawValue,
+            outcome: outcome,
+            inputs: pipeline.sources.map { source in
+                let digest = ImportReport.digest(of: source.reader.input.url)
+                return InputFile(source: source.name, path: source.reader.input.displayPath,
+                                 bytes: digest?.bytes, sha256: digest?.sha256)
+            },
+            sources: zip(log.sourceNames, log.sources).map { Counts(name: $0, $1) },
+            entities: zip(pipeline.model.entities, log.entities).filter { !$0.0.isAbstract }.map { Counts(name: $0.name, $1) },
+            issues: rejected + skipped,
+            duplicates: duplicates,
+            durations: runner.durations.map { Duration(stage: $0.stage, seconds: $0.seconds) })
+    }
+
+    /// Size and SHA-256 of a file, read in 1 MiB chunks so that a large export is never held whole.
+    static func digest(of url: URL) -> (bytes: Int64, sha256: String)? {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        var size: Int64 = 0
+        do {
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                hasher.update(data: chunk)
+                size += Int64(chunk.count)
+            }
+        } catch {
+            return nil
+        }
+        return (size, hasher.finalize().map { String(format: "%02x", $0) }.joined())
+    }
+
+    /// A fixed moment derived from the inputs' checksums, for the workbook's `created` property:
+    /// identical inputs give identical workbooks, and it is a plausible date (2001...2020).
+    var pinnedCreationTime: Int {
+        var hasher = SHA256()
+        for input in inputs { hasher.update(data: Data((input.sha256 ?? input.path).utf8)) }
+        let digest = Array(hasher.finalize())
+        let value = digest.prefix(4).reduce(0) { $0 << 8 | Int($1) }
+        return 978_307_200 + value % 630_720_000
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import Pipeline
+
+/// What a run imported, for the people who review it (`XLSXReportWriter`) and for CI
+/// (`JSONReportWriter`): the pipeline, the store, how the run ended, the inputs with their
+/// checksums, counts per source and per entity, every rejected or skipped record, every
+/// duplicate key, and the durations.
+///
+/// ```swift
+/// let report = ImportReport(runner: runner, outcome: .succeeded, display: { $0.path })
+/// try JSONReportWriter().write(report, to: url)
+/// ```
+///
+/// Everything but `durations` depends on the inputs only, so identical runs give identical reports.
+public struct ImportReport: Sendable, Codable, Equatable {
+    /// How the run ended.
+    public enum Outcome: Sendable, Codable, Equatable {
+        case succeeded
+        case dryRun
+        /// The run stopped with this message (the error as `pipectl` printed it); the store was
+        /// left as it was.
+        case failed(String)
+
+        /// `succeeded`, `dry run` or `failed`, as the report shows it.
+        public var name: String {
+            switch self {
+            case .succeeded: "succeeded"
+            case .dryRun: "dry run"
+            case .failed: "failed"
+            }
+        }
+
+        /// Why the run failed; nil unless it did.
+        public var message: String? {
+            if case .failed(let message) = self { message } else { nil }
+        }
+
+        private enum CodingKeys: String, CodingKey { case status, message }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            switch try container.decode(String.self, forKey: .status) {
+            case "succeeded": self = .succeeded
+            case "dry run": self = .dryRun
+            case "failed": self = .failed(try container.decodeIfPresent(String.self, forKey: .message) ?? "")
+            case let other:
+                throw DecodingError.dataCorruptedError(forKey: .status, in: container, debugDescription: "unknown outcome '\(other)'")
+            }
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .status)
+            try container.encodeIfPresent(message, forKey: .message)
+        }
+    }
+
+    /// One input file a source reads.
+    public struct InputFile: Sendable, Codable, Equatable {
+        public var source: String
+        /// The path as shown in messages.
+        public var path: String
+        /// Size in bytes; nil when the file cannot be read.
+        public var bytes: Int64?
+        /// SHA-256 of the contents, lower-case hex; nil when the file cannot be read.
+        public var sha256: String?
+
+        public init(source: String, path: String, bytes: Int64?, sha256: String?) {
+            self.source = source
+            self.path = path
+            self.bytes = bytes
+            self.sha256 = sha256
+        }
+    }
+
+    /// What happened to the records of one source or entity.
+    public struct Counts: Sendable, Codable, Equatable {
+        public var name: String
+        public var read: Int
+        public var inserted: Int
+        public var alreadyPresent: Int
+        public var updated: Int
+        public var skipped: Int
+        public var rejected: Int
+
+        public init(name: String, _ counts: ImportLog.Counts) {
+            self.name = name
+            read = counts.read
+            inserted = counts.inserted
+            alreadyPresent = counts.alreadyPresent
+            updated = counts.updated
+            skipped = counts.skipped
+            rejected = counts.rejected
+        }
+    }
+
+    /// A record turned away (`rejected`: a value could not be converted, a line could not be
+    /// parsed) or not loaded (`skipped`: its unique key is empty).
+    public struct Issue: Sendable, Codable, Equatable {
+        public enum Kind: String, Sendable, Codable { case rejected, skipped }
+        public var kind: Kind
+        /// The source that read the record (empty when no source reads its file).
+        public var source: String
+        /// The entity a skipped record was for; nil for rejections.
+        public var entity: String?
+        /// The stage that rejected it (`csv`, `number`, `date`, `load`, ...); nil for skips.
+        public var stage: String?
+        /// `file:line[:col]` or `file: at path`.
+        public var location: String
+        public var field: String?
+        public var rawValue: String?
+        public var reason: String
+
+        public init(kind: Kind, source: String, entity: String? = nil, stage: String? = nil, location: String,
+                    field: String? = nil, rawValue: String? = nil, reason: String) {
+            self.kind = kind
+            self.source = source
+            self.entity = entity
+            self.stage = stage
+            self.location = location
+            self.field = field
+            self.rawValue = rawValue
+            self.reason = reason
+        }
+    }
+
+    /// A record whose unique key was loaded before.
+    public struct Duplicate: Sendable, Codable, Equatable {
+        /// An attribute whose values differ between the two records.
+        public struct Difference: Sendable, Codable, Equatable {
+            public var field: String
+            public var first: String
+            public var again: String
+        }
+
+        public var entity: String
+        /// The key as users read it (`name=Milk`).
+        public var key: String
+        public var first: String
+        public var again: String
+        public var differences: [Difference]
+        /// Whether the later record replaced the stored values (`on_duplicate: update`); otherwise the
+        /// first was kept.
+        public var updated: Bool
+    }
+
+    /// Wall-clock seconds of one stage: a source (read, transform, write) or `finish`.
+    public struct Duration: Sendable, Codable, Equatable {
+        public var stage: String
+        public var seconds: Double
+    }
+
+    public var pipelineName: String
+    public var pipelineFile: String
+    public var storePath: String
+    /// `sqlite` or `coredata`.
+    public var storeLayout: String
+    public var outcome: Outcome
+    public var inputs: [InputFile]
+    public var sources: [Counts]
+    /// Concrete entities only: an abstract entity's records are its sub-entities'.
+    public var entities: [Counts]
+    public var issues: [Issue]
+    public var duplicates: [Duplicate]
+    /// The only part that differs between identical runs.
+    public var durations: [Duration]
+
+    public init(pipelineName: String, pipelineFile: String, storePath: String, storeLayout: String, outcome: Outcome,
+                inputs: [InputFile], sources: [Counts], entities: [Counts], issues: [Issue], duplicates: [Duplicate],
+                durations: [Duration]) {
+        self.pipelineName = pipelineName
+        self.pipelineFile = pipelineFile
+        self.storePath = storePath
+        self.storeLayout = storeLayout
+        self.outcome = outcome
+        self.inputs = inputs
+        self.sources = sources
+        self.entities = entities
+        self.issues = issues
+        self.duplicates = duplicates
+        self.durations = durations
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import Pipeline
+
+/// Writes an `ImportReport` as an Excel workbook for the people who review an import: a Summary
+/// sheet (pipeline, store, outcome, inputs, counts and a chart of them), a Rejected sheet, a
+/// Duplicates sheet, and one sheet per entity with its stored rows.
+///
+/// ```swift
+/// try XLSXReportWriter().write(report, storedRows: rows, to: url, name: "build/report.xlsx")
+/// ```
+///
+/// Identical runs give byte-identical workbooks: the creation time is derived from the inputs'
+/// checksums, and durations are left out unless `includeDurations` is set.
+public struct XLSXReportWriter: Sendable {
+    /// Adds the durations to the Summary sheet (the workbook then differs from run to run).
+    public var includeDurations: Bool
+
+    public init(includeDurations: Bool = false) {
+        self.includeDurations = includeDurations
+    }
+
+    /// Writes the workbook to `url`; `name` is how messages call it. Throws
+    /// `PipelineError(.io, stage: "report")` when the workbook cannot be written, or what
+    /// `storedRows` throws; either way no partial workbook is left at `url`.
+    public func write(_ report: ImportReport, storedRows: [StoredRows] = [], to url: URL, name: String? = nil) throws {
+        let name = name ?? url.path
+        // libxlsxwriter writes in place: build aside and rename, so a failure leaves no half file.
+        let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial")
+        defer { try? FileManager.default.removeItem(at: partial) }
+        let workbook = try XLSXWorkbook(url: partial, name: name, created: report.pinnedCreationTime)
+        var names = XLSXSheetNames()
+        try writeSummary(report, into: workbook, named: names.claim("Summary"))
+        try writeIssues(report.issues, into: workbook.addSheet(names.claim("Rejected")))
+        try writeDuplicates(report.duplicates, into: workbook.addSheet(names.claim("Duplicates")))
+        for rows in storedRows {
+            try writeRows(rows, into: workbook.addSheet(names.claim(rows.entity)))
+        }
+        try workbook.close()
+        guard rename(partial.path, url.path) == 0 else {
+            throw PipelineError(.io, at: Location(file: name), stage: "report",
+                                "cannot put the workbook in place: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    private static let countTitles = ["read", "inserted", "already present", "updated", "skipped", "rejected"]
+
+    private func writeSummary(_ report: ImportReport, into workbook: XLSXWorkbook, named sheetName: String) throws {
+        let sheet = try workbook.addSheet(sheetName)
+        var row = 0
+        var facts = [("Pipeline", report.pipelineName), ("Pipeline file", report.pipelineFile),
+                     ("Store", report.storePath), ("Layout", report.storeLayout), ("Outcome", report.outcome.name)]
+        if let message = report.outcome.message { facts.append(("Why", message)) }
+        for (label, value) in facts {
+            try sheet.text(row, 0, label, bold: true)
+            try sheet.text(row, 1, value, wrap: label == "Why")
+            row += 1
+        }
+
+        row += 1
+        try sheet.header(["Input", "File", "Bytes", "SHA-256"], at: row, freeze: false)
+        row += 1
+        for input in report.inputs {
+            try sheet.text(row, 0, input.source)
+            try sheet.text(row, 1, input.path)
+            if let bytes = input.bytes { try sheet.number(row, 2, Double(bytes)) } else { try sheet.text(row, 2, "unreadable") }
+            if let sha = input.sha256 { try sheet.text(row, 3, sha) }
+            row += 1
+        }
+
+        row += 1
+        try sheet.header(["Counts"] + XLSXReportWriter.countTitles, at: row, freeze: false)
+        row += 1
+        func counts(_ label: String, _ c: ImportReport.Counts, read: Bool) throws {
+            try sheet.text(row, 0, label)
+            for (column, value) in [c.read, c.inserted, c.alreadyPresent, c.updated, c.skipped, c.rejected].enumerated()
+            where read || column > 0 {
+                try sheet.number(row, column + 1, Double(value))
+            }
+            row += 1
+        }
+        for source in report.sources { try counts("source \(source.name)", source, read: true) }
+        let firstEntityRow = row
+        for entity in report.entities { try counts(entity.name, entity, read: false) }
+        let lastEntityRow = row - 1
+
+        if includeDurations, !report.durations.isEmpty {
+            row += 1
+            try sheet.header(["Stage", "Seconds"], at: row, freeze: false)
+            row += 1
+            for duration in report.durations {
+                try sheet.text(row, 0, duration.stage)
+                try sheet.number(row, 1, (duration.seconds * 1000).rounded() / 1000)
+                row += 1
+            }
+        }
+
+        if !report.entities.isEmpty {
+            // Column numbers in the counts table: inserted 2, already present 3, skipped 5, rejected 6.
+            try workbook.addColumnChart(
+                on: sheet, at: row + 1, 0, title: "Records per entity",
+                categories: (sheetName, firstEntityRow, lastEntityRow, 0),
+                series: [("inserted", 2), ("already present", 3), ("skipped", 5), ("rejected", 6)])
+        }
+        try sheet.fitColumns()
+    }
+
+    private func writeIssues(_ issues: [ImportReport.Issue], into sheet: XLSXSheet) throws {
+        let titles = ["Kind", "Source", "Location", "Stage", "Entity", "Field", "Raw value", "Reason"]
+        try sheet.header(titles)
+        for (index, issue) in issues.enumerated() {
+            let row = index + 1
+            let cells = [issue.kind.rawValue, issue.source, issue.location, issue.stage ?? "", issue.entity ?? "",
+                         issue.field ?? "", issue.rawValue ?? "", issue.reason]
+            for (column, cell) in cells.enumerated() { try sheet.text(row, column, cell) }
+        }
+        try sheet.autofilter(headerRow: 0, lastRow: issues.count, columns: titles.count)
+        try sheet.fitColumns()
+    }
+
+    private func writeDuplicates(_ duplicates: [ImportReport.Duplicate], into sheet: XLSXSheet) throws {
+        let titles = ["Entity", "Key", "First location", "Again location", "Field", "First value", "Again value", "Result"]
+        try sheet.header(titles)
+        var row = 1
+        for duplicate in duplicates {
+            let result = duplicate.updated ? "updated" : "kept the first"
+            // One row per differing field, so that the filter finds every conflict; one for a plain repeat.
+            let differences = duplicate.differences.isEmpty ? [nil] : duplicate.differences.map(Optional.some)
+            for difference in differences {
+                let cells = [duplicate.entity, duplicate.key, duplicate.first, duplicate.again,
+                             difference?.field ?? "", difference?.first ?? "", difference?.again ?? "", result]
+                for (column, cell) in cells.enumerated() { try sheet.text(row, column, cell) }
+                row += 1
+            }
+        }
+        try sheet.autofilter(headerRow: 0, lastRow: row - 1, columns: titles.count)
+        try sheet.fitColumns()
+    }
+
+    private func writeRows(_ rows: StoredRows, into sheet: XLSXSheet) throws {
+        try sheet.header(rows.columns.map(\.name))
+        let types = rows.columns.map(\.type)
+        var row = 0
+        try rows.forEachRow { values in
+            row += 1
+            for (column, value) in values.prefix(types.count).enumerated() {
+                try XLSXReportWriter.write(value, as: types[column], into: sheet, row, column)
+            }
+        }
+        try sheet.autofilter(headerRow: 0, lastRow: row, columns: types.count)
+        try sheet.fitColumns()
+    }
+
+    /// One stored value as the cell its attribute type calls for.
+    static func write(_ value: Value, as type: AttributeType, into sheet: XLSXSheet, _ row: Int, _ column: Int) throws {
+        switch (type, value) {
+        case (_, .null): return
+        case (.date, .double(let seconds)), (.date, .date(let seconds)):
+            try sheet.date(row, column, secondsSince2001: seconds)
+        case (.date, .integer(let seconds)):
+            try sheet.date(row, column, secondsSince2001: Double(seconds))
+        case (.bool, .integer(let i)):
+            try sheet.bool(row, column, i != 0)
+        case (.bool, .bool(let b)):
+            try sheet.bool(row, column, b)
+        case (.string, _), (.uri, _):
+            try sheet.text(row, column, value.displayText)
+        case (_, .integer(let i)):
+            try sheet.number(row, column, Double(i))
+        case (_, .double(let d)):
+            try sheet.number(row, column, d)
+        case (.uuid, .binary(let bytes)) where bytes.count == 16:
+            let uuid = UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                                   bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+            try sheet.text(row, column, uuid.uuidString)
+        default:
+            try sheet.text(row, column, value.displayText)
+        }
+    }
+}

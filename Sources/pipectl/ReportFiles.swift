@@ -1,0 +1,51 @@
+import Foundation
+import Pipeline
+import ReportsXLSX
+
+/// The reports a run writes: the pipeline's `report:` files plus `--report FILE`, each as XLSX or
+/// JSON by its extension.
+struct ReportFiles {
+    enum Format { case xlsx, json }
+
+    let files: [(url: URL, format: Format)]
+
+    init(settings: ReportSettings, extra: String?) {
+        var files: [(URL, Format)] = []
+        if let xlsx = settings.xlsx { files.append((xlsx, .xlsx)) }
+        if let json = settings.json { files.append((json, .json)) }
+        if let extra, let format = ReportFiles.format(of: extra) { files.append((URL(fileURLWithPath: extra), format)) }
+        self.files = files
+    }
+
+    /// The format a report path asks for, or nil when its extension is neither `.xlsx` nor `.json`.
+    static func format(of path: String) -> Format? {
+        switch URL(fileURLWithPath: path).pathExtension.lowercased() {
+        case "xlsx": .xlsx
+        case "json": .json
+        default: nil
+        }
+    }
+
+    /// Writes every report of `runner`'s run; the workbook's entity sheets come from the finished
+    /// store, so only a run that put a store in place has them.
+    func write(runner: Runner, outcome: ImportReport.Outcome) throws {
+        guard !files.isEmpty else { return }
+        let report = ImportReport(runner: runner, outcome: outcome, display: Terminal.display)
+        for (url, format) in files {
+            let name = Terminal.display(url)
+            do {
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            } catch {
+                throw PipelineError(.io, at: Location(file: name), stage: "report",
+                                    "cannot create the report's folder: \(error.localizedDescription)")
+            }
+            switch format {
+            case .json:
+                try JSONReportWriter().write(report, to: url, name: name)
+            case .xlsx:
+                let rows = outcome == .succeeded ? try StoredRowsQuery.rows(of: runner.pipeline) : []
+                try XLSXReportWriter().write(report, storedRows: rows, to: url, name: name)
+            }
+        }
+    }
+}

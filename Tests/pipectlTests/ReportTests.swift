@@ -1,0 +1,187 @@
+import Foundation
+import XCTest
+
+/// The import report end to end: `pipectl run` writes the workbook and its JSON twin on every run
+/// (failed ones too), and identical runs give identical bytes.
+final class ReportTests: XCTestCase {
+    /// grocery.csv plus a row whose quantity is not a number: rejected at line 421, column 10.
+    private func workspaceWithABadRow() throws -> Workspace {
+        let ws = try Workspace()
+        let csv = try String(decoding: ws.bytes("pipelines/data/grocery.csv"), as: UTF8.self)
+        try ws.write(csv + "Oat milk;abc;l;Fridge;Aisle 3: Dairy;01/01/2026\r\n", to: "pipelines/data/grocery.csv")
+        return ws
+    }
+
+    func testWorkbookHasCountsRejectsDuplicatesAndStoredRows() throws {
+        let ws = try workspaceWithABadRow()
+        let result = try ws.run("run", "-q", "pipelines/grocery-sqlite.yaml")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let workbook = try Workbook(ws.root.appendingPathComponent("build/grocery-report.xlsx"))
+
+        XCTAssertEqual(try workbook.sheetNames(), ["Summary", "Rejected", "Duplicates", "Unit", "LocationAtHome", "LocationAtShop", "Item"])
+        let summary = try workbook.sheet(1)
+        XCTAssertTrue(summary.contains(#"<t>Outcome</t></is></c><c r="B5" t="inlineStr"><is><t>succeeded</t>"#), summary)
+        // source items: read 420, inserted 460, already present 1179, updated 0, skipped 22, rejected 1.
+        XCTAssertTrue(summary.contains(#"<t>source items</t></is></c><c r="B11"><v>420</v></c><c r="C11"><v>460</v></c>"#
+                                           + #"<c r="D11"><v>1179</v></c><c r="E11"><v>0</v></c><c r="F11"><v>22</v></c>"#
+                                           + #"<c r="G11"><v>1</v></c>"#), summary)
+        XCTAssertTrue(summary.contains(#"<t>Item</t></is></c><c r="C15"><v>414</v></c><c r="D15"><v>5</v></c>"#), summary)
+
+        let rejected = try workbook.sheet(2)
+        XCTAssertTrue(rejected.contains(row(2, ["rejected", "items", "pipelines/data/grocery.csv:421:10", "number", nil, "quantity", "abc",
+                                                "not a number with decimal ',' and grouping '.': unexpected 'a'"])),
+                      rejected)
+        XCTAssertTrue(rejected.contains(row(3, ["skipped", "items", "pipelines/data/grocery.csv:19:1", nil, "Unit", nil, nil,
+                                                "Unit has an empty unique key 'name', so Item.unit is left empty"])), rejected)
+
+        let duplicates = try workbook.sheet(3)
+        XCTAssertTrue(duplicates.contains(row(2, ["Item", "name=Oranges", "pipelines/data/grocery.csv:42:1", "pipelines/data/grocery.csv:132:1",
+                                                  "quantity", "0.5", "3", "kept the first"])), duplicates)
+
+        // Item: a header and 414 rows, frozen, filtered, dates as dates, booleans as booleans.
+        let items = try workbook.sheet(7)
+        XCTAssertTrue(items.contains(#"<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/>"#), items)
+        XCTAssertTrue(items.contains(#"<autoFilter ref="A1:I415"/>"#), items)
+        XCTAssertTrue(items.contains(#"<row r="415">"#) && !items.contains(#"<row r="416">"#))
+        XCTAssertTrue(items.contains(#"<row r="2"><c r="A2"><v>1</v></c><c r="B2" t="inlineStr"><is><t>Fresh parsley</t></is></c><c r="C2"><v>2</v></c>"#
+                                         + #"<c r="D2" t="b"><v>1</v></c><c r="E2" t="b"><v>0</v></c><c r="F2" s="2"><v>46353.95833333334</v></c>"#),
+                      items)
+    }
+
+    func testJSONReportHasTheCounts() throws {
+        let ws = try workspaceWithABadRow()
+        XCTAssertEqual(try ws.run("run", "-q", "pipelines/grocery.yaml").status, 0)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: ws.bytes("build/grocery-report.json")) as? [String: Any])
+        XCTAssertEqual(json["pipelineName"] as? String, "grocery")
+        XCTAssertEqual(json["storePath"] as? String, "build/Grocery.sqlite")
+        XCTAssertEqual(json["storeLayout"] as? String, "coredata")
+        XCTAssertEqual(json["outcome"] as? [String: String], ["status": "succeeded"])
+        let inputs = try XCTUnwrap(json["inputs"] as? [[String: Any]])
+        XCTAssertEqual(inputs.count, 1)
+        XCTAssertEqual(inputs[0]["path"] as? String, "pipelines/data/grocery.csv")
+        XCTAssertEqual((inputs[0]["sha256"] as? String)?.count, 64)
+        let sources = try XCTUnwrap(json["sources"] as? [[String: Any]])
+        XCTAssertEqual(sources.map { $0["name"] as? String }, ["items"])
+        XCTAssertEqual(sources[0]["read"] as? Int, 420)
+        XCTAssertEqual(sources[0]["inserted"] as? Int, 460)
+        XCTAssertEqual(sources[0]["alreadyPresent"] as? Int, 1179)
+        XCTAssertEqual(sources[0]["skipped"] as? Int, 22)
+        XCTAssertEqual(sources[0]["rejected"] as? Int, 1)
+        let entities = try XCTUnwrap(json["entities"] as? [[String: Any]])
+        let inserted = Dictionary(uniqueKeysWithValues: entities.map { ($0["name"] as? String ?? "", $0["inserted"] as? Int ?? -1) })
+        XCTAssertEqual(inserted, ["Item": 414, "Unit": 11, "LocationAtHome": 18, "LocationAtShop": 17])
+        let issues = try XCTUnwrap(json["issues"] as? [[String: String]])
+        XCTAssertEqual(issues.first, ["kind": "rejected", "source": "items", "stage": "number", "location": "pipelines/data/grocery.csv:421:10",
+                                      "field": "quantity", "rawValue": "abc",
+                                      "reason": "not a number with decimal ',' and grouping '.': unexpected 'a'"])
+        XCTAssertEqual(issues.filter { $0["kind"] == "skipped" }.count, 22)
+        let duplicates = try XCTUnwrap(json["duplicates"] as? [[String: Any]])
+        XCTAssertEqual(duplicates.map { $0["key"] as? String }, ["name=Oranges", "name=Toilet roll", "name=Milk chocolate"])
+        XCTAssertEqual((json["durations"] as? [[String: Any]])?.map { $0["stage"] as? String }, ["items", "finish"])
+    }
+
+    func testIdenticalRunsGiveIdenticalReports() throws {
+        let ws = try Workspace()
+        XCTAssertEqual(try ws.run("run", "-q", "pipelines/grocery.yaml").status, 0)
+        let xlsx = try ws.bytes("build/grocery-report.xlsx")
+        let json = try ws.bytes("build/grocery-report.json")
+        XCTAssertEqual(try ws.run("run", "-q", "pipelines/grocery.yaml").status, 0)
+        XCTAssertEqual(try ws.bytes("build/grocery-report.xlsx"), xlsx, "the workbook differs between identical runs")
+        XCTAssertEqual(try withoutDurations(ws.bytes("build/grocery-report.json")), try withoutDurations(json))
+        XCTAssertNotEqual(try withoutDurations(json), json, "the durations were not where CI drops them")
+    }
+
+    func testFailedRunReportSaysWhy() throws {
+        let ws = try Workspace()
+        let csv = try String(decoding: ws.bytes("pipelines/data/grocery.csv"), as: UTF8.self)
+        try ws.write(csv + "\"Oat milk;1;l;Fridge;Aisle 3: Dairy;01/01/2026\r\n", to: "pipelines/data/grocery.csv")
+        let result = try ws.run("run", "pipelines/grocery-sqlite.yaml")
+        XCTAssertEqual(result.status, 66)
+        XCTAssertFalse(ws.exists("build/grocery-sqlite.sqlite"))
+
+        let why = """
+            pipelines/data/grocery.csv:421:1: error: csv: unterminated quoted field (the quote opened here is never closed)
+            "Oat milk;1;l;Fridge;Aisle 3: Dairy;01/01/2026
+            ^
+            """
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: ws.bytes("build/grocery-report.json")) as? [String: Any])
+        XCTAssertEqual(json["outcome"] as? [String: String], ["status": "failed", "message": why])
+        XCTAssertEqual((json["sources"] as? [[String: Any]])?.first?["read"] as? Int, 419)
+
+        let workbook = try Workbook(ws.root.appendingPathComponent("build/grocery-report.xlsx"))
+        // No store, so no entity sheets.
+        XCTAssertEqual(try workbook.sheetNames(), ["Summary", "Rejected", "Duplicates"])
+        let summary = try workbook.sheet(1)
+        XCTAssertTrue(summary.contains(#"<c r="B5" t="inlineStr"><is><t>failed</t></is></c>"#), summary)
+        XCTAssertTrue(summary.contains("<t>Why</t></is></c><c r=\"B6\" s=\"2\" t=\"inlineStr\"><is><t>"
+                                           + why + "</t>"), summary)
+    }
+
+    func testReportOptionWritesAnExtraReport() throws {
+        let ws = try Workspace()
+        let result = try ws.run("run", "-q", "pipelines/grocery-sqlite.yaml", "--report", "out/nested/extra.xlsx")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try Workbook(ws.root.appendingPathComponent("out/nested/extra.xlsx")).sheetNames().first, "Summary")
+        XCTAssertEqual(try ws.bytes("out/nested/extra.xlsx"), try ws.bytes("build/grocery-report.xlsx"))
+
+        let bad = try ws.run("run", "pipelines/grocery-sqlite.yaml", "--report", "report.txt")
+        XCTAssertEqual(bad.status, 64)
+        XCTAssertTrue(bad.stderr.hasPrefix("Error: --report 'report.txt': the report is written as .xlsx or .json; name the file so\n"), bad.stderr)
+    }
+
+    func testReportThatCannotBeWrittenIsAnError() throws {
+        let ws = try Workspace()
+        try ws.write("not a folder", to: "blocked")
+        let result = try ws.run("run", "-q", "pipelines/grocery-sqlite.yaml", "--report", "blocked/report.json")
+        XCTAssertEqual(result.status, 74)
+        XCTAssertTrue(result.stderr.hasPrefix("blocked/report.json: error: report: cannot create the report's folder: "), result.stderr)
+        // The store is written and stays: the report is about it, not part of it.
+        XCTAssertTrue(ws.exists("build/grocery-sqlite.sqlite"))
+    }
+
+    /// `<row r="n">` with inline-string cells from column A on; nil leaves a cell out.
+    private func row(_ number: Int, _ cells: [String?]) -> String {
+        var out = "<row r=\"\(number)\">"
+        for (column, cell) in cells.enumerated() {
+            guard let cell else { continue }
+            let letter = String(UnicodeScalar(UInt8(65 + column)))
+            out += "<c r=\"\(letter)\(number)\" t=\"inlineStr\"><is><t>\(cell)</t></is></c>"
+        }
+        return out + "</row>"
+    }
+
+    private func withoutDurations(_ data: Data) throws -> Data {
+        var object = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        object["durations"] = nil
+        return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+    }
+}
+
+/// Reads parts of an .xlsx (a zip) with `unzip -p` (scripts/setup installs it).
+private struct Workbook {
+    let url: URL
+    init(_ url: URL) throws {
+        guard FileManager.default.fileExists(atPath: url.path) else { throw CocoaError(.fileNoSuchFile) }
+        self.url = url
+    }
+
+    func part(_ name: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["unzip", "-p", url.path, name]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw CocoaError(.fileReadCorruptFile) }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    func sheet(_ number: Int) throws -> String { try part("xl/worksheets/sheet\(number).xml") }
+
+    func sheetNames() throws -> [String] {
+        let xml = try part("xl/workbook.xml")
+        return xml.components(separatedBy: "<sheet name=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+    }
+}
