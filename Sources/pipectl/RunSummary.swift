@@ -16,7 +16,7 @@ struct RunSummary {
         var out = ""
         let target = Terminal.display(pipeline.store.path)
         out += dryRun
-            ? "\(pipeline.name): dry run, nothing written (store would be \(target))\n"
+            ? "\(pipeline.name): dry run, the store was not written (it would be \(target))\n"
             : "\(pipeline.name): wrote \(target) in \(String(format: "%.2f", elapsed)) s\n"
         let header = ["", "read", "inserted", "present", "updated", "skipped", "rejected"]
         var rows: [[String]] = []

@@ -100,6 +100,9 @@ final class RunnerTests: XCTestCase {
         XCTAssertEqual(sink.written[2].links[0]?.values, [.null], "an empty related key reaches the sink, which skips it")
         XCTAssertEqual(runner.log.sources[0].read, 7)
         XCTAssertEqual(runner.log.sources[0].rejected, 4)
+        // Three of the four are Item's values; the fourth never reached the load (a csv row).
+        XCTAssertEqual(runner.log.entities[1].rejected, 3)
+        XCTAssertEqual(runner.log.entities[0].rejected, 0)
         XCTAssertEqual(runner.log.rejections.map(\.description), [
             #"items.csv:3:5: rejected: load: field 'qty' value "six": Item.quantity (double): not a number (use the 'number' transform for decimal commas, grouping or currency signs)"#,
             "items.csv:4: rejected: csv: row has 5 fields, the header has 4",

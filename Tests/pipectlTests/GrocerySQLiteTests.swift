@@ -91,7 +91,7 @@ final class GrocerySQLiteTests: XCTestCase {
         let ws = try Workspace()
         let result = try ws.run("run", "--dry-run", "pipelines/grocery-sqlite.yaml")
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertTrue(result.stdout.hasPrefix("grocery-sqlite: dry run, nothing written"), result.stdout)
+        XCTAssertTrue(result.stdout.hasPrefix("grocery-sqlite: dry run, the store was not written (it would be build/grocery-sqlite.sqlite)"), result.stdout)
         XCTAssertFalse(ws.exists("build/grocery-sqlite.sqlite"))
         // Only the reports, which a dry run writes too.
         XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: ws.build.path).sorted()) ?? [],

@@ -75,8 +75,18 @@ public final class Runner {
             do {
                 for step in steps { try step.apply(&record) }
                 // Convert every entity's values before writing any, so a record is loaded whole or not at all.
-                let entityRecords = try loads.map { try $0.makeRecord(from: record) }
-                for entityRecord in entityRecords { try sink.write(entityRecord, onDuplicate: source.onDuplicate, log: log) }
+                let entityRecords = try loads.map { load in
+                    do { return try load.makeRecord(from: record) } catch let rejection as Rejection {
+                        log.countRejected(entity: load.entity)
+                        throw rejection
+                    }
+                }
+                for entityRecord in entityRecords {
+                    do { try sink.write(entityRecord, onDuplicate: source.onDuplicate, log: log) } catch let rejection as Rejection {
+                        log.countRejected(entity: entityRecord.entity)
+                        throw rejection
+                    }
+                }
             } catch let rejection as Rejection {
                 log.reject(rejection)
             }
