@@ -417,9 +417,10 @@ final class JSONParser {
             } else if b == 0x0A {
                 throw error("a line break inside a string (write it as \\n, or close the string that starts at "
                             + "\(start.line):\(start.column))")
-            } else {
+            } else if b < 0x20 {
                 throw error("a control character (U+\(hex(b, width: 4))) inside a string must be escaped")
             }
+            // Otherwise the run stopped at the end of a chunk: go on in the next one.
         }
     }
 
