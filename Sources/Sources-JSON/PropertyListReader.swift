@@ -44,6 +44,12 @@ public final class PropertyListReader: RecordReader {
             root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
         } catch {
             let reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? error.localizedDescription
+            // Foundation falls back to the text formats when a binary plist is corrupt, and its
+            // reason then speaks of text: say what the file is first.
+            if data.starts(with: Array("bplist".utf8)) {
+                throw fail("not a valid property list: the file starts like a binary property list but is corrupt "
+                           + "or truncated (Foundation: \(reason))")
+            }
             throw fail("not a valid property list: \(reason)")
         }
 
