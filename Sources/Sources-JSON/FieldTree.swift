@@ -1,3 +1,4 @@
+import Foundation
 import Pipeline
 
 /// The fields a reader picks out of nested objects, as a tree of keys resolved once.
@@ -44,8 +45,13 @@ struct FieldTree {
     }
 
     /// The child of `node` whose key is `key`.
-    @inline(__always) func child(of node: Int, key: [UInt8]) -> Int? {
-        for child in nodes[node].children where nodes[child].key == key { return child }
+    @inline(__always) func child(of node: Int, key: UnsafeBufferPointer<UInt8>) -> Int? {
+        for child in nodes[node].children {
+            let matches = nodes[child].key.withUnsafeBufferPointer {
+                $0.count == key.count && (key.count == 0 || memcmp($0.baseAddress!, key.baseAddress!, key.count) == 0)
+            }
+            if matches { return child }
+        }
         return nil
     }
 }

@@ -14,7 +14,7 @@ extension JSONParser {
         guard try enterObject() else { return }
         repeat {
             try readKey()
-            guard let child = tree.child(of: node, key: key) else {
+            guard let child = tree.child(of: node, key: key.bytes) else {
                 try skipValue()
                 continue
             }
@@ -49,7 +49,7 @@ extension JSONParser {
             var reason = "the value is an object; name a field inside it"
             if try enterObject() {
                 try readKey()
-                reason += ", such as '\(path).\(String(decoding: key, as: UTF8.self))'"
+                reason += ", such as '\(path).\(key.string)'"
                 try skipValue()
                 while try nextMember() {
                     try readKey()
@@ -66,7 +66,7 @@ extension JSONParser {
             return .null
         default:
             switch try scanScalar(.value) {
-            case .string, .number: return .text(String(decoding: value, as: UTF8.self))
+            case .string, .number: return .text(value.string)
             case .bool(let b): return .bool(b)
             case .null: return .null
             }

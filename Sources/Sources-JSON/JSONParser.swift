@@ -22,29 +22,79 @@ final class JSONParser {
     /// The file as named in messages, and the stage that speaks (`json` or `jsonl`).
     let file: String
     let stage: String
-    /// The bytes of the last captured string or number (escapes decoded, valid UTF-8).
-    private(set) var value: [UInt8] = []
-    /// The bytes of the last key read by `readKey()`.
-    private(set) var key: [UInt8] = []
-    /// Bytes read from the file so far.
-    private(set) var bytesRead: Int64 = 0
-    /// JSON Lines: a line break ends a value instead of being whitespace.
-    var newlineIsWhitespace = true
-    /// Containers open around the current position.
-    var depth = 0
+    /// The parser's mutable state, kept behind a pointer: as stored properties of the class, each
+    /// access would pay a dynamic exclusivity check, several per byte.
+    struct State {
+        var pos = 0
+        var end = 0
+        var atEOF = false
+        /// File offset of `bytes[0]`.
+        var consumed: Int64 = 0
+        var line = 1
+        var lineStart: Int64 = 0
+        var continuations: Int64 = 0
+        var lineStartContinuations: Int64 = 0
+        var bytesRead: Int64 = 0
+        var newlineIsWhitespace = true
+        var depth = 0
+        var value = ByteScratch(capacity: 256)
+        var key = ByteScratch(capacity: 64)
+    }
 
+    private let state: UnsafeMutablePointer<State>
     private let descriptor: Int32
     private let buffer: UnsafeMutableRawBufferPointer
     private let bytes: UnsafeMutablePointer<UInt8>
-    private var pos = 0
-    private var end = 0
-    private var atEOF = false
-    /// File offset of `bytes[0]`.
-    private var consumed: Int64 = 0
-    private var line = 1
-    private var lineStart: Int64 = 0
-    private var continuations: Int64 = 0
-    private var lineStartContinuations: Int64 = 0
+
+    /// The bytes of the last captured string or number (escapes decoded, valid UTF-8).
+    var value: ByteScratch { state.pointee.value }
+    /// The bytes of the last key read by `readKey()`.
+    var key: ByteScratch { state.pointee.key }
+    /// Bytes read from the file so far.
+    var bytesRead: Int64 { state.pointee.bytesRead }
+    /// JSON Lines: a line break ends a value instead of being whitespace.
+    var newlineIsWhitespace: Bool {
+        get { state.pointee.newlineIsWhitespace }
+        set { state.pointee.newlineIsWhitespace = newValue }
+    }
+    /// Containers open around the current position.
+    var depth: Int {
+        get { state.pointee.depth }
+        set { state.pointee.depth = newValue }
+    }
+
+    private var pos: Int {
+        get { state.pointee.pos }
+        set { state.pointee.pos = newValue }
+    }
+    private var end: Int {
+        get { state.pointee.end }
+        set { state.pointee.end = newValue }
+    }
+    private var atEOF: Bool {
+        get { state.pointee.atEOF }
+        set { state.pointee.atEOF = newValue }
+    }
+    private var consumed: Int64 {
+        get { state.pointee.consumed }
+        set { state.pointee.consumed = newValue }
+    }
+    private var line: Int {
+        get { state.pointee.line }
+        set { state.pointee.line = newValue }
+    }
+    private var lineStart: Int64 {
+        get { state.pointee.lineStart }
+        set { state.pointee.lineStart = newValue }
+    }
+    private var continuations: Int64 {
+        get { state.pointee.continuations }
+        set { state.pointee.continuations = newValue }
+    }
+    private var lineStartContinuations: Int64 {
+        get { state.pointee.lineStartContinuations }
+        set { state.pointee.lineStartContinuations = newValue }
+    }
 
     init(input: Input, stage: String, chunkSize: Int) throws {
         let descriptor = open(input.url.path, O_RDONLY | O_CLOEXEC)
@@ -57,11 +107,15 @@ final class JSONParser {
         self.stage = stage
         buffer = .allocate(byteCount: max(chunkSize, 1), alignment: 16)
         bytes = buffer.baseAddress!.bindMemory(to: UInt8.self, capacity: buffer.count)
-        value.reserveCapacity(256)
-        key.reserveCapacity(64)
+        state = .allocate(capacity: 1)
+        state.initialize(to: State())
     }
 
     deinit {
+        state.pointee.value.free()
+        state.pointee.key.free()
+        state.deinitialize(count: 1)
+        state.deallocate()
         buffer.deallocate()
         close(descriptor)
     }
@@ -91,7 +145,7 @@ final class JSONParser {
             let count = read(descriptor, buffer.baseAddress!, buffer.count)
             if count > 0 {
                 end = count
-                bytesRead += Int64(count)
+                state.pointee.bytesRead += Int64(count)
                 return true
             } else if count == 0 {
                 atEOF = true
@@ -165,16 +219,16 @@ final class JSONParser {
     @inline(__always) private func append(_ capture: Capture, _ start: UnsafeMutablePointer<UInt8>, _ count: Int) {
         switch capture {
         case .none: break
-        case .value: value.append(contentsOf: UnsafeBufferPointer(start: start, count: count))
-        case .key: key.append(contentsOf: UnsafeBufferPointer(start: start, count: count))
+        case .value: state.pointee.value.append(start, count)
+        case .key: state.pointee.key.append(start, count)
         }
     }
 
     @inline(__always) private func append(_ capture: Capture, _ byte: UInt8) {
         switch capture {
         case .none: break
-        case .value: value.append(byte)
-        case .key: key.append(byte)
+        case .value: state.pointee.value.append(byte)
+        case .key: state.pointee.key.append(byte)
         }
     }
 
@@ -251,10 +305,10 @@ final class JSONParser {
         guard try skipWhitespace() == UInt8(ascii: "\"") else {
             throw try expected("a key (a string in double quotes)")
         }
-        key.removeAll(keepingCapacity: true)
+        state.pointee.key.removeAll()
         try scanString(.key)
         guard try skipWhitespace() == UInt8(ascii: ":") else {
-            throw try expected("':' after the key \"\(String(decoding: key, as: UTF8.self))\"")
+            throw try expected("':' after the key \"\(key.string)\"")
         }
         pos += 1
         if try skipWhitespace() == nil || !newlineIsWhitespace && bytes[pos] == 0x0A {
@@ -353,11 +407,11 @@ final class JSONParser {
         guard let b = try peek() else { throw try expected("a value") }
         switch b {
         case UInt8(ascii: "\""):
-            if case .value = capture { value.removeAll(keepingCapacity: true) }
+            if case .value = capture { state.pointee.value.removeAll() }
             try scanString(capture)
             return .string
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            if case .value = capture { value.removeAll(keepingCapacity: true) }
+            if case .value = capture { state.pointee.value.removeAll() }
             try scanNumber(capture)
             return .number
         case UInt8(ascii: "t"):

@@ -80,7 +80,7 @@ public final class JSONReader: RecordReader {
             }
             while true {
                 try parser.readKey()
-                let key = String(decoding: parser.key, as: UTF8.self)
+                let key = parser.key.string
                 if key == name { break }
                 if keys.count < 100 { keys.append(key) }
                 try parser.skipValue()
