@@ -20,7 +20,12 @@ struct FieldTree {
     /// The field names, without repeats, in the order given.
     let fieldNames: [String]
 
-    /// Nil when a name has an empty part (`a..b`, `.a`): the caller says where it came from.
+    /// The first name with an empty part between dots (`a..b`, `.a`), which no key path can match.
+    static func malformedName(in names: [String]) -> String? {
+        names.first { $0.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) }
+    }
+
+    /// Nil when a name is malformed (see `malformedName(in:)`).
     init?(fields: [String]) {
         var names: [String] = []
         var seen: Set<String> = []

@@ -24,7 +24,7 @@ public final class JSONLinesReader: RecordReader {
     init(input: Input, fields: [String], chunkSize: Int) throws {
         guard let tree = FieldTree(fields: fields) else {
             throw PipelineError(.invalidPipeline, at: Location(file: input.displayPath), stage: "jsonl",
-                                "a field name has an empty part between dots: \(fields.filter { $0.split(separator: ".", omittingEmptySubsequences: false).contains("") }.first ?? "")")
+                                "the field name '\(FieldTree.malformedName(in: fields) ?? "")' has an empty part between dots")
         }
         self.input = input
         self.tree = tree

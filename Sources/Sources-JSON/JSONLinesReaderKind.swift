@@ -17,6 +17,11 @@ public struct JSONLinesReaderKind: ReaderKind {
                            + "rejects the record."),
         ])
 
+    /// Refuses `fields` with an empty part (`a..b`) where they are written.
+    public func validate(_ options: Options) throws {
+        try JSONReaderKind.checkPaths(options, keys: ["fields"])
+    }
+
     public func makeReader(input: Input, options: Options, fields: [String]) throws -> any RecordReader {
         try JSONLinesReader(input: input, fields: options.strings("fields") ?? fields)
     }

@@ -43,6 +43,7 @@ final class JSONParser {
 
     private let state: UnsafeMutablePointer<State>
     private let descriptor: Int32
+    private let chunkSize: Int
     private let buffer: UnsafeMutableRawBufferPointer
     private let bytes: UnsafeMutablePointer<UInt8>
 
@@ -105,7 +106,8 @@ final class JSONParser {
         self.descriptor = descriptor
         self.file = input.displayPath
         self.stage = stage
-        buffer = .allocate(byteCount: max(chunkSize, 1), alignment: 16)
+        self.chunkSize = max(chunkSize, 1)
+        buffer = .allocate(byteCount: self.chunkSize + 4, alignment: 16)
         bytes = buffer.baseAddress!.bindMemory(to: UInt8.self, capacity: buffer.count)
         state = .allocate(capacity: 1)
         state.initialize(to: State())
@@ -142,7 +144,7 @@ final class JSONParser {
         pos = 0
         end = 0
         while !atEOF {
-            let count = read(descriptor, buffer.baseAddress!, buffer.count)
+            let count = read(descriptor, buffer.baseAddress!, chunkSize)
             if count > 0 {
                 end = count
                 state.pointee.bytesRead += Int64(count)
@@ -155,6 +157,32 @@ final class JSONParser {
             }
         }
         return false
+    }
+
+    /// Makes up to `count` bytes (at most 4) available from `pos`, fewer at the end of the file,
+    /// for messages that name a whole character the end of a chunk cuts. Returns how many there are.
+    private func lookAhead(_ count: Int) throws -> Int {
+        guard end - pos < count else { return end - pos }
+        // Move what is left to the front (the buffer has 4 spare bytes past a chunk); positions
+        // stay right as `consumed` moves along.
+        let remaining = end - pos
+        memmove(bytes, bytes + pos, remaining)
+        consumed += Int64(pos)
+        pos = 0
+        end = remaining
+        while end < count, !atEOF {
+            let got = read(descriptor, bytes + end, count - end)
+            if got > 0 {
+                end += got
+                state.pointee.bytesRead += Int64(got)
+            } else if got == 0 {
+                atEOF = true
+            } else if errno != EINTR {
+                throw PipelineError(.io, at: Location(file: file), stage: stage,
+                                    "cannot read the file: \(String(cString: strerror(errno)))")
+            }
+        }
+        return end - pos
     }
 
     /// True when a byte is available at `pos`.
@@ -240,11 +268,12 @@ final class JSONParser {
         let b = bytes[pos]
         switch b {
         case 0x0A: return "the end of the line"
+        case UInt8(ascii: "'"): return "a single quote"
         case 0x21..<0x7F: return "'\(Character(Unicode.Scalar(b)))'"
         case 0..<0x20, 0x7F: return "a control character (U+\(hex(b, width: 4)))"
         default:
-            // Decode one character if the chunk holds it whole.
-            for length in 2...4 where pos + length <= end {
+            let available = try lookAhead(4)
+            for length in 2...4 where length <= available {
                 if let text = String(validating: UnsafeBufferPointer(start: bytes + pos, count: length), as: UTF8.self) {
                     return "'\(text)'"
                 }

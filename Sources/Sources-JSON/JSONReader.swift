@@ -40,7 +40,7 @@ public final class JSONReader: RecordReader {
     init(input: Input, fields: [String], records: String?, chunkSize: Int) throws {
         guard let tree = FieldTree(fields: fields) else {
             throw PipelineError(.invalidPipeline, at: Location(file: input.displayPath), stage: "json",
-                                "a field name has an empty part between dots: \(fields.filter { $0.split(separator: ".", omittingEmptySubsequences: false).contains("") }.first ?? "")")
+                                "the field name '\(FieldTree.malformedName(in: fields) ?? "")' has an empty part between dots")
         }
         let path = records.map { $0.split(separator: ".", omittingEmptySubsequences: false).map(String.init) } ?? []
         if path.contains(where: \.isEmpty) {

@@ -20,6 +20,24 @@ public struct JSONReaderKind: ReaderKind {
                            + "rejects the record."),
         ])
 
+    /// Refuses `fields` and `records` paths with an empty part (`a..b`) where they are written.
+    public func validate(_ options: Options) throws {
+        try JSONReaderKind.checkPaths(options, keys: ["fields", "records"])
+    }
+
+    /// Checks that the dotted names under `keys` have no empty part.
+    static func checkPaths(_ options: Options, keys: [String]) throws {
+        for key in keys {
+            guard let node = options.node(key) else { continue }
+            for item in node.sequence ?? [node] {
+                if let name = item.scalar, FieldTree.malformedName(in: [name]) != nil {
+                    throw item.error("'\(name)' has an empty part between dots (write a.b to reach the key b inside a)",
+                                     stage: options.stage)
+                }
+            }
+        }
+    }
+
     public func makeReader(input: Input, options: Options, fields: [String]) throws -> any RecordReader {
         try JSONReader(input: input, fields: options.strings("fields") ?? fields, records: options.string("records"))
     }

@@ -54,7 +54,7 @@ struct JSONErrorTests {
             data/items.json:1:3: error: json: expected a key (a string in double quotes), found 'n'
             """)
         #expect(JSONTest.failure("[{'name': 1}]") == """
-            data/items.json:1:3: error: json: expected a key (a string in double quotes), found ''' (JSON strings take double quotes)
+            data/items.json:1:3: error: json: expected a key (a string in double quotes), found a single quote (JSON strings take double quotes)
             """)
         #expect(JSONTest.failure("[// note\n{}]") == """
             data/items.json:1:2: error: json: expected a value (a string, number, object, array, true, false or null), \
@@ -148,5 +148,42 @@ struct JSONErrorTests {
         let reader = try JSONReader(input: JSONTest.file("items.json", "[{\"name\": \"Milk\"} x"), fields: ["name"], records: nil, chunkSize: 4)
         #expect(try reader.next()?.values == [.text("Milk")])
         #expect(throws: PipelineError.self) { try reader.next() }
+    }
+
+    /// The same bad inputs give the same messages whatever the chunk size.
+    @Test(arguments: [1, 2, 3])
+    func errorsDoNotDependOnChunkSize(chunkSize: Int) {
+        let inputs = [
+            "[{\"name\": \"Milk\"},\n {\"name\": \"Eg",
+            "[{\"name\": \"Milk\"}]\n x",
+            "[{\"name\": \"Milk\"},\n]",
+            "[{\"q\": 1e+}]",
+            "[{\"q\": 012}]",
+            #"[{"name": "\uD83C!"}]"#,
+            "[{\"name\": \"Crème\"} é]",
+            "[{\"name\": \"Crème\" \"",
+        ]
+        for text in inputs {
+            let expected = JSONTest.failure(text)
+            #expect(expected != nil)
+            #expect(JSONTest.failure(text, chunkSize: chunkSize) == expected, "\(text)")
+        }
+    }
+
+    @Test func malformedFieldNames() throws {
+        let at = Location(file: "p.yaml", line: 4, column: 20)
+        let node = ConfigNode(.mapping([
+            (ConfigNode(.scalar("json"), at: at), ConfigNode(.scalar("items.json"), at: at)),
+            (ConfigNode(.scalar("records"), at: at), ConfigNode(.scalar("data..items"), at: at)),
+        ]), at: at)
+        let options = try Pipeline.Options(node, spec: JSONReaderKind().spec, ignoring: ["json"])
+        #expect(throws: PipelineError.self) { try JSONReaderKind().validate(options) }
+        do {
+            try JSONReaderKind().validate(options)
+        } catch {
+            #expect("\(error)" == "p.yaml:4:20: error: json: 'data..items' has an empty part between dots "
+                    + "(write a.b to reach the key b inside a)")
+        }
+        #expect(JSONTest.failure("[]", fields: ["unit."]) == "data/items.json: error: json: the field name 'unit.' has an empty part between dots")
     }
 }
