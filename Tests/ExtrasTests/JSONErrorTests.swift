@@ -148,6 +148,7 @@ struct JSONErrorTests {
         let reader = try JSONReader(input: JSONTest.file("items.json", "[{\"name\": \"Milk\"} x"), fields: ["name"], records: nil, chunkSize: 4)
         #expect(try reader.next()?.values == [.text("Milk")])
         #expect(throws: PipelineError.self) { try reader.next() }
+        #expect(throws: PipelineError.self) { try reader.next() }
     }
 
     /// The same bad inputs give the same messages whatever the chunk size.
