@@ -1,0 +1,28 @@
+import Pipeline
+
+/// The `jsonl` format of `read:`: `read: { jsonl: data/grocery.jsonl }`.
+public struct JSONLinesReaderKind: ReaderKind {
+    public init() {}
+
+    public var name: String { "jsonl" }
+
+    public var spec: ComponentSpec { JSONLinesReaderKind.componentSpec }
+
+    static let componentSpec = ComponentSpec(
+        name: "jsonl",
+        summary: "Reads JSON Lines: one JSON object per line, blank lines skipped. Values are read as for json.",
+        options: [
+            OptionSpec("fields", .stringList, default: "the fields the loads use",
+                       "The fields to read; a.b reaches into nested objects. A field holding an object or array "
+                           + "rejects the record."),
+        ])
+
+    /// Refuses `fields` with an empty part (`a..b`) where they are written.
+    public func validate(_ options: Options) throws {
+        try JSONReaderKind.checkPaths(options, keys: ["fields"])
+    }
+
+    public func makeReader(input: Input, options: Options, fields: [String]) throws -> any RecordReader {
+        try JSONLinesReader(input: input, fields: options.strings("fields") ?? fields)
+    }
+}

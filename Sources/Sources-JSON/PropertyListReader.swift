@@ -1,0 +1,148 @@
+import Foundation
+import Pipeline
+
+/// Reads the records of an XML or binary property list, parsed by Foundation.
+///
+/// The root is an array of dictionaries (locations `[3]`), or a dictionary of dictionaries whose
+/// keys become the field `keyField` (locations are the keys, in sorted order). Property lists
+/// are small by nature, so the file is read whole. Values keep their types: strings `.text`,
+/// integers `.integer`, reals `.double`, booleans `.bool`, dates `.date`, data `.binary`; a field
+/// `a.b` reaches into nested dictionaries and a missing key gives `.null`.
+///
+/// ```swift
+/// let reader = try PropertyListReader(input: input, fields: ["name", "quantity"], keyField: "name")
+/// ```
+public final class PropertyListReader: RecordReader {
+    public let input: Input
+    /// The fields asked for, with `keyField` added when it is not among them.
+    public let fieldNames: [String]
+    public private(set) var bytesRead: Int64 = 0
+
+    /// Each field's keys, resolved once.
+    private let paths: [[String]]
+    private let keySlot: Int?
+    /// The records and where they are, in order.
+    private var entries: [(path: String, key: String?, value: Any)] = []
+    private var index = 0
+
+    public init(input: Input, fields: [String], keyField: String? = nil) throws {
+        self.input = input
+        func fail(_ message: String) -> PipelineError {
+            PipelineError(.invalidInput, at: Location(file: input.displayPath), stage: "plist", message)
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: input.url)
+        } catch {
+            throw PipelineError(.io, at: Location(file: input.displayPath), stage: "plist",
+                                "cannot read the file: \(error.localizedDescription)")
+        }
+        bytesRead = Int64(data.count)
+        guard !data.isEmpty else { throw fail("the file is empty") }
+        let root: Any
+        do {
+            root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        } catch {
+            let reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? error.localizedDescription
+            // Foundation falls back to the text formats when a binary plist is corrupt, and its
+            // reason then speaks of text: say what the file is first.
+            if data.starts(with: Array("bplist".utf8)) {
+                throw fail("not a valid property list: the file starts like a binary property list but is corrupt "
+                           + "or truncated (Foundation: \(reason))")
+            }
+            throw fail("not a valid property list: \(reason)")
+        }
+
+        var names: [String] = []
+        for name in fields where !names.contains(name) { names.append(name) }
+        if let keyField, !names.contains(keyField) { names.append(keyField) }
+        fieldNames = names
+        paths = names.map { $0.split(separator: ".", omittingEmptySubsequences: false).map(String.init) }
+        keySlot = keyField.flatMap { names.firstIndex(of: $0) }
+
+        if let array = root as? [Any] {
+            entries = array.enumerated().map { (path: "[\($0.offset)]", key: nil, value: $0.element) }
+        } else if let dictionary = root as? [String: Any] {
+            guard keyField != nil else {
+                throw fail("the root is a dictionary: set 'key_field:' to the field that receives each entry's key "
+                           + "(such as key_field: name), or make the root an array of dictionaries")
+            }
+            entries = dictionary.keys.sorted().map { (path: $0, key: $0, value: dictionary[$0] as Any) }
+        } else {
+            throw fail("the root is \(PropertyListReader.kind(of: root)), not an array or dictionary of records")
+        }
+    }
+
+    /// The next record; throws `Rejection` for an entry that is not a dictionary or a field that
+    /// holds an array or dictionary.
+    public func next() throws -> Record? {
+        guard index < entries.count else { return nil }
+        let entry = entries[index]
+        index += 1
+        let location = Location(file: input.displayPath, path: entry.path)
+        guard let dictionary = entry.value as? [String: Any] else {
+            throw Rejection(at: location, stage: "plist",
+                            reason: "the entry is \(PropertyListReader.kind(of: entry.value)), not a dictionary")
+        }
+        var values = [Value](repeating: .null, count: fieldNames.count)
+        for (slot, path) in paths.enumerated() {
+            if slot == keySlot, let key = entry.key {
+                values[slot] = .text(key)
+                continue
+            }
+            var current: Any? = dictionary
+            for (depth, part) in path.enumerated() {
+                guard let object = current else { break }
+                guard let parent = object as? [String: Any] else {
+                    throw Rejection(at: location, stage: "plist", field: fieldNames[slot],
+                                    reason: "'\(path[..<depth].joined(separator: "."))' is "
+                                        + "\(PropertyListReader.kind(of: object)), not a dictionary")
+                }
+                current = parent[part]
+            }
+            guard let found = current else { continue }
+            guard let value = PropertyListReader.value(of: found) else {
+                throw Rejection(at: location, stage: "plist", field: fieldNames[slot],
+                                reason: "the value is \(PropertyListReader.kind(of: found)); name a field inside it")
+            }
+            values[slot] = value
+        }
+        return Record(values: values, location: location)
+    }
+
+    /// A plist scalar as a `Value`; nil for arrays and dictionaries.
+    static func value(of object: Any) -> Value? {
+        switch object {
+        case let string as String: return .text(string)
+        case let date as Date: return .date(date.timeIntervalSinceReferenceDate)
+        case let data as Data: return .binary([UInt8](data))
+        default: break
+        }
+        // Linux's Foundation gives booleans as Swift Bool; Darwin's as an NSNumber of type "c".
+        // An integer NSNumber also casts to Bool, so the exact type decides, not `as? Bool`.
+        if type(of: object) == Bool.self, let bool = object as? Bool { return .bool(bool) }
+        if let number = object as? NSNumber {
+            switch String(cString: number.objCType) {
+            case "c", "B": return .bool(number.boolValue)
+            case "f", "d": return .double(number.doubleValue)
+            case "Q", "L", "I":
+                return number.uint64Value > UInt64(Int64.max) ? .double(number.doubleValue) : .integer(number.int64Value)
+            default: return .integer(number.int64Value)
+            }
+        }
+        return nil
+    }
+
+    static func kind(of object: Any) -> String {
+        switch object {
+        case is [Any]: return "an array"
+        case is [String: Any]: return "a dictionary"
+        case is String: return "a string"
+        case is Date: return "a date"
+        case is Data: return "data"
+        default:
+            if case .bool? = value(of: object) { return "a boolean" }
+            return "a number"
+        }
+    }
+}

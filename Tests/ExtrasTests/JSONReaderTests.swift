@@ -1,0 +1,140 @@
+import Foundation
+import Pipeline
+import Testing
+@testable import SourcesJSON
+
+@Suite("JSON reader")
+struct JSONReaderTests {
+    static let groceryFields = ["name", "quantity", "unit", "locationathome", "locationatshop", "added"]
+    static let grocery = """
+        [
+          {"name": "Milk", "quantity": 1.5, "unit": "l", "locationathome": "Fridge", "locationatshop": "Aisle 3: Dairy", "added": "12/04/2026"},
+          {"name": "Bread", "quantity": 1, "unit": "loaf", "locationathome": "Pantry", "locationatshop": "Bakery", "added": "13/04/2026"}
+        ]
+        """
+
+    @Test func groceryShape() throws {
+        let result = try JSONTest.read(Self.grocery, fields: Self.groceryFields)
+        #expect(result.fieldNames == Self.groceryFields)
+        #expect(result.rows == [
+            [.text("Milk"), .text("1.5"), .text("l"), .text("Fridge"), .text("Aisle 3: Dairy"), .text("12/04/2026")],
+            [.text("Bread"), .text("1"), .text("loaf"), .text("Pantry"), .text("Bakery"), .text("13/04/2026")],
+        ])
+        #expect(result.records.map(\.location) == [
+            Location(file: "data/items.json", line: 2, column: 3, path: "[0]"),
+            Location(file: "data/items.json", line: 3, column: 3, path: "[1]"),
+        ])
+        #expect(result.rejections.isEmpty)
+    }
+
+    @Test func readerKindsUseTheFieldsOption() throws {
+        let input = try JSONTest.file("grocery.json", Self.grocery)
+        let node = ConfigNode(.mapping([
+            (ConfigNode(.scalar("json"), at: Location(file: "p.yaml")), ConfigNode(.scalar("grocery.json"), at: Location(file: "p.yaml"))),
+            (ConfigNode(.scalar("fields"), at: Location(file: "p.yaml")),
+             ConfigNode(.sequence([ConfigNode(.scalar("unit"), at: Location(file: "p.yaml"))]), at: Location(file: "p.yaml"))),
+        ]), at: Location(file: "p.yaml"))
+        let options = try Pipeline.Options(node, spec: JSONReaderKind().spec, ignoring: ["json"])
+        let reader = try JSONReaderKind().makeReader(input: input, options: options, fields: ["name"])
+        let result = try JSONTest.collect(reader)
+        #expect(result.fieldNames == ["unit"])
+        #expect(result.rows == [[.text("l")], [.text("loaf")]])
+        #expect(JSONReaderKind().name == "json")
+        #expect(JSONLinesReaderKind().name == "jsonl")
+        #expect(PropertyListReaderKind().name == "plist")
+    }
+
+    @Test func recordsPathInsideTheTopLevelObject() throws {
+        let text = """
+            {"meta": {"items": [1, 2], "v": "x"}, "data": {"count": 2, "items": [{"name": "Milk"}, {"name": "Eggs"}], "after": [true]}, "end": null}
+            """
+        let result = try JSONTest.read(text, fields: ["name"], records: "data.items")
+        #expect(result.rows == [[.text("Milk")], [.text("Eggs")]])
+        #expect(result.records.map(\.location.path) == ["data.items[0]", "data.items[1]"])
+        #expect(result.records.first?.location.column == 70)
+    }
+
+    @Test func nestedDottedFieldsNullAndMissingKeys() throws {
+        let text = """
+            [{"name": "Milk", "unit": {"name": "litre", "symbol": "l", "extra": {"deep": [1, {"x": 2}]}}, "note": null},
+             {"name": "Salt", "unit": null},
+             {"unit": {"symbol": "g"}}]
+            """
+        let result = try JSONTest.read(text, fields: ["name", "unit.name", "unit.symbol", "note"])
+        #expect(result.rows == [
+            [.text("Milk"), .text("litre"), .text("l"), .null],
+            [.text("Salt"), .null, .null, .null],
+            [.null, .null, .text("g"), .null],
+        ])
+    }
+
+    @Test func numbersKeepTheirExactText() throws {
+        let text = #"[{"a": 12.50, "b": 1e3, "c": -0.0, "d": 123456789012345678901234567890, "e": 2.5E-3, "f": true, "g": false}]"#
+        let result = try JSONTest.read(text, fields: ["a", "b", "c", "d", "e", "f", "g"])
+        #expect(result.rows == [[.text("12.50"), .text("1e3"), .text("-0.0"), .text("123456789012345678901234567890"),
+                                 .text("2.5E-3"), .bool(true), .bool(false)]])
+    }
+
+    @Test func objectsAndArraysInAFieldRejectTheRecordAndReadingGoesOn() throws {
+        let text = """
+            [{"name": "Milk", "unit": {"name": "litre"}},
+             {"name": "Eggs", "unit": ["box"]},
+             "Bread",
+             {"name": "Salt", "unit": "g"},
+             {"name": "Rice", "unit": "kg", "price": 2}]
+            """
+        let result = try JSONTest.read(text, fields: ["name", "unit", "price.amount"])
+        #expect(result.rows == [[.text("Salt"), .text("g"), .null]])
+        #expect(result.rejections.map(\.description) == [
+            "data/items.json:1:2 ([0]): rejected: json: field 'unit': the value is an object; name a field inside it, such as 'unit.name'",
+            "data/items.json:2:2 ([1]): rejected: json: field 'unit': the value is an array, which does not fit in one field",
+            "data/items.json:3:2 ([2]): rejected: json: the element is a string, not an object",
+            "data/items.json:5:2 ([4]): rejected: json: 'price' is a number, not an object with the field 'price.amount'",
+        ])
+    }
+
+    @Test func byteOrderMarkIsSkipped() throws {
+        let input = try JSONTest.file("bom.json", [0xEF, 0xBB, 0xBF] + Array(#"[{"name": "Milk"}]"#.utf8))
+        let result = try JSONTest.collect(JSONReader(input: input, fields: ["name"], records: nil, chunkSize: 2))
+        #expect(result.rows == [[.text("Milk")]])
+        #expect(result.records.first?.location.column == 2)
+    }
+
+    @Test func unicodeRoundTripsWithEscapesAndSurrogatePairs() throws {
+        let text = #"[{"name": "Crème brûlée 🍮", "note": "\u00e9\t\"q\"\\\/\n\uD83C\uDF4E\u4e2d\b\f\r"}]"#
+        let result = try JSONTest.read(text, fields: ["name", "note"])
+        #expect(result.rows == [[.text("Crème brûlée 🍮"), .text("é\t\"q\"\\/\n🍎中\u{8}\u{C}\r")]])
+    }
+
+    @Test func keysWithEscapesMatchFieldNames() throws {
+        let result = try JSONTest.read(#"[{"n\u0061me": "Milk", "caf\u00e9": "x", "café2": "y"}]"#, fields: ["name", "café", "café2"])
+        #expect(result.rows == [[.text("Milk"), .text("x"), .text("y")]])
+    }
+
+    @Test func emptyArrayHasNoRecords() throws {
+        #expect(try JSONTest.read(" [ ] \n", fields: ["name"]).records.isEmpty)
+        #expect(try JSONTest.read(#"{"data": {"items": []}}"#, fields: ["name"], records: "data.items").records.isEmpty)
+    }
+
+    /// Every record crosses chunk boundaries at each possible place: strings, escapes, multi-byte
+    /// characters, numbers, literals and the byte order mark.
+    @Test(arguments: [1, 2, 3, 5, 7, 16])
+    func valuesSplitAcrossChunkBoundaries(chunkSize: Int) throws {
+        let text = "\u{FEFF}" + #"[{"name": "Crème \u00e9\uD83C\uDF4E 🍮", "quantity": 12.50e-1, "ok": true, "none": null, "skip": {"a": [1, "b", false]}},"#
+            + "\n  " + #"{"name": "Eggs", "quantity": -1234567}]"#
+        let result = try JSONTest.read(text, fields: ["name", "quantity", "ok", "none"], chunkSize: chunkSize)
+        #expect(result.rows == [
+            [.text("Crème é🍎 🍮"), .text("12.50e-1"), .bool(true), .null],
+            [.text("Eggs"), .text("-1234567"), .null, .null],
+        ])
+        #expect(result.records.map(\.location) == [
+            Location(file: "data/items.json", line: 1, column: 2, path: "[0]"),
+            Location(file: "data/items.json", line: 2, column: 3, path: "[1]"),
+        ])
+    }
+
+    @Test func columnsCountCharactersNotBytes() throws {
+        let result = try JSONTest.read("[{\"é🍮\": 1}, {\"x\": \"日本\"}, {}]", fields: ["x"])
+        #expect(result.records.map(\.location.column) == [2, 13, 26])
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Pipeline
+import Testing
+@testable import SourcesJSON
+
+@Suite("Property-list reader")
+struct PlistReaderTests {
+    static let added = Date(timeIntervalSinceReferenceDate: 797_558_400)
+
+    func write(_ root: Any, _ format: PropertyListSerialization.PropertyListFormat, name: String = "grocery.plist") throws -> Input {
+        let data = try PropertyListSerialization.data(fromPropertyList: root, format: format, options: 0)
+        return try JSONTest.file(name, [UInt8](data))
+    }
+
+    func failure(_ input: Input, keyField: String? = nil) -> String? {
+        do {
+            _ = try JSONTest.collect(PropertyListReader(input: input, fields: ["name"], keyField: keyField))
+            return nil
+        } catch {
+            return (error as? PipelineError)?.description ?? "unexpected error: \(error)"
+        }
+    }
+
+    @Test(arguments: [PropertyListSerialization.PropertyListFormat.xml, .binary])
+    func arrayOfDictionariesKeepsTypes(format: PropertyListSerialization.PropertyListFormat) throws {
+        let root: [Any] = [
+            ["name": "Milk", "quantity": 1.5, "count": 2, "organic": true, "added": Self.added,
+             "photo": Data([0xFF, 0x00, 0x01]), "unit": ["name": "litre", "symbol": "l"]] as [String: Any],
+            ["name": "Salt", "count": 0, "organic": false, "quantity": 3.0] as [String: Any],
+            "not a dictionary",
+            ["name": "Eggs", "unit": ["name": ["nested"]]] as [String: Any],
+        ]
+        let reader = try PropertyListReader(input: write(root, format),
+                                            fields: ["name", "quantity", "count", "organic", "added", "photo", "unit.symbol", "missing"])
+        let result = try JSONTest.collect(reader)
+        #expect(result.rows == [
+            [.text("Milk"), .double(1.5), .integer(2), .bool(true), .date(797_558_400), .binary([0xFF, 0x00, 0x01]), .text("l"), .null],
+            [.text("Salt"), .double(3), .integer(0), .bool(false), .null, .null, .null, .null],
+            [.text("Eggs"), .null, .null, .null, .null, .null, .null, .null],
+        ])
+        #expect(result.records.map(\.location) == [
+            Location(file: "data/grocery.plist", path: "[0]"),
+            Location(file: "data/grocery.plist", path: "[1]"),
+            Location(file: "data/grocery.plist", path: "[3]"),
+        ])
+        #expect(result.rejections.map(\.description) == [
+            "data/grocery.plist: at [2]: rejected: plist: the entry is a string, not a dictionary",
+        ])
+    }
+
+    @Test func fieldHoldingACollectionRejectsTheRecord() throws {
+        let root: [Any] = [["name": "Milk", "unit": ["name": "litre"], "tags": ["a"]] as [String: Any]]
+        let reader = try PropertyListReader(input: write(root, .xml), fields: ["unit", "tags", "name.first"])
+        let result = try JSONTest.collect(reader)
+        #expect(result.rejections.map(\.description) == [
+            "data/grocery.plist: at [0]: rejected: plist: field 'unit': the value is a dictionary; name a field inside it",
+        ])
+        let second = try JSONTest.collect(PropertyListReader(input: write(root, .xml), fields: ["name.first"]))
+        #expect(second.rejections.map(\.description) == [
+            "data/grocery.plist: at [0]: rejected: plist: field 'name.first': 'name' is a string, not a dictionary",
+        ])
+    }
+
+    @Test(arguments: [PropertyListSerialization.PropertyListFormat.xml, .binary])
+    func dictionaryOfDictionariesWithKeyField(format: PropertyListSerialization.PropertyListFormat) throws {
+        let root: [String: Any] = [
+            "Milk": ["quantity": 1, "unit": "l"],
+            "Bread": ["quantity": 2, "unit": "loaf"],
+        ]
+        let reader = try PropertyListReader(input: write(root, format), fields: ["quantity", "unit"], keyField: "name")
+        let result = try JSONTest.collect(reader)
+        #expect(result.fieldNames == ["quantity", "unit", "name"])
+        #expect(result.rows == [[.integer(2), .text("loaf"), .text("Bread")], [.integer(1), .text("l"), .text("Milk")]])
+        #expect(result.records.map(\.location.description) == ["data/grocery.plist: at Bread", "data/grocery.plist: at Milk"])
+    }
+
+    @Test func readerKindReadsKeyField() throws {
+        let input = try write(["Milk": ["unit": "l"]], .xml)
+        let at = Location(file: "p.yaml")
+        let node = ConfigNode(.mapping([
+            (ConfigNode(.scalar("plist"), at: at), ConfigNode(.scalar("grocery.plist"), at: at)),
+            (ConfigNode(.scalar("key_field"), at: at), ConfigNode(.scalar("name"), at: at)),
+        ]), at: at)
+        let options = try Pipeline.Options(node, spec: PropertyListReaderKind().spec, ignoring: ["plist"])
+        let reader = try PropertyListReaderKind().makeReader(input: input, options: options, fields: ["name", "unit"])
+        #expect(try JSONTest.collect(reader).rows == [[.text("Milk"), .text("l")]])
+    }
+
+    @Test func dictionaryRootNeedsKeyField() throws {
+        #expect(failure(try write(["Milk": ["unit": "l"]], .xml)) == """
+            data/grocery.plist: error: plist: the root is a dictionary: set 'key_field:' to the field that receives \
+            each entry's key (such as key_field: name), or make the root an array of dictionaries
+            """)
+    }
+
+    @Test func rootThatIsNotACollection() throws {
+        #expect(failure(try write("Milk", .xml)) == """
+            data/grocery.plist: error: plist: the root is a string, not an array or dictionary of records
+            """)
+        #expect(failure(try write(42, .binary)) == """
+            data/grocery.plist: error: plist: the root is a number, not an array or dictionary of records
+            """)
+    }
+
+    @Test func corruptAndEmptyFiles() throws {
+        let valid = try PropertyListSerialization.data(fromPropertyList: [["name": "Milk"]], format: .binary, options: 0)
+        let corrupt = try JSONTest.file("corrupt.plist", Array([UInt8](valid).prefix(valid.count - 12)))
+        let message = try #require(failure(corrupt))
+        // Foundation's reason varies by platform; what it says follows "(Foundation: ".
+        #expect(message.hasPrefix("data/corrupt.plist: error: plist: not a valid property list: the file starts like a "
+                                  + "binary property list but is corrupt or truncated (Foundation: "))
+        let xml = try JSONTest.file("broken.plist", "<?xml version=\"1.0\"?><plist version=\"1.0\"><array><dict><key>name</key>")
+        #expect(failure(xml)?.hasPrefix("data/broken.plist: error: plist: not a valid property list: ") == true)
+        #expect(failure(xml)?.contains("binary") == false)
+        #expect(failure(try JSONTest.file("empty.plist", "")) == "data/empty.plist: error: plist: the file is empty")
+    }
+}
