@@ -69,6 +69,8 @@ let loaderSandbox: URL = {
     let data = root.appendingPathComponent("pipelines/data", isDirectory: true)
     try? FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
     try? Data("name,unit\nMilk,l\n".utf8).write(to: data.appendingPathComponent("items.csv"))
+    // Swift Testing has no hook after the last test: remove the folder when the test process ends.
+    atexit { try? FileManager.default.removeItem(at: loaderSandbox) }
     return root
 }()
 
