@@ -15,7 +15,7 @@ public final class JSONLinesReader: RecordReader {
 
     private let parser: JSONParser
     private let tree: FieldTree
-    private var failure: PipelineError?
+    private var latch = FailureLatch()
 
     public convenience init(input: Input, fields: [String]) throws {
         try self.init(input: input, fields: fields, chunkSize: JSONParser.defaultChunkSize)
@@ -36,14 +36,7 @@ public final class JSONLinesReader: RecordReader {
     /// The next record; throws `Rejection` for a line that is not an object or a field that holds
     /// an object or array, `PipelineError` for a line that is not valid JSON.
     public func next() throws -> Record? {
-        if let failure { throw failure }
-        do {
-            return try readRecord()
-        } catch let error as PipelineError {
-            // The parser stopped mid-value: every later call fails the same way.
-            failure = error
-            throw error
-        }
+        try latch.run(readRecord)
     }
 
     private func readRecord() throws -> Record? {

@@ -24,7 +24,7 @@ public final class JSONReader: RecordReader {
 
     private let parser: JSONParser
     private let tree: FieldTree
-    private var failure: PipelineError?
+    private var latch = FailureLatch()
     /// The keys leading to the records array; each is an object left open around it.
     private let recordsPath: [String]
     private let pathPrefix: String
@@ -118,14 +118,7 @@ public final class JSONReader: RecordReader {
     /// The next record; throws `Rejection` for an element that is not an object or a field that
     /// holds an object or array (call again for the next one), `PipelineError` for bad JSON.
     public func next() throws -> Record? {
-        if let failure { throw failure }
-        do {
-            return try readRecord()
-        } catch let error as PipelineError {
-            // The parser stopped mid-value: every later call fails the same way.
-            failure = error
-            throw error
-        }
+        try latch.run(readRecord)
     }
 
     private func readRecord() throws -> Record? {
