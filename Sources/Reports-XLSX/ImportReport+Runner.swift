@@ -11,21 +11,16 @@ extension ImportReport {
     public init(runner: Runner, outcome: Outcome, display: (URL) -> String) {
         let pipeline = runner.pipeline
         let log = runner.log
-        // Logged records carry their file as shown; the source reading that file is the one named.
-        var sourceByFile: [String: String] = [:]
-        for source in pipeline.sources where sourceByFile[source.reader.input.displayPath] == nil {
-            sourceByFile[source.reader.input.displayPath] = source.name
-        }
         let rejected = log.rejections.map {
-            Issue(kind: .rejected, source: sourceByFile[$0.location.file] ?? "", stage: $0.stage,
+            Issue(kind: .rejected, source: $0.source ?? "", stage: $0.stage,
                   location: $0.location.description, field: $0.field, rawValue: $0.rawValue, reason: $0.reason)
         }
         let skipped = log.skips.map {
-            Issue(kind: .skipped, source: sourceByFile[$0.location.file] ?? "", entity: $0.entity,
+            Issue(kind: .skipped, source: $0.source, entity: $0.entity,
                   location: $0.location.description, reason: $0.reason)
         }
         let duplicates = log.duplicates.map {
-            Duplicate(entity: $0.entity, key: $0.key, first: $0.first.description, again: $0.again.description,
+            Duplicate(source: $0.source, entity: $0.entity, key: $0.key, first: $0.first.description, again: $0.again.description,
                       differences: $0.differences.map { .init(field: $0.attribute, first: $0.first, again: $0.again) },
                       updated: $0.updated)
         }

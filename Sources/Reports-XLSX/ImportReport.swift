@@ -133,6 +133,8 @@ public struct ImportReport: Sendable, Codable, Equatable {
             public var again: String
         }
 
+        /// The source that read the record seen again.
+        public var source: String
         public var entity: String
         /// The key as users read it (`name=Milk`).
         public var key: String

@@ -118,15 +118,16 @@ public struct XLSXReportWriter: Sendable {
     }
 
     private func writeDuplicates(_ duplicates: [ImportReport.Duplicate], into sheet: XLSXSheet) throws {
-        let titles = ["Entity", "Key", "First location", "Again location", "Field", "First value", "Again value", "Result"]
+        let titles = ["Source", "Entity", "Key", "First location", "Again location", "Field", "First value", "Again value",
+                      "Result"]
         try sheet.header(titles)
         var row = 1
         for duplicate in duplicates {
-            let result = duplicate.updated ? "updated" : "kept the first"
+            let result = duplicate.differences.isEmpty ? "same values" : duplicate.updated ? "updated" : "kept the first"
             // One row per differing field, so that the filter finds every conflict; one for a plain repeat.
             let differences = duplicate.differences.isEmpty ? [nil] : duplicate.differences.map(Optional.some)
             for difference in differences {
-                let cells = [duplicate.entity, duplicate.key, duplicate.first, duplicate.again,
+                let cells = [duplicate.source, duplicate.entity, duplicate.key, duplicate.first, duplicate.again,
                              difference?.field ?? "", difference?.first ?? "", difference?.again ?? "", result]
                 for (column, cell) in cells.enumerated() { try sheet.text(row, column, cell) }
                 row += 1

@@ -81,10 +81,6 @@ extension SQLiteSink {
                   let link = record.links[slot], try self.writer(for: link).key(of: link) != nil else { continue }
             differing.append(column)
         }
-        guard !differing.isEmpty else {
-            log.count(.alreadyPresent, entity: writer.entity)
-            return
-        }
         let differences = try differing.compactMap { column -> (attribute: String, first: String, again: String)? in
             switch writer.table.columns[column].source {
             case .attribute(let slot):
@@ -106,7 +102,7 @@ extension SQLiteSink {
                 return nil  // `compare` reports the row id's column only
             }
         }
-        let update = onDuplicate == .update
+        let update = onDuplicate == .update && !differing.isEmpty
         if update {
             for slot in record.links.indices where links[slot] == nil {
                 guard let link = record.links[slot] else { continue }

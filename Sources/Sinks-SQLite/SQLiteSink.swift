@@ -85,9 +85,10 @@ public final class SQLiteSink: RecordSink {
         }
     }
 
-    /// Commits, checks (foreign keys, integrity) and puts the store in place as a single file in
-    /// journal mode DELETE. On failure the temporary store is deleted and the previous one stays.
-    public func finish(log: ImportLog) throws {
+    /// Commits, checks (foreign keys, integrity), shows the complete store to `review`, and puts it
+    /// in place as a single file in journal mode DELETE (or, without `publish`, deletes it). On
+    /// failure the temporary store is deleted and the previous one stays.
+    public func finish(log: ImportLog, publish: Bool) throws {
         guard state == .building, let connection else { throw notBuilding() }
         do {
             try layout.complete(in: connection)
@@ -100,6 +101,8 @@ public final class SQLiteSink: RecordSink {
             writers = []  // finalizes the statements, so that the connection closes now
             try connection.close()
             self.connection = nil
+            try review?(file.building)
+            guard publish else { return discard() }
             try file.publish()
             state = .finished
         } catch {
@@ -107,6 +110,11 @@ public final class SQLiteSink: RecordSink {
             throw (error as? PipelineError)?.located(at: location) ?? error
         }
     }
+
+    /// Called by `finish` with the new store, closed, complete and checked, while the previous
+    /// store is still in place: to compare the two before one replaces the other. An error it
+    /// throws fails the run.
+    public var review: ((_ newStore: URL) throws -> Void)?
 
     /// Deletes the temporary store; the previous store stays byte for byte as it was.
     public func discard() {

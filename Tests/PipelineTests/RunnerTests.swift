@@ -33,16 +33,17 @@ final class RunnerTests: XCTestCase {
         }
     }
 
-    /// Keeps what it is given and whether it was finished or discarded.
+    /// Keeps what it is given and whether it was finished (published or not) or discarded.
     final class CollectingSink: RecordSink {
         var written: [EntityRecord] = []
         var finished = false
+        var published = false
         var discarded = false
         func write(_ record: EntityRecord, onDuplicate: DuplicatePolicy, log: ImportLog) throws {
             written.append(record)
             log.count(.inserted, entity: record.entity)
         }
-        func finish(log: ImportLog) throws { finished = true }
+        func finish(log: ImportLog, publish: Bool) throws { (finished, published) = (true, publish) }
         func discard() { discarded = true }
     }
 
@@ -92,7 +93,7 @@ final class RunnerTests: XCTestCase {
         ]))
         try runner.run(into: sink)
 
-        XCTAssertTrue(sink.finished)
+        XCTAssertTrue(sink.finished && sink.published)
         XCTAssertFalse(sink.discarded)
         XCTAssertEqual(sink.written.map { $0.values[0] }, [.text("Milk"), .null, .text("Rice")])
         XCTAssertEqual(sink.written[0].values, [.text("Milk"), .double(1.5), .integer(2)])
@@ -135,12 +136,12 @@ final class RunnerTests: XCTestCase {
         XCTAssertFalse(sink.finished)
     }
 
-    func testDryRunDiscards() throws {
+    func testDryRunFinishesWithoutPublishing() throws {
         let sink = CollectingSink()
         try Runner(pipeline: try pipeline([record(2, "Milk", "1", "1", "l")])).run(into: sink, dryRun: true)
         XCTAssertEqual(sink.written.count, 1)
-        XCTAssertTrue(sink.discarded)
-        XCTAssertFalse(sink.finished)
+        XCTAssertTrue(sink.finished)
+        XCTAssertFalse(sink.published)
     }
 
     func testALoadFromAMissingFieldIsAPipelineError() throws {

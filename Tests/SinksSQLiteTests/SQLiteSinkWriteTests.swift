@@ -70,7 +70,7 @@ struct SQLiteSinkWriteTests {
         }
     }
 
-    @Test("a duplicate with the same values is counted as already present")
+    @Test("a duplicate with the same values is counted as already present and listed without differences")
     func identicalDuplicate() throws {
         try withScratchFolder { folder in
             let target = folder.appendingPathComponent("store.sqlite")
@@ -81,7 +81,8 @@ struct SQLiteSinkWriteTests {
                 Grocery.item("Milk", line: 4),
             ])
             #expect(log.entities[Grocery.item] == counts(inserted: 1, alreadyPresent: 2))
-            #expect(log.duplicates.isEmpty)
+            #expect(log.duplicates.map { "\($0.key) \($0.first.line ?? 0) \($0.again.line ?? 0) \($0.differences.count)" }
+                        == ["name=Milk 2 3 0", "name=Milk 2 4 0"])
             #expect(try SQLiteStore(readingAt: target).scalar("SELECT count(*) FROM Item") == .integer(1))
         }
     }
@@ -128,7 +129,8 @@ struct SQLiteSinkWriteTests {
                 Grocery.item("Milk", quantity: 3, unit: "ml", line: 4),
             ], onDuplicate: .update)
             #expect(log.entities[Grocery.item] == counts(inserted: 1, alreadyPresent: 1, updated: 1))
-            #expect(log.duplicates.map(\.updated) == [true])
+            // The third record repeats the updated values: a duplicate with nothing to update.
+            #expect(log.duplicates.map(\.updated) == [true, false])
             #expect(log.duplicates.first?.differences.map(\.attribute) == ["quantity", "unit"])
             let store = try SQLiteStore(readingAt: target)
             #expect(try store.rows("SELECT name, quantity, listed, collected, added, unit_id FROM Item") == [

@@ -35,7 +35,7 @@ final class ReportTests: XCTestCase {
                                                 "Unit has an empty unique key 'name', so Item.unit is left empty"])), rejected)
 
         let duplicates = try workbook.sheet(3)
-        XCTAssertTrue(duplicates.contains(row(2, ["Item", "name=Oranges", "pipelines/data/grocery.csv:42:1", "pipelines/data/grocery.csv:132:1",
+        XCTAssertTrue(duplicates.contains(row(3, ["items", "Item", "name=Oranges", "pipelines/data/grocery.csv:42:1", "pipelines/data/grocery.csv:132:1",
                                                   "quantity", "0.5", "3", "kept the first"])), duplicates)
 
         // Item: a header and 414 rows, frozen, filtered, dates as dates, booleans as booleans.
@@ -76,7 +76,11 @@ final class ReportTests: XCTestCase {
                                       "reason": "not a number with decimal ',' and grouping '.': unexpected 'a'"])
         XCTAssertEqual(issues.filter { $0["kind"] == "skipped" }.count, 22)
         let duplicates = try XCTUnwrap(json["duplicates"] as? [[String: Any]])
-        XCTAssertEqual(duplicates.map { $0["key"] as? String }, ["name=Oranges", "name=Toilet roll", "name=Milk chocolate"])
+        // Identical repeats are listed too, without differences.
+        XCTAssertEqual(duplicates.map { $0["key"] as? String },
+                       ["name=Eggs", "name=Oranges", "name=Toilet roll", "name=Milk chocolate", "name=Toothbrushes"])
+        XCTAssertEqual(duplicates.map { ($0["differences"] as? [Any])?.count }, [0, 1, 1, 1, 0])
+        XCTAssertEqual(Set(duplicates.map { $0["source"] as? String }), ["items"])
         XCTAssertEqual((json["durations"] as? [[String: Any]])?.map { $0["stage"] as? String }, ["items", "finish"])
     }
 

@@ -58,6 +58,8 @@ public struct Rejection: Error, Sendable, Hashable, CustomStringConvertible {
     /// The raw value of that field as read.
     public var rawValue: String?
     public var reason: String
+    /// The pipeline source whose record it was; the run's log fills it in.
+    public var source: String?
 
     public init(at location: Location, stage: String, field: String? = nil, rawValue: String? = nil, reason: String) {
         self.location = location

@@ -88,8 +88,16 @@ public protocol RecordSink: AnyObject {
     /// `onDuplicate` says what a record whose unique key exists does; records found through a
     /// link are never updated.
     func write(_ record: EntityRecord, onDuplicate: DuplicatePolicy, log: ImportLog) throws
-    /// Completes the output, checks it, and puts it in place atomically.
-    func finish(log: ImportLog) throws
+    /// Completes the output and checks it; with `publish`, puts it in place atomically, otherwise
+    /// (a dry run) throws it away once checked.
+    func finish(log: ImportLog, publish: Bool) throws
     /// Throws away everything written; the previous output stays as it was.
     func discard()
+}
+
+extension RecordSink {
+    /// Completes the output, checks it, and puts it in place atomically.
+    public func finish(log: ImportLog) throws {
+        try finish(log: log, publish: true)
+    }
 }

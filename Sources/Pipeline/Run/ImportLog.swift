@@ -17,19 +17,24 @@ public final class ImportLog {
 
     /// A record skipped because its unique key is empty (or similar), never inserted.
     public struct Skip: Sendable {
+        /// The pipeline source whose record it was.
+        public var source: String
         public var entity: String
         public var location: Location
         public var reason: String
     }
 
-    /// A record whose unique key was seen before.
+    /// A record whose unique key was seen before, whether its values differ or not.
     public struct Duplicate: Sendable {
+        /// The pipeline source of the record seen again; the log fills it in.
+        public var source = ""
         public var entity: String
         /// The key as shown to users (`name=Milk`).
         public var key: String
         public var first: Location
         public var again: Location
-        /// Attributes whose values differ: (attribute, value stored first, value seen again).
+        /// Attributes whose values differ (none for an identical duplicate): (attribute, value
+        /// stored first, value seen again).
         public var differences: [(attribute: String, first: String, again: String)]
         /// Whether the later record's values replaced the stored ones (`on_duplicate: update`).
         public var updated: Bool
@@ -68,6 +73,8 @@ public final class ImportLog {
 
     public func reject(_ rejection: Rejection) {
         sources[currentSource].rejected += 1
+        var rejection = rejection
+        rejection.source = sourceNames[currentSource]
         rejections.append(rejection)
     }
 
@@ -83,10 +90,12 @@ public final class ImportLog {
 
     public func skip(entity: Int, at location: Location, reason: String) {
         count(.skipped, entity: entity)
-        skips.append(Skip(entity: entityNames[entity], location: location, reason: reason))
+        skips.append(Skip(source: sourceNames[currentSource], entity: entityNames[entity], location: location, reason: reason))
     }
 
     public func duplicate(_ duplicate: Duplicate) {
+        var duplicate = duplicate
+        duplicate.source = sourceNames[currentSource]
         duplicates.append(duplicate)
     }
 

@@ -17,8 +17,8 @@ public final class Runner {
                              entityNames: pipeline.model.entities.map(\.name))
     }
 
-    /// Runs every source into `sink` and finishes it; with `dryRun`, everything is read, checked
-    /// and written aside, then thrown away.
+    /// Runs every source into `sink` and finishes it; with `dryRun`, everything is read, written
+    /// aside and checked, then thrown away.
     ///
     /// A fatal error (or rejected records under `on_reject: fail`) discards the sink's work and
     /// throws: whatever was in place before stays untouched.
@@ -37,7 +37,7 @@ public final class Runner {
                                         + first.description.dropPrefix("\(first.location): rejected: \(first.stage): "))
             }
             let started = DispatchTime.now()
-            if dryRun { sink.discard() } else { try sink.finish(log: log) }
+            try sink.finish(log: log, publish: !dryRun)
             durations.append(("finish", Runner.seconds(since: started)))
         } catch {
             sink.discard()
