@@ -7,8 +7,9 @@ extension ImportReport {
     ///
     /// Reads every input once more to checksum it; an input that cannot be read is listed without
     /// size and checksum (the outcome says why the run failed). `display` turns URLs into the paths
-    /// the report shows (relative ones keep reports comparable across machines).
-    public init(runner: Runner, outcome: Outcome, display: (URL) -> String) {
+    /// the report shows (relative ones keep reports comparable across machines). `changes` is the
+    /// comparison with the store the run replaced, or why there is none.
+    public init(runner: Runner, outcome: Outcome, changes: Result<StoreChanges, ChangesUnavailable>, display: (URL) -> String) {
         let pipeline = runner.pipeline
         let log = runner.log
         let rejected = log.rejections.map {
@@ -39,6 +40,8 @@ extension ImportReport {
             entities: zip(pipeline.model.entities, log.entities).filter { !$0.0.isAbstract }.map { Counts(name: $0.name, $1) },
             issues: rejected + skipped,
             duplicates: duplicates,
+            changes: try? changes.get(),
+            changesUnavailable: { if case .failure(let why) = changes { why.reason } else { nil } }(),
             durations: runner.durations.map { Duration(stage: $0.stage, seconds: $0.seconds) })
     }
 
@@ -67,5 +70,13 @@ extension ImportReport {
         let digest = Array(hasher.finalize())
         let value = digest.prefix(4).reduce(0) { $0 << 8 | Int($1) }
         return 978_307_200 + value % 630_720_000
+    }
+}
+
+extension ImportReport {
+    /// Why a report shows no changes.
+    public struct ChangesUnavailable: Error, Sendable {
+        public var reason: String
+        public init(_ reason: String) { self.reason = reason }
     }
 }

@@ -164,12 +164,18 @@ public struct ImportReport: Sendable, Codable, Equatable {
     public var entities: [Counts]
     public var issues: [Issue]
     public var duplicates: [Duplicate]
+    /// What the run changed in the store it replaced (on a dry run: would replace), per entity by
+    /// unique key; nil when `changesUnavailable` says why there is nothing to show.
+    public var changes: StoreChanges?
+    /// Why there are no changes to show: no store at the target before the run, a failed run, or a
+    /// previous store that could not be compared.
+    public var changesUnavailable: String?
     /// The only part that differs between identical runs.
     public var durations: [Duration]
 
     public init(pipelineName: String, pipelineFile: String, storePath: String, storeLayout: String, outcome: Outcome,
                 inputs: [InputFile], sources: [Counts], entities: [Counts], issues: [Issue], duplicates: [Duplicate],
-                durations: [Duration]) {
+                changes: StoreChanges? = nil, changesUnavailable: String? = nil, durations: [Duration]) {
         self.pipelineName = pipelineName
         self.pipelineFile = pipelineFile
         self.storePath = storePath
@@ -180,6 +186,8 @@ public struct ImportReport: Sendable, Codable, Equatable {
         self.entities = entities
         self.issues = issues
         self.duplicates = duplicates
+        self.changes = changes
+        self.changesUnavailable = changesUnavailable
         self.durations = durations
     }
 }

@@ -3,7 +3,8 @@ import Pipeline
 
 /// Writes an `ImportReport` as an Excel workbook for the people who review an import: a Summary
 /// sheet (pipeline, store, outcome, inputs, counts and a chart of them), a Rejected sheet, a
-/// Duplicates sheet, and one sheet per entity with its stored rows.
+/// Duplicates sheet, a Changes sheet (what the run changed in the store it replaced), and one
+/// sheet per entity with its stored rows.
 ///
 /// ```swift
 /// try XLSXReportWriter().write(report, storedRows: rows, to: url, name: "build/report.xlsx")
@@ -32,6 +33,7 @@ public struct XLSXReportWriter: Sendable {
         try writeSummary(report, into: workbook, named: names.claim("Summary"))
         try writeIssues(report.issues, into: workbook.addSheet(names.claim("Rejected")))
         try writeDuplicates(report.duplicates, into: workbook.addSheet(names.claim("Duplicates")))
+        try writeChanges(report, into: workbook.addSheet(names.claim("Changes")))
         for rows in storedRows {
             try writeRows(rows, into: workbook.addSheet(names.claim(rows.entity)))
         }
@@ -83,6 +85,23 @@ public struct XLSXReportWriter: Sendable {
         for entity in report.entities { try counts(entity.name, entity, read: false) }
         let lastEntityRow = row - 1
 
+        row += 1
+        if let changes = report.changes {
+            try sheet.header(["Changes", "added", "removed", "changed", "unchanged"], at: row, freeze: false)
+            row += 1
+            for entity in changes.entities {
+                try sheet.text(row, 0, entity.name)
+                for (column, value) in [entity.added, entity.removed, entity.changed, entity.unchanged].enumerated() {
+                    try sheet.number(row, column + 1, Double(value))
+                }
+                row += 1
+            }
+        } else {
+            try sheet.text(row, 0, "Changes", bold: true)
+            try sheet.text(row, 1, report.changesUnavailable ?? "")
+            row += 1
+        }
+
         if includeDurations, !report.durations.isEmpty {
             row += 1
             try sheet.header(["Stage", "Seconds"], at: row, freeze: false)
@@ -129,6 +148,31 @@ public struct XLSXReportWriter: Sendable {
             for difference in differences {
                 let cells = [duplicate.source, duplicate.entity, duplicate.key, duplicate.first, duplicate.again,
                              difference?.field ?? "", difference?.first ?? "", difference?.again ?? "", result]
+                for (column, cell) in cells.enumerated() { try sheet.text(row, column, cell) }
+                row += 1
+            }
+        }
+        try sheet.autofilter(headerRow: 0, lastRow: row - 1, columns: titles.count)
+        try sheet.fitColumns()
+    }
+
+    private func writeChanges(_ report: ImportReport, into sheet: XLSXSheet) throws {
+        let titles = ["Entity", "Key", "Change", "Field", "Old value", "New value"]
+        try sheet.header(titles)
+        var row = 1
+        guard let changes = report.changes else {
+            try sheet.text(row, 0, report.changesUnavailable ?? "")
+            return try sheet.fitColumns()
+        }
+        for note in changes.notes {
+            try sheet.text(row, 0, note)
+            row += 1
+        }
+        for change in changes.changes {
+            // One row per changed field, so that the filter finds every one; one for an added or removed record.
+            let fields = change.fields.isEmpty ? [nil] : change.fields.map(Optional.some)
+            for field in fields {
+                let cells = [change.entity, change.key, change.kind.rawValue, field?.name ?? "", field?.old ?? "", field?.new ?? ""]
                 for (column, cell) in cells.enumerated() { try sheet.text(row, column, cell) }
                 row += 1
             }

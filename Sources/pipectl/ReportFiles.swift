@@ -28,9 +28,9 @@ struct ReportFiles {
 
     /// Writes every report of `runner`'s run; the workbook's entity sheets come from the finished
     /// store, so only a run that put a store in place has them.
-    func write(runner: Runner, outcome: ImportReport.Outcome) throws {
+    func write(runner: Runner, outcome: ImportReport.Outcome, changes: ChangeReview) throws {
         guard !files.isEmpty else { return }
-        let report = ImportReport(runner: runner, outcome: outcome, display: Terminal.display)
+        let report = ImportReport(runner: runner, outcome: outcome, changes: changes.result, display: Terminal.display)
         for (url, format) in files {
             let name = Terminal.display(url)
             do {

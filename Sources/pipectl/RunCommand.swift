@@ -38,13 +38,17 @@ struct RunCommand: ParsableCommand {
             let reports = ReportFiles(settings: pipeline.report, extra: reportFile)
             // Until the run starts, a runner with nothing logged, for the report of an early failure.
             var runner = Runner(pipeline: pipeline)
+            var review = ChangeReview(pipeline: pipeline)
             let started = Date()
             do {
                 if pipeline.store.layout == .coredata, pipeline.store.uuid == nil {
                     pipeline.store.uuid = CoreDataMetadata.storeUUID(from: try InputDigest.of(pipeline))
                     runner = Runner(pipeline: pipeline)
+                    review = ChangeReview(pipeline: pipeline)
                 }
                 let sink = try SQLiteSink(settings: pipeline.store, model: pipeline.model)
+                // Only the report shows the changes: a run without one does not pay for comparing.
+                if !reports.files.isEmpty { sink.review = { [review] in review.review($0) } }
                 try runner.run(into: sink, dryRun: dryRun)
             } catch let error as PipelineError {
                 // Under on_reject: fail the rejected records are the reason: list them.
@@ -54,7 +58,7 @@ struct RunCommand: ParsableCommand {
                 // The report says why the run failed; a report that cannot be written is told, but
                 // the run's own error is the one that counts.
                 do {
-                    try reports.write(runner: runner, outcome: .failed(error.description))
+                    try reports.write(runner: runner, outcome: .failed(error.description), changes: review)
                 } catch let reportError as PipelineError {
                     Terminal.standardError.write(reportError.description + "\n")
                 }
@@ -62,8 +66,9 @@ struct RunCommand: ParsableCommand {
             }
             if !quiet {
                 RunSummary(runner: runner, elapsed: Date().timeIntervalSince(started), dryRun: dryRun).print()
+                if case .success(let changes) = review.result { Terminal.standardOutput.write(ChangesText.summary(changes)) }
             }
-            try reports.write(runner: runner, outcome: dryRun ? .dryRun : .succeeded)
+            try reports.write(runner: runner, outcome: dryRun ? .dryRun : .succeeded, changes: review)
         } catch let error as PipelineError {
             throw fail(with: error)
         }

@@ -1,0 +1,198 @@
+import Foundation
+import Pipeline
+
+/// Compares two stores record by record: each entity's rows are read from both in key order and
+/// merged, so memory stays flat however large the stores are (only the changes are kept).
+///
+/// With the model and layout the stores were written for, records are matched by their entity's
+/// unique key and relationships compare as the related record's key; without them (any two SQLite
+/// files), tables are matched by name and rows by the table's first unique index, else as whole rows.
+public struct StoreComparison {
+    /// The sets to compare, given the old and the new store.
+    private let sets: (SQLiteConnection, SQLiteConnection) throws -> [ComparedSet]
+
+    /// Compares stores written for `model` in `settings.layout`.
+    public init(model: StoreModel, settings: StoreSettings) throws {
+        let layout: any TableLayout = switch settings.layout {
+        case .sqlite: try PlainTableLayout(model: model, settings: settings)
+        case .coredata: try CoreDataTableLayout(model: model, settings: settings)
+        }
+        let sets = ComparedSet.sets(of: layout, model: model)
+        self.sets = { _, _ in sets }
+    }
+
+    /// Compares any two SQLite stores by their tables: the new store's, then those only the old has.
+    public init() {
+        sets = { old, new in
+            let current = try ComparedSet.sets(of: new)
+            let tables = Set(current.map(\.table))
+            return try current + ComparedSet.sets(of: old).filter { !tables.contains($0.table) }
+        }
+    }
+
+    /// What changed from `old` to `new`; `oldName` and `newName` are how messages call them.
+    ///
+    /// Throws `PipelineError` (`.invalidInput`) when either is not a readable SQLite file.
+    public func compare(old: URL, new: URL, oldName: String? = nil, newName: String? = nil) throws -> StoreChanges {
+        let oldStore = try open(old, name: oldName ?? old.path)
+        let newStore = try open(new, name: newName ?? new.path)
+        let oldColumns = try Columns(oldStore), newColumns = try Columns(newStore)
+        var entities: [StoreChanges.Entity] = [], changes: [StoreChanges.Change] = [], notes: [String] = []
+        for set in try sets(oldStore, newStore) {
+            var entity = StoreChanges.Entity(name: set.name, matchedBy: set.matchedBy)
+            if oldColumns.tables[set.table] == nil { notes.append("\(set.name): table '\(set.table)' is new") }
+            if newColumns.tables[set.table] == nil { notes.append("\(set.name): table '\(set.table)' is gone") }
+            for field in set.key + set.fields {
+                if case .column(let column) = field.source, newColumns.tables[set.table]?.contains(column) == true,
+                   oldColumns.tables[set.table]?.contains(column) == false {
+                    notes.append("\(set.name).\(field.name): column '\(column)' is new")
+                }
+            }
+            try merge(set, old: oldStore, oldColumns, new: newStore, newColumns, into: &entity, changes: &changes)
+            entities.append(entity)
+        }
+        return StoreChanges(entities: entities, changes: changes, notes: notes)
+    }
+
+    private func open(_ url: URL, name: String) throws -> SQLiteConnection {
+        do {
+            let connection = try SQLiteConnection(path: url.path, readOnly: true)
+            try connection.checkReadable()
+            return connection
+        } catch let error as PipelineError {
+            throw PipelineError(.invalidInput, at: Location(file: name), stage: "diff", error.message)
+        }
+    }
+
+    /// Walks both row streams in key order: a key on one side only is added or removed, a key on
+    /// both is compared field by field.
+    private func merge(_ set: ComparedSet, old: SQLiteConnection, _ oldColumns: Columns,
+                       new: SQLiteConnection, _ newColumns: Columns,
+                       into entity: inout StoreChanges.Entity, changes: inout [StoreChanges.Change]) throws {
+        let keyCount = set.key.isEmpty ? set.fields.count : set.key.count
+        let oldRows = try Rows(set.query(columns: { oldColumns.tables[$0] }), on: old)
+        let newRows = try Rows(set.query(columns: { newColumns.tables[$0] }), on: new)
+        let keyFields = set.key.isEmpty ? set.fields : set.key
+        func keyText(_ row: [Value]) -> String {
+            keyFields.indices.map { "\(keyFields[$0].name)=\(display(row[$0], as: keyFields[$0].type))" }.joined(separator: ", ")
+        }
+        var a = try oldRows.next(), b = try newRows.next()
+        while a != nil || b != nil {
+            let order: Int
+            if let a, let b { order = StoreComparison.compare(a.prefix(keyCount), b.prefix(keyCount)) } else { order = a == nil ? 1 : -1 }
+            if order < 0, let row = a {
+                entity.removed += 1
+                changes.append(.init(kind: .removed, entity: set.name, key: keyText(row), fields: []))
+                a = try oldRows.next()
+            } else if order > 0, let row = b {
+                entity.added += 1
+                changes.append(.init(kind: .added, entity: set.name, key: keyText(row), fields: []))
+                b = try newRows.next()
+            } else if let before = a, let after = b {
+                var fields: [StoreChanges.Change.Field] = []
+                for (offset, field) in (set.key + set.fields).enumerated().dropFirst(set.key.count)
+                where StoreComparison.compare(before[offset], after[offset]) != 0 {
+                    fields.append(.init(name: field.name, old: display(before[offset], as: field.type),
+                                        new: display(after[offset], as: field.type)))
+                }
+                if fields.isEmpty {
+                    entity.unchanged += 1
+                } else {
+                    entity.changed += 1
+                    changes.append(.init(kind: .changed, entity: set.name, key: keyText(after), fields: fields))
+                }
+                (a, b) = (try oldRows.next(), try newRows.next())
+            }
+        }
+    }
+
+    private func display(_ value: Value, as type: AttributeType?) -> String {
+        type.map { EntityWriter.displayText(stored: value, as: $0) } ?? value.displayText
+    }
+
+    /// SQLite's own order of stored values (BINARY collation): NULL, then numbers by value, then
+    /// text by bytes, then blobs by bytes; the order both queries sort their rows in.
+    static func compare(_ a: some Collection<Value>, _ b: some Collection<Value>) -> Int {
+        for (x, y) in zip(a, b) {
+            let order = compare(x, y)
+            if order != 0 { return order }
+        }
+        return 0
+    }
+
+    static func compare(_ a: Value, _ b: Value) -> Int {
+        func rank(_ value: Value) -> Int {
+            switch value {
+            case .null: 0
+            case .integer, .double, .decimal, .bool, .date: 1
+            case .text: 2
+            case .binary: 3
+            }
+        }
+        let (ra, rb) = (rank(a), rank(b))
+        if ra != rb { return ra < rb ? -1 : 1 }
+        switch (a, b) {
+        case (.integer(let x), .integer(let y)): return x == y ? 0 : x < y ? -1 : 1
+        case (.text(let x), .text(let y)): return bytes(x.utf8, y.utf8)
+        case (.binary(let x), .binary(let y)): return bytes(x, y)
+        case (.null, .null): return 0
+        default:
+            let (x, y) = (a.storedNumber ?? 0, b.storedNumber ?? 0)
+            return x == y ? 0 : x < y ? -1 : 1
+        }
+    }
+
+    private static func bytes(_ a: some Sequence<UInt8>, _ b: some Sequence<UInt8>) -> Int {
+        var ia = a.makeIterator(), ib = b.makeIterator()
+        while true {
+            switch (ia.next(), ib.next()) {
+            case (nil, nil): return 0
+            case (nil, _): return -1
+            case (_, nil): return 1
+            case (let x?, let y?) where x != y: return x < y ? -1 : 1
+            default: continue
+            }
+        }
+    }
+
+    /// Each table's columns in one store.
+    private struct Columns {
+        var tables: [String: Set<String>] = [:]
+
+        init(_ store: SQLiteConnection) throws {
+            for row in try store.rows("SELECT m.name, p.name FROM sqlite_master AS m, pragma_table_info(m.name) AS p WHERE m.type = 'table'") {
+                guard case .text(let table) = row[0], case .text(let column) = row[1] else { continue }
+                tables[table, default: []].insert(column)
+            }
+        }
+    }
+
+    /// The rows of one query, one at a time; none when the store lacks the table.
+    private struct Rows {
+        let statement: SQLiteStatement?
+        let width: Int32
+
+        init(_ sql: String?, on store: SQLiteConnection) throws {
+            statement = try sql.map { try store.prepare($0) }
+            width = statement?.columnCount ?? 0
+        }
+
+        func next() throws -> [Value]? {
+            guard let statement, try statement.step() else { return nil }
+            return (0..<width).map { statement.value(at: $0) }
+        }
+    }
+}
+
+private extension Value {
+    /// The number SQLite would compare, for the numeric storage classes.
+    var storedNumber: Double? {
+        switch self {
+        case .integer(let n): Double(n)
+        case .double(let d): d
+        case .date(let d): d
+        case .bool(let b): b ? 1 : 0
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import CSQLite
+import Foundation
+import Pipeline
+@testable import SinksSQLite
+import Testing
+
+@Suite("Store comparison: what changed between two stores")
+struct StoreComparisonTests {
+    let before = [
+        Grocery.item("Milk", quantity: 1, added: 0, unit: "l", home: "Fridge", line: 2),
+        Grocery.item("Lard", quantity: 1, unit: "g", line: 3),
+        Grocery.item("Eggs", quantity: 6, unit: "pcs", line: 4),
+    ]
+    let after = [
+        Grocery.item("Milk", quantity: 2, added: 86_400, unit: "ml", home: "Fridge", line: 2),
+        Grocery.item("Eggs", quantity: 6, unit: "pcs", line: 3),
+        Grocery.item("Bread", quantity: 1, unit: "pcs", line: 4),
+    ]
+
+    private func compare(_ old: [EntityRecord], _ new: [EntityRecord], layout: StoreLayout,
+                         withModel: Bool = true) throws -> StoreChanges {
+        try withScratchFolder { folder in
+            let (oldURL, newURL) = (folder.appendingPathComponent("old.sqlite"), folder.appendingPathComponent("new.sqlite"))
+            for (url, records) in [(oldURL, old), (newURL, new)] {
+                let sink = try SQLiteSink(settings: StoreSettings(path: url, layout: layout), model: Grocery.model)
+                let log = Grocery.log()
+                for record in records { try sink.write(record, onDuplicate: .keep, log: log) }
+                try sink.finish(log: log)
+            }
+            let comparison = withModel ? try StoreComparison(model: Grocery.model, settings: StoreSettings(path: newURL, layout: layout))
+                                       : StoreComparison()
+            return try comparison.compare(old: oldURL, new: newURL)
+        }
+    }
+
+    @Test("records are matched by unique key: added, removed, changed with old and new values", arguments: [
+        StoreLayout.sqlite, .coredata,
+    ])
+    func changesByKey(layout: StoreLayout) throws {
+        let changes = try compare(before, after, layout: layout)
+        #expect(changes.changes.map(\.description) == [
+            "- Unit name=g",
+            "- Unit name=l",
+            "+ Unit name=ml",
+            "+ Item name=Bread",
+            "- Item name=Lard",
+            "~ Item name=Milk: quantity 1 -> 2, added 2001-01-01T00:00:00Z -> 2001-01-02T00:00:00Z, unit l -> ml",
+        ])
+        let items = try #require(changes.entities.first { $0.name == "Item" })
+        #expect(items == StoreChanges.Entity(name: "Item", matchedBy: "name").with(added: 1, removed: 1, changed: 1, unchanged: 1))
+        let units = try #require(changes.entities.first { $0.name == "Unit" })
+        #expect((units.added, units.removed, units.changed, units.unchanged) == (1, 2, 0, 1))
+        #expect(!changes.isEmpty && changes.notes.isEmpty)
+    }
+
+    @Test("identical records give no changes, whatever the row ids", arguments: [StoreLayout.sqlite, .coredata])
+    func identical(layout: StoreLayout) throws {
+        let changes = try compare(before, before.reversed(), layout: layout)
+        #expect(changes.isEmpty)
+        // Row ids differ between the two stores (the records came in another order): never compared.
+        #expect(changes.entities.map(\.name) == ["Unit", "LocationAtHome", "LocationAtShop", "Item"])
+        #expect(changes.entities.map(\.unchanged) == [3, 1, 0, 3])
+    }
+
+    @Test("without a model, a plain store is compared by unique indexes, foreign keys by the related key")
+    func withoutModel() throws {
+        let changes = try compare(before, after, layout: .sqlite, withModel: false)
+        #expect(changes.changes.map(\.description) == [
+            "+ Item name=Bread",
+            "- Item name=Lard",
+            // Without the model, a date is the number it is stored as.
+            "~ Item name=Milk: quantity 1 -> 2, added 0 -> 86400, unit l -> ml",
+            "- Unit name=g",
+            "- Unit name=l",
+            "+ Unit name=ml",
+        ])
+        #expect(changes.entities.map(\.name) == ["Item", "LocationAtHome", "LocationAtShop", "Unit"])
+    }
+
+    @Test("a column or table only one store has is a note; the rest is still compared")
+    func schemaNotes() throws {
+        try withScratchFolder { folder in
+            let (old, new) = (folder.appendingPathComponent("old.sqlite"), folder.appendingPathComponent("new.sqlite"))
+            try execute("CREATE TABLE Item (id INTEGER PRIMARY KEY, name TEXT UNIQUE); INSERT INTO Item (name) VALUES ('Milk');"
+                            + "CREATE TABLE Gone (x TEXT); INSERT INTO Gone VALUES ('a')", at: old)
+            try execute("CREATE TABLE Item (id INTEGER PRIMARY KEY, name TEXT UNIQUE, notes TEXT); INSERT INTO Item (name, notes) VALUES ('Milk', 'semi-skimmed')",
+                        at: new)
+            let changes = try StoreComparison().compare(old: old, new: new, oldName: "old.sqlite", newName: "new.sqlite")
+            #expect(changes.notes == ["Item.notes: column 'notes' is new", "Gone: table 'Gone' is gone"])
+            #expect(changes.changes.map(\.description) == ["~ Item name=Milk: notes (empty) -> semi-skimmed", "- Gone x=a"])
+        }
+    }
+
+    @Test("a file that is not a SQLite store is an error naming it")
+    func notAStore() throws {
+        try withScratchFolder { folder in
+            let text = folder.appendingPathComponent("notes.txt")
+            try Data("hello, this is not a database, not at all, no".utf8).write(to: text)
+            let error = pipelineError { _ = try StoreComparison().compare(old: text, new: text, oldName: "notes.txt", newName: "notes.txt") }
+            #expect(error?.hasPrefix("notes.txt: error: diff: ") == true, "\(error ?? "no error")")
+        }
+    }
+
+    @Test("rows are merged in SQLite's own order: NULL, numbers, text by bytes, blobs")
+    func sqliteOrder() throws {
+        try withScratchFolder { folder in
+            let url = folder.appendingPathComponent("order.sqlite")
+            try execute("CREATE TABLE t (v); INSERT INTO t VALUES (NULL), (2), (1.5), (-3), ('b'), ('B'), ('é'), ('e'), (x'00'), (''), (10)", at: url)
+            let ordered = try SQLiteStore(readingAt: url).rows("SELECT v FROM t ORDER BY v").map { $0[0] }
+            var shuffled = ordered.reversed() as [Value]
+            shuffled.sort { StoreComparison.compare($0, $1) < 0 }
+            #expect(shuffled == ordered)
+        }
+    }
+
+    private func execute(_ sql: String, at url: URL) throws {
+        var db: OpaquePointer?
+        guard sqlite3_open(url.path, &db) == SQLITE_OK else { throw CocoaError(.fileWriteUnknown) }
+        defer { sqlite3_close(db) }
+        guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { throw CocoaError(.fileWriteUnknown) }
+    }
+}
+
+private extension StoreChanges.Entity {
+    func with(added: Int, removed: Int, changed: Int, unchanged: Int) -> Self {
+        var copy = self
+        (copy.added, copy.removed, copy.changed, copy.unchanged) = (added, removed, changed, unchanged)
+        return copy
+    }
+}
