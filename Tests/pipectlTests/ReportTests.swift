@@ -18,7 +18,8 @@ final class ReportTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         let workbook = try Workbook(ws.root.appendingPathComponent("build/grocery-report.xlsx"))
 
-        XCTAssertEqual(try workbook.sheetNames(), ["Summary", "Rejected", "Duplicates", "Unit", "LocationAtHome", "LocationAtShop", "Item"])
+        XCTAssertEqual(try workbook.sheetNames(),
+                       ["Summary", "Rejected", "Duplicates", "Changes", "Unit", "LocationAtHome", "LocationAtShop", "Item"])
         let summary = try workbook.sheet(1)
         XCTAssertTrue(summary.contains(#"<t>Outcome</t></is></c><c r="B5" t="inlineStr"><is><t>succeeded</t>"#), summary)
         // source items: read 420, inserted 460, already present 1179, updated 0, skipped 22, rejected 1.
@@ -39,7 +40,7 @@ final class ReportTests: XCTestCase {
                                                   "quantity", "0.5", "3", "kept the first"])), duplicates)
 
         // Item: a header and 414 rows, frozen, filtered, dates as dates, booleans as booleans.
-        let items = try workbook.sheet(7)
+        let items = try workbook.sheet(8)
         XCTAssertTrue(items.contains(#"<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/>"#), items)
         XCTAssertTrue(items.contains(#"<autoFilter ref="A1:I415"/>"#), items)
         XCTAssertTrue(items.contains(#"<row r="415">"#) && !items.contains(#"<row r="416">"#))
@@ -86,13 +87,20 @@ final class ReportTests: XCTestCase {
 
     func testIdenticalRunsGiveIdenticalReports() throws {
         let ws = try Workspace()
-        XCTAssertEqual(try ws.run("run", "-q", "pipelines/grocery.yaml").status, 0)
-        let xlsx = try ws.bytes("build/grocery-report.xlsx")
-        let json = try ws.bytes("build/grocery-report.json")
-        XCTAssertEqual(try ws.run("run", "-q", "pipelines/grocery.yaml").status, 0)
-        XCTAssertEqual(try ws.bytes("build/grocery-report.xlsx"), xlsx, "the workbook differs between identical runs")
-        XCTAssertEqual(try withoutDurations(ws.bytes("build/grocery-report.json")), try withoutDurations(json))
-        XCTAssertNotEqual(try withoutDurations(json), json, "the durations were not where CI drops them")
+        // Identical runs start from the same state: no store, then the store the run writes (which
+        // the report compares the new one with).
+        for previousStore in [false, true] {
+            if !previousStore { try? FileManager.default.removeItem(at: ws.root.appendingPathComponent("build/Grocery.sqlite")) }
+            XCTAssertEqual(try ws.run("run", "-q", "pipelines/grocery.yaml").status, 0)
+            let xlsx = try ws.bytes("build/grocery-report.xlsx")
+            let json = try ws.bytes("build/grocery-report.json")
+            XCTAssertEqual(try ws.run("run", "-q", "pipelines/grocery.yaml").status, 0)
+            if !previousStore { try FileManager.default.removeItem(at: ws.root.appendingPathComponent("build/Grocery.sqlite")) }
+            XCTAssertEqual(try ws.run("run", "-q", "pipelines/grocery.yaml").status, 0)
+            XCTAssertEqual(try ws.bytes("build/grocery-report.xlsx"), xlsx, "the workbook differs between identical runs")
+            XCTAssertEqual(try withoutDurations(ws.bytes("build/grocery-report.json")), try withoutDurations(json))
+            XCTAssertNotEqual(try withoutDurations(json), json, "the durations were not where CI drops them")
+        }
     }
 
     func testFailedRunReportSaysWhy() throws {
@@ -114,11 +122,54 @@ final class ReportTests: XCTestCase {
 
         let workbook = try Workbook(ws.root.appendingPathComponent("build/grocery-report.xlsx"))
         // No store, so no entity sheets.
-        XCTAssertEqual(try workbook.sheetNames(), ["Summary", "Rejected", "Duplicates"])
+        XCTAssertEqual(try workbook.sheetNames(), ["Summary", "Rejected", "Duplicates", "Changes"])
         let summary = try workbook.sheet(1)
         XCTAssertTrue(summary.contains(#"<c r="B5" t="inlineStr"><is><t>failed</t></is></c>"#), summary)
         XCTAssertTrue(summary.contains("<t>Why</t></is></c><c r=\"B6\" s=\"2\" t=\"inlineStr\"><is><t>"
                                            + why + "</t>"), summary)
+    }
+
+    func testChangesSinceThePreviousStore() throws {
+        let ws = try Workspace()
+        XCTAssertEqual(try ws.run("run", "-q", "pipelines/grocery.yaml").status, 0)
+        var json = try XCTUnwrap(JSONSerialization.jsonObject(with: ws.bytes("build/grocery-report.json")) as? [String: Any])
+        XCTAssertNil(json["changes"])
+        XCTAssertEqual(json["changesUnavailable"] as? String,
+                       "there was no store at build/Grocery.sqlite before this run: every record is new")
+
+        // Pale ale changes quantity and unit, Nutmeg goes, Oat drink comes.
+        var csv = try String(decoding: ws.bytes("pipelines/data/grocery.csv"), as: UTF8.self)
+        csv = csv.replacingOccurrences(of: "Pale ale;12;bottle;", with: "Pale ale;13;can;")
+            .replacingOccurrences(of: "Nutmeg;200\u{A0};\tg;Spice rack;Aisle 10: Herbs & Spices;03/03/2026\r\n", with: "")
+        try ws.write(csv + "Oat drink (barista);2;l;Fridge;Aisle 3: Dairy;01/01/2026\r\n", to: "pipelines/data/grocery.csv")
+        let second = try ws.run("run", "pipelines/grocery.yaml")
+        XCTAssertEqual(second.status, 0, second.stderr)
+        XCTAssertTrue(second.stdout.hasSuffix("changes: 1 record(s) added, 1 removed, 1 changed since the previous store "
+                                                  + "(the report's Changes sheet lists them)\n"), second.stdout)
+
+        json = try XCTUnwrap(JSONSerialization.jsonObject(with: ws.bytes("build/grocery-report.json")) as? [String: Any])
+        let changes = try XCTUnwrap(json["changes"] as? [String: Any])
+        let entities = try XCTUnwrap(changes["entities"] as? [[String: Any]])
+        XCTAssertEqual(entities.map { $0["name"] as? String }, ["Item", "LocationAtHome", "LocationAtShop", "Unit"])
+        XCTAssertEqual(entities[0]["added"] as? Int, 1)
+        XCTAssertEqual(entities[0]["removed"] as? Int, 1)
+        XCTAssertEqual(entities[0]["changed"] as? Int, 1)
+        XCTAssertEqual(entities[0]["unchanged"] as? Int, 412)
+        let listed = try XCTUnwrap(changes["changes"] as? [[String: Any]])
+        XCTAssertEqual(listed.map { "\($0["kind"] ?? "") \($0["key"] ?? "")" },
+                       ["removed name=Nutmeg", "added name=Oat drink (barista)", "changed name=Pale ale"])
+        XCTAssertEqual(listed[2]["fields"] as? [[String: String]], [["name": "quantity", "old": "12", "new": "13"],
+                                                                    ["name": "unit", "old": "bottle", "new": "can"]])
+
+        let workbook = try Workbook(ws.root.appendingPathComponent("build/grocery-report.xlsx"))
+        let sheet = try workbook.sheet(4)
+        XCTAssertTrue(sheet.contains(row(2, ["Item", "name=Nutmeg", "removed", nil, nil, nil])), sheet)
+        XCTAssertTrue(sheet.contains(row(4, ["Item", "name=Pale ale", "changed", "quantity", "12", "13"])), sheet)
+        XCTAssertTrue(sheet.contains(row(5, ["Item", "name=Pale ale", "changed", "unit", "bottle", "can"])), sheet)
+
+        // A run that changes nothing says so.
+        let third = try ws.run("run", "pipelines/grocery.yaml")
+        XCTAssertTrue(third.stdout.hasSuffix("changes: none, the previous store held the same records\n"), third.stdout)
     }
 
     func testReportOptionWritesAnExtraReport() throws {
