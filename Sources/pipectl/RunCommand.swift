@@ -46,6 +46,8 @@ struct RunCommand: ParsableCommand {
                     runner = Runner(pipeline: pipeline)
                     review = ChangeReview(pipeline: pipeline)
                 }
+                let progress = quiet ? nil : ProgressLine(runner: runner)
+                defer { progress?.clear() }
                 let sink = try SQLiteSink(settings: pipeline.store, model: pipeline.model)
                 // Only the report shows the changes: a run without one does not pay for comparing.
                 if !reports.files.isEmpty { sink.review = { [review] in review.review($0) } }

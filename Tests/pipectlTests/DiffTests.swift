@@ -58,6 +58,6 @@ final class DiffTests: XCTestCase {
         XCTAssertTrue(result.stderr.hasPrefix("pipelines/grocery.yaml: error: diff: "), result.stderr)
         let missing = try ws.run("diff", "build/none.sqlite", "pipelines/grocery.yaml")
         XCTAssertEqual(missing.status, 66)
-        XCTAssertTrue(missing.stderr.hasPrefix("build/none.sqlite: error: diff: "), missing.stderr)
+        XCTAssertEqual(missing.stderr, "build/none.sqlite: error: diff: no such store\n")
     }
 }

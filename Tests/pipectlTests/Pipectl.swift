@@ -29,8 +29,17 @@ struct Pipectl {
 
     @discardableResult
     static func run(_ arguments: [String], in directory: URL) throws -> Result {
+        try run(executable: productsDirectory.appendingPathComponent("pipectl"), arguments, in: directory)
+    }
+
+    /// Runs another tool found on the PATH, such as `script` or `sqlite3`.
+    static func runTool(_ name: String, _ arguments: [String], in directory: URL) throws -> Result {
+        try run(executable: URL(fileURLWithPath: "/usr/bin/env"), [name] + arguments, in: directory)
+    }
+
+    private static func run(executable: URL, _ arguments: [String], in directory: URL) throws -> Result {
         let process = Process()
-        process.executableURL = productsDirectory.appendingPathComponent("pipectl")
+        process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
         let out = Pipe(), err = Pipe()

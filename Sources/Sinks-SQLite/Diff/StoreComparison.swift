@@ -55,6 +55,9 @@ public struct StoreComparison {
     }
 
     private func open(_ url: URL, name: String) throws -> SQLiteConnection {
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw PipelineError(.invalidInput, at: Location(file: name), stage: "diff", "no such store")
+        }
         do {
             let connection = try SQLiteConnection(path: url.path, readOnly: true)
             try connection.checkReadable()
