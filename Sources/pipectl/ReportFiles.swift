@@ -44,7 +44,7 @@ struct ReportFiles {
                 try JSONReportWriter().write(report, to: url, name: name)
             case .xlsx:
                 let rows = outcome == .succeeded ? try StoredRowsQuery.rows(of: runner.pipeline) : []
-                try XLSXReportWriter().write(report, storedRows: rows, to: url, name: name)
+                try XLSXReportWriter(includeDurations: runner.pipeline.report.durations).write(report, storedRows: rows, to: url, name: name)
             }
         }
     }

@@ -172,6 +172,17 @@ final class ReportTests: XCTestCase {
         XCTAssertTrue(third.stdout.hasSuffix("changes: none, the previous store held the same records\n"), third.stdout)
     }
 
+    func testDurationsInTheWorkbookWhenThePipelineAsks() throws {
+        let ws = try Workspace()
+        let yaml = try String(decoding: ws.bytes("pipelines/grocery-sqlite.yaml"), as: UTF8.self)
+        try ws.write(yaml.replacingOccurrences(of: "json: ../build/grocery-report.json }", with: "json: ../build/grocery-report.json, durations: true }"),
+                     to: "pipelines/grocery-sqlite.yaml")
+        XCTAssertEqual(try ws.run("run", "-q", "pipelines/grocery-sqlite.yaml").status, 0)
+        let summary = try Workbook(ws.root.appendingPathComponent("build/grocery-report.xlsx")).sheet(1)
+        XCTAssertTrue(summary.contains("<t>Stage</t>") && summary.contains("<t>Seconds</t>"), summary)
+        XCTAssertNotNil(summary.range(of: #"<t>items</t></is></c><c r="B[0-9]+"><v>[0-9.e-]+</v>"#, options: .regularExpression), summary)
+    }
+
     func testReportOptionWritesAnExtraReport() throws {
         let ws = try Workspace()
         let result = try ws.run("run", "-q", "pipelines/grocery-sqlite.yaml", "--report", "out/nested/extra.xlsx")

@@ -59,9 +59,12 @@ public struct StoreSettings: Sendable {
 public struct ReportSettings: Sendable {
     public var xlsx: URL?
     public var json: URL?
-    public init(xlsx: URL? = nil, json: URL? = nil) {
+    /// Durations in the workbook too (the JSON always has them, under one key CI can drop).
+    public var durations: Bool
+    public init(xlsx: URL? = nil, json: URL? = nil, durations: Bool = false) {
         self.xlsx = xlsx
         self.json = json
+        self.durations = durations
     }
 }
 

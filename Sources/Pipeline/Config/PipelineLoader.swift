@@ -123,7 +123,8 @@ extension PipelineLoader {
         func reportSettings(from node: ConfigNode) throws -> ReportSettings {
             let options = try Options(node, spec: PipelineSpecs.report, stage: "pipeline")
             return ReportSettings(xlsx: try options.path("xlsx").map(resolve),
-                                  json: try options.path("json").map(resolve))
+                                  json: try options.path("json").map(resolve),
+                                  durations: options.bool("durations") ?? false)
         }
     }
 }

@@ -87,6 +87,8 @@ public enum PipelineSpecs {
         options: [
             OptionSpec("xlsx", .path, "The spreadsheet report for people, relative to the pipeline file's folder."),
             OptionSpec("json", .path, "The JSON report for CI, relative to the pipeline file's folder."),
+            OptionSpec("durations", .bool, default: "false",
+                       "Also show each stage's wall-clock time in the workbook's Summary sheet (it then differs between runs)."),
         ])
 
     /// Every fixed section, in the order the reference lists them.
