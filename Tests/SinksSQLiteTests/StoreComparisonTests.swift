@@ -81,12 +81,12 @@ struct StoreComparisonTests {
     func schemaNotes() throws {
         try withScratchFolder { folder in
             let (old, new) = (folder.appendingPathComponent("old.sqlite"), folder.appendingPathComponent("new.sqlite"))
-            try execute("CREATE TABLE Item (id INTEGER PRIMARY KEY, name TEXT UNIQUE); INSERT INTO Item (name) VALUES ('Milk');"
+            try execute("CREATE TABLE Item (id INTEGER PRIMARY KEY, name TEXT UNIQUE, aisle TEXT); INSERT INTO Item (name) VALUES ('Milk');"
                             + "CREATE TABLE Gone (x TEXT); INSERT INTO Gone VALUES ('a')", at: old)
             try execute("CREATE TABLE Item (id INTEGER PRIMARY KEY, name TEXT UNIQUE, notes TEXT); INSERT INTO Item (name, notes) VALUES ('Milk', 'semi-skimmed')",
                         at: new)
             let changes = try StoreComparison().compare(old: old, new: new, oldName: "old.sqlite", newName: "new.sqlite")
-            #expect(changes.notes == ["Item.notes: column 'notes' is new", "Gone: table 'Gone' is gone"])
+            #expect(changes.notes == ["Item.notes: column 'notes' is new", "Item: column 'aisle' is gone", "Gone: table 'Gone' is gone"])
             #expect(changes.changes.map(\.description) == ["~ Item name=Milk: notes (empty) -> semi-skimmed", "- Gone x=a"])
         }
     }

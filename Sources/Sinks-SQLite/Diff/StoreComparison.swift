@@ -48,6 +48,9 @@ public struct StoreComparison {
                     notes.append("\(set.name).\(field.name): column '\(column)' is new")
                 }
             }
+            if let before = oldColumns.tables[set.table], let after = newColumns.tables[set.table] {
+                for column in before.subtracting(after).sorted() { notes.append("\(set.name): column '\(column)' is gone") }
+            }
             try merge(set, old: oldStore, oldColumns, new: newStore, newColumns, into: &entity, changes: &changes)
             entities.append(entity)
         }
