@@ -94,7 +94,7 @@ enum BadInput {
         case xmlDeepNesting = "xml-deep-nesting"
         /// One 1 MB entity referenced 10,000 times: 10 GB if expanded.
         case xmlQuadraticBlowup = "xml-quadratic-blowup"
-        /// A binary property list whose array holds 100,000 references to one 1 KB string.
+        /// A binary property list whose array holds 100,000 references to one dictionary of 1 KB.
         case plistReferenceBomb = "plist-reference-bomb"
     }
 
@@ -295,8 +295,8 @@ extension BadInput.Generator {
     }
 }
 
-/// A binary property list that is small on disk and big once parsed: an array of 100,000
-/// dictionaries that all share one key, one 1 KB value and, being references, cost 1 byte each.
+/// A binary property list that is small on disk (100 KB) and big once parsed: an array of 100,000
+/// references, 1 byte each, to one dictionary whose value is 1 KB: 100 MB if each were copied.
 enum PlistBomb {
     static func make() -> Data {
         let count = 100_000
@@ -304,7 +304,7 @@ enum PlistBomb {
         var data = Data("bplist00".utf8)
         var offsets: [Int] = []
         offsets.append(data.count)
-        // Array of `count` references, each 1 byte? References are objectRefSize wide (1 byte fits 4 objects).
+        // The array: its count as a 4-byte int object, then `count` 1-byte references to object 1.
         data.append(0xAF)  // array, count follows as an int
         data.append(0x12)  // int of 4 bytes
         withUnsafeBytes(of: UInt32(count).bigEndian) { data.append(contentsOf: $0) }
