@@ -59,6 +59,17 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
 
+        // libFuzzer targets for scripts/fuzz (Fuzz/): built with -sanitize=fuzzer -DFUZZING there; a plain
+        // build makes them small replayers of the files named on their command line.
+        .target(name: "FuzzSupport", dependencies: ["Pipeline"], path: "Fuzz/FuzzSupport"),
+        .executableTarget(name: "FuzzCSV", dependencies: ["FuzzSupport", "Pipeline", "SourcesCSV"], path: "Fuzz/FuzzCSV"),
+        .executableTarget(name: "FuzzXML", dependencies: ["FuzzSupport", "Pipeline", "SourcesXML"], path: "Fuzz/FuzzXML"),
+        .executableTarget(name: "FuzzJSON", dependencies: ["FuzzSupport", "Pipeline", "SourcesJSON"], path: "Fuzz/FuzzJSON"),
+        .executableTarget(name: "FuzzPlist", dependencies: ["FuzzSupport", "Pipeline", "SourcesJSON"], path: "Fuzz/FuzzPlist"),
+        .executableTarget(
+            name: "FuzzPipeline", dependencies: ["FuzzSupport", "Pipeline", "SourcesCSV", "SourcesXML", "SourcesJSON"],
+            path: "Fuzz/FuzzPipeline"),
+
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SourcesCSVTests", dependencies: ["SourcesCSV", "Pipeline"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SinksSQLiteTests", dependencies: ["SinksSQLite", "Pipeline", "CSQLite"]),

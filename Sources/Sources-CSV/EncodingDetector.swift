@@ -4,7 +4,8 @@
 /// 1. A byte order mark decides: EF BB BF is UTF-8, FF FE is UTF-16LE, FE FF is UTF-16BE.
 /// 2. Without one, NUL bytes at every other position (a quarter of the 16-bit units or more, and
 ///    almost none at the other parity) mean UTF-16 in that byte order: ASCII text in UTF-16.
-/// 3. A chunk that is valid UTF-8 is UTF-8 (plain ASCII included).
+/// 3. A chunk that is valid UTF-8 is UTF-8 (plain ASCII included), and so is one with more
+///    well-formed multi-byte characters than malformed bytes (its bad bytes are then reported).
 /// 4. Else it is Windows-1252 or Mac Roman (see `singleByte(_:)`).
 enum EncodingDetector {
     /// The text encodings the reader decodes.
@@ -55,7 +56,25 @@ enum EncodingDetector {
             if zerosAtEven * 4 >= units, zerosAtOdd * 16 <= zerosAtEven { return .utf16(bigEndian: true) }
         }
         if UTF8Validator.validate(bytes, atEOF: atEOF).invalid == nil { return .utf8 }
+        // UTF-8 with a stray byte: read as UTF-8, so that the stray byte is reported where it is,
+        // rather than every accented letter silently turning into two (Crème into CrÃ¨me).
+        if isMostlyUTF8(UnsafeRawBufferPointer(rebasing: bytes[..<min(bytes.count, 4096)])) { return .utf8 }
         return .singleByte(singleByte(bytes))
+    }
+
+    /// Whether the bytes hold more well-formed multi-byte UTF-8 characters than malformed
+    /// sequences: single-byte text almost never forms one by chance.
+    static func isMostlyUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var multiByte = 0, malformed = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let scalar): if scalar.count > 1 { multiByte += 1 }
+            case .error: malformed += 1
+            case .emptyInput: return multiByte > malformed
+            }
+        }
     }
 
     /// Windows-1252 or Mac Roman, whichever reads the bytes above 0x7F as more plausible text.

@@ -468,6 +468,8 @@ final class JSONParser {
         }
     }
 
+    /// The longest string read, in bytes (escapes and multi-byte characters aside).
+    static let maxStringBytes = 8 * 1024 * 1024
     private static let quote = UInt8(ascii: "\"")
     private static let backslash = UInt8(ascii: "\\")
 
@@ -475,6 +477,7 @@ final class JSONParser {
     func scanString(_ capture: Capture) throws {
         let start = position
         pos += 1
+        var length = 0
         while true {
             var i = pos
             while i < end {
@@ -483,6 +486,12 @@ final class JSONParser {
                 i += 1
             }
             if i > pos {
+                length += i - pos
+                // As for CSV fields: no spreadsheet cell is this long; a runaway string must not fill the memory.
+                if length > JSONParser.maxStringBytes {
+                    throw error("a string longer than \(JSONParser.maxStringBytes >> 20) MB starts here "
+                                + "(is its closing quote missing?)", at: start)
+                }
                 append(capture, bytes + pos, i - pos)
                 pos = i
             }

@@ -47,8 +47,9 @@ public final class PropertyListReader: RecordReader {
             // Foundation falls back to the text formats when a binary plist is corrupt, and its
             // reason then speaks of text: say what the file is first.
             if data.starts(with: Array("bplist".utf8)) {
-                throw fail("not a valid property list: the file starts like a binary property list but is corrupt "
-                           + "or truncated (Foundation: \(reason))")
+                // Foundation's reason then speaks of text ("Unexpected character b at line 1"): no help.
+                throw fail("not a valid property list: the file starts like a binary property list but "
+                           + (PropertyListReader.binaryDamage(in: data) ?? "is corrupt or truncated"))
             }
             throw fail("not a valid property list: \(reason)")
         }
@@ -71,6 +72,35 @@ public final class PropertyListReader: RecordReader {
         } else {
             throw fail("the root is \(PropertyListReader.kind(of: root)), not an array or dictionary of records")
         }
+    }
+
+    /// What is wrong with a binary property list's trailer or offset table, where that is the damage.
+    static func binaryDamage(in data: Data) -> String? {
+        let bytes = [UInt8](data)
+        // "bplist00", at least one object, and the 32-byte trailer.
+        guard bytes.count >= 8 + 1 + 32 else { return "is too short to be one (\(bytes.count) bytes): truncated?" }
+        func integer(_ at: Int, _ width: Int) -> Int? {
+            guard width >= 1, width <= 8, at >= 0, at + width <= bytes.count else { return nil }
+            let value = bytes[at..<at + width].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            return value > UInt64(Int.max) ? nil : Int(value)
+        }
+        let trailer = bytes.count - 32
+        let offsetWidth = Int(bytes[trailer + 6]), referenceWidth = Int(bytes[trailer + 7])
+        guard let objects = integer(trailer + 8, 8), let top = integer(trailer + 16, 8),
+              let table = integer(trailer + 24, 8) else { return "has a trailer with impossible numbers: truncated?" }
+        guard (1...8).contains(offsetWidth), (1...8).contains(referenceWidth) else {
+            return "has a trailer with impossible sizes: truncated or damaged?"
+        }
+        guard objects > 0, top < objects else { return "names an object outside its \(objects) objects as its root" }
+        guard table >= 8, objects <= (trailer - table) / offsetWidth else {
+            return "has its offset table past the end of the file (\(bytes.count) bytes): truncated?"
+        }
+        for index in 0..<objects {
+            guard let offset = integer(table + index * offsetWidth, offsetWidth), offset >= 8, offset < table else {
+                return "has object \(index) at an offset outside the file's objects: damaged?"
+            }
+        }
+        return nil
     }
 
     /// The next record; throws `Rejection` for an entry that is not a dictionary or a field that

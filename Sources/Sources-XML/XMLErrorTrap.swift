@@ -51,6 +51,24 @@ struct XMLErrorTrap {
             // "Excessive depth in document: 256 use XML_PARSE_HUGE option"
             let limit = message.drop { !$0.isNumber }.prefix { $0.isNumber }
             message = "elements are nested more than \(limit.isEmpty ? "libxml2 allows" : limit + " levels") deep"
+        } else if message.hasPrefix("Input is not proper UTF-8") {
+            // "Input is not proper UTF-8, indicate encoding !; Bytes: 0xFF 0x6F 0x75 0x72"
+            let bytes = message.range(of: "Bytes: ").map { " (bytes " + message[$0.upperBound...] + ")" } ?? ""
+            message = "invalid UTF-8\(bytes): re-export the file as UTF-8, or declare its real encoding in its first line "
+                + "(<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>)"
+        } else if message.hasPrefix("Char 0x"), message.hasSuffix("out of allowed range") {
+            // "Char 0x0 out of allowed range"
+            let code = message.dropFirst(5).prefix { !$0.isWhitespace }
+            message = "the character \(code) is not allowed in XML (is the file damaged, or not text?)"
+        } else if message.contains("huge text node") || message.contains("Huge input lookup")
+                    || message.contains("AttValue length too long") {
+            // libxml2's limit without XML_PARSE_HUGE, which pipectl never sets.
+            message = "a text or attribute value longer than 10 MB, more than pipectl reads (is a quote or closing tag missing?)"
+        } else if message.hasPrefix("AttValue: ") {
+            // "AttValue: \" or ' expected"
+            message = "an attribute value is not in quotes, or its closing quote is missing"
+        } else if message == "attributes construct error" {
+            message = "malformed attributes (is a quote missing?)"
         }
         return message
     }

@@ -89,7 +89,7 @@ public final class XMLReader: RecordReader {
                                 "cannot open the file: \(String(cString: strerror(errno)))")
         }
         var status = stat()
-        if fstat(descriptor, &status) == 0, status.st_size == 0 {
+        if fstat(descriptor, &status) == 0, status.st_size == 0 || XMLReader.isBlank(descriptor, size: Int(status.st_size)) {
             close(descriptor)
             throw PipelineError(.invalidInput, at: Location(file: input.displayPath, line: 1, column: 1), stage: "xml",
                                 "the file is empty")
@@ -265,10 +265,54 @@ public final class XMLReader: RecordReader {
     @inline(__always)
     private func read() throws -> xmlNodePtr? {
         let status = xmlTextReaderRead(reader)
-        if let reported = trap.pointee.error { throw reported }
+        if let reported = trap.pointee.error { throw located(reported) }
         if status == 1, let node = xmlTextReaderCurrentNode(reader) { return node }
         if status == 0 { return nil }
         throw PipelineError(.invalidInput, at: Location(file: input.displayPath), stage: "xml", "libxml2 cannot read the file on")
+    }
+
+    /// libxml2's error with the parser's line where the error itself has none (inside an entity),
+    /// and a word on truncation when it is at the file's very end.
+    private func located(_ reported: PipelineError) -> PipelineError {
+        var error = reported
+        if error.location?.line == nil {
+            let line = Int(xmlTextReaderGetParserLineNumber(reader))
+            if line > 0 { error.location = Location(file: input.displayPath, line: line) }
+        }
+        if let line = error.location?.line, endsWithoutClosing(), line >= XMLReader.lineCount(file) - 1 {
+            error.message += " (the file ends here: is it cut off?)"
+        }
+        return error
+    }
+
+    /// Whether the file's last non-blank byte is not the '>' that ends a well-formed document.
+    private func endsWithoutClosing() -> Bool {
+        var status = stat()
+        guard fstat(file, &status) == 0, status.st_size > 0 else { return false }
+        var tail = [UInt8](repeating: 0, count: Int(min(status.st_size, 64)))
+        guard pread(file, &tail, tail.count, off_t(status.st_size) - off_t(tail.count)) == tail.count else { return false }
+        return tail.last { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } != UInt8(ascii: ">")
+    }
+
+    /// The number of lines in the file, read again from the start (only when reporting an error).
+    private static func lineCount(_ descriptor: Int32) -> Int {
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var offset: off_t = 0, lines = 1
+        while true {
+            let count = pread(descriptor, &buffer, buffer.count, offset)
+            guard count > 0 else { return lines }
+            lines += buffer[..<count].lazy.filter { $0 == 0x0A }.count
+            offset += off_t(count)
+        }
+    }
+
+    /// Whether a small file holds nothing but a byte order mark and white space.
+    private static func isBlank(_ descriptor: Int32, size: Int) -> Bool {
+        guard size <= 4096 else { return false }
+        var bytes = [UInt8](repeating: 0, count: size)
+        guard pread(descriptor, &bytes, size, 0) == size else { return false }
+        let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+        return text.allSatisfy { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
     }
 
     /// The name as the reader's dictionary holds it, shared with the element and attribute names it hands out.

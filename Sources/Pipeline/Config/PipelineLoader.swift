@@ -28,10 +28,24 @@ public enum PipelineLoader {
             throw PipelineError(.io, at: Location(file: shown), stage: "pipeline", "cannot read the file: \(error.localizedDescription)")
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw PipelineError(.invalidPipeline, at: Location(file: shown), stage: "pipeline",
-                                "the pipeline file is not UTF-8 text")
+            throw notUTF8(data, shown: shown)
         }
         return try load(yaml: text, file: url, registry: registry)
+    }
+
+    /// Where the first byte that is not UTF-8 is, and what it is.
+    static func notUTF8(_ data: Data, shown: String) -> PipelineError {
+        var parser = Unicode.UTF8.ForwardParser()
+        var bytes = data.makeIterator()
+        var offset = 0, line = 1, column = 1
+        while case .valid(let scalar) = parser.parseScalar(from: &bytes) {
+            offset += scalar.count
+            if scalar.count == 1, scalar.first == 0x0A { line += 1; column = 1 } else { column += 1 }
+        }
+        let byte = offset < data.count ? data[data.startIndex + offset] : 0
+        return PipelineError(.invalidPipeline, at: Location(file: shown, line: line, column: column), stage: "pipeline",
+                             "the pipeline file is not UTF-8 text: byte 0x\(String(byte, radix: 16, uppercase: true)) "
+                                 + "is not UTF-8 (save the file as UTF-8)")
     }
 
     /// Loads a pipeline from its text; `file` is where it lives (paths in it are relative to its

@@ -58,7 +58,7 @@ public final class Runner {
             try LoadBinding($0, model: pipeline.model, fields: fields, fieldIndex: fieldIndex, source: source.name)
         }
 
-        var count = 0
+        var count = 0, read = 0
         while true {
             let next: Record?
             do {
@@ -66,9 +66,11 @@ public final class Runner {
             } catch let rejection as Rejection {
                 log.recordRead()
                 log.reject(rejection)
+                read += 1
                 continue
             }
             guard var record = next else { break }
+            read += 1
             log.recordRead()
             count += 1
             if count & 0x3FFF == 0 { progress?(log.currentSource, reader.bytesRead) }
@@ -92,6 +94,14 @@ public final class Runner {
             }
         }
         progress?(log.currentSource, reader.bytesRead)
+        // A header-only export, an empty array: most likely a wrong file or a failed export, and
+        // the new store would silently lose every record of this source.
+        if read == 0 {
+            throw PipelineError(.invalidInput, at: Location(file: source.reader.input.displayPath, line: 1),
+                                stage: source.reader.kind.name,
+                                "the file holds no records; the new store would have none from source '\(source.name)' "
+                                    + "(is it the right file, or did the export fail?)")
+        }
     }
 
     /// Field names the loads read, in first-use order.

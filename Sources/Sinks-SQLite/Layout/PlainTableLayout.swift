@@ -29,6 +29,11 @@ struct PlainTableLayout: TableLayout {
                 throw PipelineError(.invalidPipeline, at: at, stage: "sqlite",
                                     "the entity name '\(entity.name)' is reserved for the store's metadata table; rename the entity")
             }
+            guard !entity.name.lowercased().hasPrefix("sqlite_") else {
+                throw PipelineError(.invalidPipeline, at: at, stage: "sqlite",
+                                    "the entity name '\(entity.name)' would be a table name SQLite reserves for itself "
+                                        + "(names starting with 'sqlite_'); rename the entity")
+            }
             guard !entity.isAbstract else {
                 tables.append(nil)
                 continue

@@ -16,6 +16,16 @@ extension PipelineError {
         } else {
             detail = "SQLite error \(code)"
         }
+        // Out of space or failing writes are about the disk, not the SQL that happened to hit them.
+        switch code & 0xFF {
+        case SQLITE_FULL:
+            return PipelineError(.io, stage: "sqlite",
+                                 "cannot write the store: the disk is full (\(detail)); free some space or choose another store path")
+        case SQLITE_IOERR:
+            return PipelineError(.io, stage: "sqlite", "cannot write the store: \(detail); check the disk and the store path")
+        default:
+            break
+        }
         var message = "\(what): \(detail)"
         if let sql { message += "; SQL: \(sql)" }
         return PipelineError(.io, stage: "sqlite", message)

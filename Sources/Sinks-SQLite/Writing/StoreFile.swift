@@ -59,7 +59,30 @@ struct StoreFile {
             let reason = StoreFile.lastError()
             throw failure("cannot replace the store '\(self.target.path)': the file is not writable (\(reason))")
         }
+        var status = stat()
+        if stat(self.target.path, &status) == 0 {
+            // Root passes `access`, but a store made read-only on purpose is not to be replaced by anyone.
+            if status.st_mode & 0o222 == 0 {
+                throw failure("cannot replace the store '\(self.target.path)': the file is read-only; make it writable "
+                                  + "(chmod u+w) to let pipectl replace it")
+            }
+            // A path that names some other file (a typo, a swapped argument) must not cost that file.
+            if status.st_size > 0, !StoreFile.isSQLiteDatabase(self.target.path) {
+                throw failure("'\(self.target.path)' is not a SQLite database, and pipectl replaces only stores: "
+                                  + "move the file away or choose another store path")
+            }
+        }
         try removeBuilding()
+    }
+
+    /// Whether the file starts with SQLite's header string.
+    static func isSQLiteDatabase(_ path: String) -> Bool {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var header = [UInt8](repeating: 0, count: 16)
+        let count = read(descriptor, &header, header.count)
+        return count == 16 && header == Array("SQLite format 3\0".utf8)
     }
 
     /// Removes the temporary store and any file SQLite kept beside it.

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+/// Every input `scripts/fuzz` kept (`Fixtures/fuzz-regressions/<format>/`) goes through the built
+/// `pipectl` again: it must end with a documented exit code, never a crash.
+@Suite struct FuzzRegressionTests {
+    @Test(arguments: try FuzzRegressions.files())
+    func replay(_ file: FuzzRegressions.File) throws {
+        for template in file.templates {
+            let root = try BadInput.scratchFolder("fuzz-\(file.format)")
+            defer { try? FileManager.default.removeItem(at: root) }
+            let arguments: [String]
+            if file.format == "pipeline" {
+                try FileManager.default.copyItem(at: file.url, to: root.appendingPathComponent("pipeline.yaml"))
+                arguments = ["run", "pipeline.yaml"]
+            } else {
+                let input = "input.\(template)"
+                try FileManager.default.copyItem(at: file.url, to: root.appendingPathComponent(input))
+                try BadInput.template(template, input: input).write(to: root.appendingPathComponent("pipeline.yaml"))
+                arguments = ["run", "-q", "pipeline.yaml"]
+            }
+            let result = try Pipectl.run(arguments, in: root)
+            #expect(FuzzRegressions.documentedExitCodes.contains(result.status),
+                    "\(file.format)/\(file.name) as \(template): exit \(result.status)\n\(result.stderr)")
+        }
+    }
+}
+
+enum FuzzRegressions {
+    static let folder = Pipectl.repository.appendingPathComponent("Tests/pipectlTests/Fixtures/fuzz-regressions")
+    /// README.md's table, less 64 (usage) and 68 (inspect only).
+    static let documentedExitCodes: Set<Int32> = [0, 65, 66, 67, 74]
+
+    struct File: Sendable, CustomTestStringConvertible {
+        var format: String
+        var url: URL
+        var name: String { url.lastPathComponent }
+        var testDescription: String { "\(format)/\(name)" }
+        /// The bad-input templates the file runs through; the JSON target feeds both JSON readers.
+        var templates: [String] { format == "json" ? ["json", "jsonl"] : [format] }
+    }
+
+    static func files() throws -> [File] {
+        let manager = FileManager.default
+        var files: [File] = []
+        for format in ["csv", "xml", "json", "plist", "pipeline"] {
+            let sub = folder.appendingPathComponent(format)
+            guard let names = try? manager.contentsOfDirectory(atPath: sub.path) else { continue }
+            for name in names.sorted() where !name.hasPrefix(".") {
+                files.append(File(format: format, url: sub.appendingPathComponent(name)))
+            }
+        }
+        return files
+    }
+}
