@@ -315,7 +315,7 @@ int main(int argc, char **argv) {
 
     Job job = { .header = 1, .size = 4096 };
     job.buffer = checked(malloc(job.size));
-    mapInit(&job.items, 1 << 20);
+    mapInit(&job.items, 1 << 16);  /* grows by doubling */
     mapInit(&job.units, 64);
     mapInit(&job.homes, 64);
     mapInit(&job.shops, 64);

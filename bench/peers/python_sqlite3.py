@@ -98,7 +98,8 @@ def main():
         insert_item.execute("INSERT INTO Item VALUES (?, ?, 0, 1, ?, ?, ?, ?, ?)",
                             (next_id, dates.get(added), name, quantity, find_or_create("LocationAtHome", home),
                              find_or_create("LocationAtShop", shop), find_or_create("Unit", unit)))
-    db.executescript("BEGIN;" + INDEXES + "COMMIT;")  # commits the rows first
+    db.execute("COMMIT")
+    db.executescript("BEGIN;" + INDEXES + "COMMIT;")
     db.close()
 
 
