@@ -130,7 +130,7 @@ measure() {
 
 pipeline() {  # FORMAT SIZE: bench/pipelines/grocery-FORMAT.yaml for SIZE rows, in bench/out
     local file=$out/grocery-$1-$2.yaml
-    sed "s/-100000\./-$2./g" "bench/pipelines/grocery-$1.yaml" >"$file"
+    sed "s/-100000\([.-]\)/-$2\1/g" "bench/pipelines/grocery-$1.yaml" >"$file"
     echo "$file"
 }
 
