@@ -1,0 +1,266 @@
+#!/usr/bin/env bash
+# The speed benchmark: pipectl and its peers on the same grocery job, same data, same run.
+#
+#   bench/compare.sh [N] [--runs K] [--formats csv,comma,xml,json,jsonl] [--peers LIST]
+#                    [--scale M] [--quick] [--no-build]
+#
+# N rows (default 1000000) of bench/make-grocery.py's grocery export, made if missing. Each tool
+# runs K times (default 3): the table shows the median wall time and the largest peak resident
+# memory (GNU time's %e and %M), the ratio to pipectl on the CSV, and whether the store holds the
+# same content as pipectl's (bench/digest.py: row counts and a SHA-256 of the normalized items).
+# Then the targets of the issue, as PASS/FAIL lines; exits 1 when one is missed.
+#
+#   --formats  pipectl's inputs (default all): csv (Numbers, ';'), comma (Excel, ','), xml, json, jsonl
+#   --peers    any of floor,sqlite3,python,duckdb,sqlite-utils (default all); `none` for pipectl alone
+#   --scale M  also run pipectl on M rows (e.g. 5000000) and check how time and memory grow from N
+#   --quick    a smoke test: N=100000, one run
+#   --no-build use the release pipectl as it is
+#
+# DuckDB, sqlite-utils and lxml are installed with pip into bench/out/venv on first use; a peer
+# that cannot be installed is skipped with a note. sqlite-utils runs on 100000 rows only (it takes
+# minutes) and once. Linux; on macOS install GNU time (brew install gnu-time) and libcsv.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+n=1000000 runs=3 formats=csv,comma,xml,json,jsonl peers=floor,sqlite3,python,duckdb,sqlite-utils scale="" build=1
+while (($#)); do
+    case $1 in
+        --runs) runs=$2; shift 2 ;;
+        --formats) formats=$2; shift 2 ;;
+        --peers) peers=$2; shift 2 ;;
+        --scale) scale=$2; shift 2 ;;
+        --quick) n=100000 runs=1; shift ;;
+        --no-build) build=0; shift ;;
+        -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        [0-9]*) n=$1; shift ;;
+        *) echo "compare.sh: unknown argument '$1' (see --help)" >&2; exit 64 ;;
+    esac
+done
+has() { [[ ",$2," == *",$1,"* ]]; }  # has ITEM LIST
+for f in ${formats//,/ }; do
+    has "$f" csv,comma,xml,json,jsonl || { echo "compare.sh: unknown format '$f' (csv, comma, xml, json, jsonl)" >&2; exit 64; }
+done
+for p in ${peers//,/ }; do
+    has "$p" floor,sqlite3,python,duckdb,sqlite-utils,none || { echo "compare.sh: unknown peer '$p'" >&2; exit 64; }
+done
+
+data=bench/data out=bench/out
+mkdir -p "$data" "$out/pipelines" "$out/logs"
+
+# ---- Tools ----
+timer=/usr/bin/time
+command -v gtime >/dev/null && timer=$(command -v gtime)
+if ! "$timer" -f %e true >/dev/null 2>&1; then
+    [[ "$(uname)" == "Darwin" ]] && { echo "compare.sh: needs GNU time (brew install gnu-time)" >&2; exit 1; }
+    sudo=""; [[ $(id -u) -eq 0 ]] || sudo="sudo"
+    $sudo apt-get install -y -qq time >/dev/null
+    timer=/usr/bin/time
+fi
+if ((build)); then
+    echo "building pipectl (release)..." >&2
+    swift build -c release --product pipectl >"$out/logs/build.log" 2>&1 || { cat "$out/logs/build.log" >&2; exit 1; }
+fi
+pipectl=$(swift build -c release --show-bin-path)/pipectl
+[[ -x $pipectl ]] || { echo "compare.sh: no release pipectl at $pipectl (run without --no-build)" >&2; exit 1; }
+
+notes=()
+if has floor "$peers"; then
+    cc -O2 -o "$out/floor" bench/floor.c -lcsv -lsqlite3
+fi
+venv=$out/venv python=""
+if has duckdb "$peers" || has sqlite-utils "$peers" || { has python "$peers" && has xml "$formats"; }; then
+    if [[ ! -x $venv/bin/python ]]; then
+        echo "installing duckdb, sqlite-utils and lxml into $venv..." >&2
+        python3 -m venv "$venv"
+    fi
+    for package in duckdb sqlite-utils lxml; do
+        module=${package//-/_}
+        "$venv/bin/python" -c "import $module" 2>/dev/null || "$venv/bin/pip" install -q "$package" >/dev/null 2>&1 \
+            || notes+=("$package: pip install failed, its peer is skipped")
+    done
+    python=$venv/bin/python
+    # DuckDB loads its sqlite extension from the network on first use; try once, outside the timings.
+    if "$python" -c "import duckdb" 2>/dev/null \
+        && ! timeout 60 "$python" -c "import duckdb; duckdb.connect().execute('INSTALL sqlite; LOAD sqlite')" >/dev/null 2>&1; then
+        notes+=("duckdb: its sqlite extension could not be downloaded, so Python's sqlite3 module writes DuckDB's result")
+    fi
+fi
+pymod() { [[ -n $python ]] && "$python" -c "import $1" 2>/dev/null; }
+
+# ---- Data ----
+sizes=("$n")
+[[ -n $scale ]] && sizes+=("$scale")
+has sqlite-utils "$peers" && sizes+=(100000)
+for size in "${sizes[@]}"; do
+    if [[ ! -f $data/grocery-$size.jsonl ]]; then
+        echo "generating $size rows into $data..." >&2
+        python3 bench/make-grocery.py "$data" "$size"
+    fi
+done
+
+# ---- Measuring ----
+names=() walls=() peaks=() digests=() groups=()
+declare -A wall_of peak_of digest_of
+median() { python3 -c 'import statistics, sys; print(f"{statistics.median(map(float, sys.argv[1:])):.2f}")' "$@"; }
+
+# measure NAME GROUP STORE|- COMMAND...: runs the command $runs times (STORE removed before each),
+# records the median wall time, the largest peak and the store's digest.
+measure() {
+    local name=$1 group=$2 store=$3; shift 3
+    local times=() peak=0 log="$out/logs/${name//[^A-Za-z0-9.-]/_}.log" k
+    for ((k = 1; k <= ${RUNS:-$runs}; k++)); do
+        [[ $store != - ]] && rm -f "$store" "$store".building
+        if ! "$timer" -f '%e %M' -o "$out/logs/time" "$@" >"$log" 2>&1; then
+            echo "compare.sh: $name failed; its output:" >&2
+            tail -20 "$log" >&2
+            notes+=("$name: failed (see $log)")
+            return 0
+        fi
+        read -r s kb < <(tail -1 "$out/logs/time")
+        times+=("$s")
+        ((kb > peak)) && peak=$kb
+    done
+    local wall digest="-"
+    wall=$(median "${times[@]}")
+    [[ $store != - ]] && digest=$(python3 bench/digest.py "$store")
+    names+=("$name") groups+=("$group")
+    wall_of[$name]=$wall peak_of[$name]=$peak digest_of[$name]=$digest
+    printf '  %-30s %8.2f s %8.1f MB\n' "$name" "$wall" "$(python3 -c "print($peak / 1024)")" >&2
+}
+
+pipeline() {  # FORMAT SIZE: bench/pipelines/grocery-FORMAT.yaml for SIZE rows, in bench/out
+    local file=$out/grocery-$1-$2.yaml
+    sed "s/-100000\([.-]\)/-$2\1/g" "bench/pipelines/grocery-$1.yaml" >"$file"
+    echo "$file"
+}
+
+echo "measuring, $runs run(s) each, $n rows:" >&2
+for f in ${formats//,/ }; do
+    measure "pipectl $f" "$f" "$out/grocery-$f-$n.sqlite" "$pipectl" run "$(pipeline "$f" "$n")"
+done
+csv=$data/grocery-$n.csv
+if has floor "$peers"; then
+    measure "C floor" csv "$out/floor-$n.sqlite" "$out/floor" "$csv" "$out/floor-$n.sqlite"
+    measure "C floor, 256 MB cache" csv "$out/floor256-$n.sqlite" "$out/floor" --cache-mb 256 "$csv" "$out/floor256-$n.sqlite"
+fi
+if has sqlite3 "$peers"; then
+    measure "sqlite3 .import (raw)" raw - bench/peers/sqlite3-raw.sh "$csv" "$out/sqlite3-raw-$n.sqlite"
+    measure "sqlite3 .import + SQL" csv "$out/sqlite3-$n.sqlite" bench/peers/sqlite3-normalize.sh "$csv" "$out/sqlite3-$n.sqlite"
+fi
+if has python "$peers"; then
+    measure "Python csv + sqlite3" csv "$out/python-csv-$n.sqlite" \
+        python3 bench/peers/python_sqlite3.py csv "$csv" "$out/python-csv-$n.sqlite"
+    if has xml "$formats"; then
+        if pymod lxml; then
+            measure "Python lxml + sqlite3" xml "$out/python-xml-$n.sqlite" \
+                "$python" bench/peers/python_sqlite3.py xml "$data/grocery-$n.xml" "$out/python-xml-$n.sqlite"
+        else notes+=("Python lxml: lxml is not installed, skipped"); fi
+    fi
+    if has json "$formats"; then
+        measure "Python json + sqlite3" json "$out/python-json-$n.sqlite" \
+            python3 bench/peers/python_sqlite3.py json "$data/grocery-$n.json" "$out/python-json-$n.sqlite"
+    fi
+fi
+if has duckdb "$peers"; then
+    if pymod duckdb; then
+        measure "DuckDB into SQLite" csv "$out/duckdb-$n.sqlite" \
+            "$python" bench/peers/duckdb_sqlite.py "$csv" "$out/duckdb-$n.sqlite"
+    else notes+=("DuckDB: duckdb is not installed, skipped"); fi
+fi
+if has sqlite-utils "$peers"; then
+    if pymod sqlite_utils; then
+        RUNS=1 measure "sqlite-utils (100k rows, 1 run)" csv-100k "$out/sqlite-utils-100000.sqlite" \
+            "$python" bench/peers/sqlite_utils_load.py "$data/grocery-100000.csv" "$out/sqlite-utils-100000.sqlite"
+    else notes+=("sqlite-utils: sqlite-utils is not installed, skipped"); fi
+fi
+if [[ -n $scale ]]; then
+    echo "measuring pipectl at $scale rows:" >&2
+    for f in ${formats//,/ }; do
+        measure "pipectl $f, $scale rows" "scale-$f" "$out/grocery-$f-$scale.sqlite" "$pipectl" run "$(pipeline "$f" "$scale")"
+    done
+fi
+
+# ---- Report ----
+mb() { python3 -c "print(f'{$1 / 1024:.1f}')"; }
+ratio() { python3 -c "print(f'{$1 / $2:.2f}x')"; }
+reference=""
+for f in csv comma xml json jsonl; do [[ -n ${wall_of["pipectl $f"]:-} ]] && { reference="pipectl $f"; break; }; done
+[[ -n $reference ]] || { echo "compare.sh: no pipectl run succeeded" >&2; exit 1; }
+# The content each store must hold: pipectl's at N rows; at 100k rows for sqlite-utils (pipectl
+# is run there once more, untimed, when N is larger).
+ref_digest=${digest_of[$reference]} ref_digest_100k=$ref_digest
+if [[ $n != 100000 && -n ${digest_of["sqlite-utils (100k rows, 1 run)"]:-} ]]; then
+    "$pipectl" run -q "$(pipeline csv 100000)" >/dev/null 2>&1 || true
+    ref_digest_100k=$(python3 bench/digest.py "$out/grocery-csv-100000.sqlite" 2>/dev/null || echo none)
+fi
+
+echo
+echo "grocery job, $n rows (bench/make-grocery.py), $runs run(s) each: median wall time, largest peak memory"
+printf '%-32s %10s %10s %14s  %s\n' tool wall peak "vs $reference" "same content as pipectl"
+for name in "${names[@]}"; do
+    digest=${digest_of[$name]}
+    if [[ $digest == - ]]; then same="n/a (raw text, not the job)"
+    elif [[ $name == sqlite-utils* ]]; then [[ $digest == "$ref_digest_100k" ]] && same="yes (vs pipectl at 100k)" || same="NO"
+    elif [[ $name == *", $scale rows" ]]; then same="-"
+    elif [[ $digest == "$ref_digest" ]]; then same="yes"
+    else same="NO"; fi
+    vs=$(ratio "${wall_of[$name]}" "${wall_of[$reference]}")
+    [[ $name == sqlite-utils* && $n != 100000 ]] && vs="(other N)"
+    printf '%-32s %8.2f s %7s MB %14s  %s\n' "$name" "${wall_of[$name]}" "$(mb "${peak_of[$name]}")" "$vs" "$same"
+done
+echo
+echo "content: $ref_digest"
+for f in ${formats//,/ }; do
+    log=$out/logs/pipectl_$f.log
+    [[ -f $log ]] && echo "pipectl $f: $(awk '/^source /{print "read " $3 ", inserted " $4 ", already present " $5 ", skipped " $7 ", rejected " $8; exit}' "$log")"
+done
+echo "(skipped: rows without a unit, whose Item is loaded with no unit, as every peer does; already present: later rows of a name, and every link to an existing unit or location)"
+for note in "${notes[@]+"${notes[@]}"}"; do echo "note: $note"; done
+
+echo
+failures=0
+check() {  # check OK? TEXT
+    if [[ $1 == 1 ]]; then echo "PASS  $2"; else echo "FAIL  $2"; failures=$((failures + 1)); fi
+}
+le() { python3 -c "import sys; sys.exit(0 if $1 <= $2 else 1)" && echo 1 || echo 0; }
+if [[ -n ${wall_of["pipectl csv"]:-} ]]; then
+    w=${wall_of["pipectl csv"]} p=${peak_of["pipectl csv"]}
+    for floor in "C floor" "C floor, 256 MB cache"; do
+        [[ -n ${wall_of[$floor]:-} ]] && check "$(le "$w" "1.2 * ${wall_of[$floor]}")" \
+            "pipectl CSV ${w} s <= 1.2 x $floor ${wall_of[$floor]} s ($(ratio "$w" "${wall_of[$floor]}"))"
+    done
+    check "$(le "$p" "160 * 1024")" "pipectl CSV peak $(mb "$p") MB <= 160 MB"
+fi
+for i in "${!names[@]}"; do
+    name=${names[$i]} group=${groups[$i]}
+    [[ $name == pipectl* || $name == "C floor"* || $group == raw || $group == scale-* ]] && continue
+    base=$group; [[ $group == csv-100k ]] && base=csv
+    [[ -n ${wall_of["pipectl $base"]:-} ]] || continue
+    check "$(le "${wall_of["pipectl $base"]}" "${wall_of[$name]}")" \
+        "pipectl $base ${wall_of["pipectl $base"]} s faster than $name ${wall_of[$name]} s"
+done
+for f in xml json jsonl comma; do
+    [[ -n ${wall_of["pipectl $f"]:-} && -n ${wall_of["pipectl csv"]:-} ]] || continue
+    check "$(le "${wall_of["pipectl $f"]}" "1.5 * ${wall_of["pipectl csv"]}")" \
+        "pipectl $f ${wall_of["pipectl $f"]} s <= 1.5 x pipectl CSV ($(ratio "${wall_of["pipectl $f"]}" "${wall_of["pipectl csv"]}"))"
+    check "$(le "${peak_of["pipectl $f"]}" "160 * 1024")" "pipectl $f peak $(mb "${peak_of["pipectl $f"]}") MB <= 160 MB"
+done
+if [[ -n $scale ]]; then
+    for f in ${formats//,/ }; do
+        big="pipectl $f, $scale rows" small="pipectl $f"
+        [[ -n ${wall_of[$big]:-} && -n ${wall_of[$small]:-} ]] || continue
+        factor=$(python3 -c "print($scale / $n * 1.1)")  # 5.5x for 5M over 1M
+        check "$(le "${wall_of[$big]}" "$factor * ${wall_of[$small]}")" \
+            "pipectl $f $scale rows ${wall_of[$big]} s <= $(python3 -c "print(f'{$factor:g}')") x $n rows ($(ratio "${wall_of[$big]}" "${wall_of[$small]}"))"
+        check "$(le "${peak_of[$big]}" "1.5 * ${peak_of[$small]}")" \
+            "pipectl $f $scale rows peak $(mb "${peak_of[$big]}") MB <= 1.5 x $n rows ($(ratio "${peak_of[$big]}" "${peak_of[$small]}"))"
+    done
+fi
+for name in "${names[@]}"; do
+    digest=${digest_of[$name]}
+    [[ $digest == - || $name == *", $scale rows" ]] && continue
+    expected=$ref_digest; [[ $name == sqlite-utils* ]] && expected=$ref_digest_100k
+    [[ $digest == "$expected" ]] || check 0 "$name: content differs from pipectl's: $digest"
+done
+echo "$failures target(s) missed"
+((failures == 0))
