@@ -62,7 +62,7 @@ public final class Runner {
         var entityRecords = loads.map { $0.emptyRecord(at: Location(file: source.reader.input.displayPath)) }
         var count = 0
         while true {
-            let next: Record?
+            var next: Record?
             do {
                 next = try reader.next()
             } catch let rejection as Rejection {
@@ -70,7 +70,8 @@ public final class Runner {
                 log.reject(rejection)
                 continue
             }
-            guard var record = next else { break }
+            // Moved out, not copied: the transforms then change the values array in place.
+            guard var record = next.take() else { break }
             log.recordRead()
             count += 1
             if count & 0x3FFF == 0 { progress?(log.currentSource, reader.bytesRead) }
