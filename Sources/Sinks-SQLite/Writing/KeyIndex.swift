@@ -95,16 +95,15 @@ final class KeyIndex {
 }
 
 /// A hash table from byte strings to entry numbers: the bytes of every key one after another in
-/// one buffer, and an open-addressing table (linear probing) of key numbers.
+/// one buffer, and an open-addressing table (linear probing) whose slots hold each key's hash
+/// beside its number, so that probing compares hashes without touching anything else.
 struct TextKeyTable {
     private var bytes: [UInt8] = []
     /// Key `k` is `bytes[starts[k]..<starts[k + 1]]`.
     private var starts: [Int] = [0]
-    /// Per key: its hash (to compare before the bytes, and to grow without rehashing) and value.
-    private var hashes: [UInt32] = []
     private var numbers: [Int32] = []
-    /// Key numbers, -1 for an empty slot; a power of two long, at most half full.
-    private var slots = [Int32](repeating: -1, count: 1024)
+    /// `hash << 32 | (k + 1)`, 0 for an empty slot; a power of two long, at most half full.
+    private var slots = [UInt64](repeating: 0, count: 1024)
 
     /// The value of `key`, if it was inserted.
     func find(_ key: UnsafeBufferPointer<UInt8>) -> Int32? {
@@ -112,35 +111,37 @@ struct TextKeyTable {
         let mask = slots.count - 1
         var slot = Int(hash) & mask
         while true {
-            let k = Int(slots[slot])
-            if k < 0 { return nil }
-            if hashes[k] == hash, equals(k, key) { return numbers[k] }
+            let entry = slots[slot]
+            if entry == 0 { return nil }
+            if UInt32(truncatingIfNeeded: entry >> 32) == hash {
+                let k = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) - 1
+                if equals(k, key) { return numbers[k] }
+            }
             slot = (slot + 1) & mask
         }
     }
 
     /// Adds `key`, which is not in the table yet.
     mutating func insert(_ key: UnsafeBufferPointer<UInt8>, _ number: Int32) {
-        if (hashes.count + 1) * 2 > slots.count { grow() }
-        let hash = Self.hash(key)
-        let k = Int32(hashes.count)
+        if (numbers.count + 1) * 2 > slots.count { grow() }
+        let k = UInt64(numbers.count)
         bytes.append(contentsOf: key)
         starts.append(bytes.count)
-        hashes.append(hash)
         numbers.append(number)
-        place(k, hash: hash)
+        place(UInt64(Self.hash(key)) << 32 | (k + 1))
     }
 
-    private mutating func place(_ k: Int32, hash: UInt32) {
+    private mutating func place(_ entry: UInt64) {
         let mask = slots.count - 1
-        var slot = Int(hash) & mask
-        while slots[slot] >= 0 { slot = (slot + 1) & mask }
-        slots[slot] = k
+        var slot = Int(truncatingIfNeeded: entry >> 32) & mask
+        while slots[slot] != 0 { slot = (slot + 1) & mask }
+        slots[slot] = entry
     }
 
     private mutating func grow() {
-        slots = [Int32](repeating: -1, count: slots.count * 2)
-        for k in hashes.indices { place(Int32(k), hash: hashes[k]) }
+        let old = slots
+        slots = [UInt64](repeating: 0, count: old.count * 2)
+        for entry in old where entry != 0 { place(entry) }
     }
 
     private func equals(_ k: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
