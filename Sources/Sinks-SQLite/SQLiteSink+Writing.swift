@@ -41,7 +41,7 @@ extension SQLiteSink {
                 links[slot] = try store(link, onDuplicate: nil, linkedFrom: (writer, slot), log: log)
             }
             let rowID = try writer.insert(record, links: links)
-            if let key { try writer.keys.insert(key, KeyIndex.Entry(rowID: rowID, first: record.location)) }
+            if let key { try writer.keys.insert(key, rowID: rowID, first: record.location) }
             log.count(.inserted, entity: writer.entity)
             return LinkedRow(rowID: rowID, entityNumber: writer.entityNumber)
         }
@@ -110,7 +110,8 @@ extension SQLiteSink {
             }
             try writer.update(row: existing.rowID, with: record, links: links, stored: stored)
         }
-        log.duplicate(ImportLog.Duplicate(entity: writer.name, key: writer.keyText(of: record), first: existing.first,
+        log.duplicate(ImportLog.Duplicate(entity: writer.name, key: writer.keyText(of: record),
+                                          first: writer.keys.firstLocation(of: existing),
                                           again: record.location, differences: differences, updated: update))
         log.count(update ? .updated : .alreadyPresent, entity: writer.entity)
     }

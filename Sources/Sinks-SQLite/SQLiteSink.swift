@@ -55,8 +55,12 @@ public final class SQLiteSink: RecordSink {
             // complete and checked: no journal or syncing needed while it is built.
             try connection.execute("PRAGMA journal_mode=OFF")
             try connection.execute("PRAGMA synchronous=OFF")
-            try connection.execute("PRAGMA cache_size=-65536")  // 64 MiB
-            try connection.execute("PRAGMA temp_store=MEMORY")
+            // Rows are appended in row id order and keys are found in memory (`KeyIndex`), so a
+            // small cache holds what is written. A large one slows the indexes built at the end:
+            // SQLite's sorter then sorts bigger runs in memory, with more cache misses, rather
+            // than merging small sorted runs (in temporary files, which stay on disk: in memory
+            // they are chained chunks read from their start, and merging them gets far slower).
+            try connection.execute("PRAGMA cache_size=-8192")  // 8 MiB
             try connection.execute("BEGIN EXCLUSIVE")
             try layout.createSchema(in: connection)
             writers = try layout.tables.enumerated().map { entity, table in
@@ -135,7 +139,11 @@ public final class SQLiteSink: RecordSink {
                                 "the new store fails its foreign key check: \(orphans.count) row(s) link to missing rows, "
                                     + "first row \(first[1].displayText) of '\(first[0].displayText)' to '\(first[2].displayText)'")
         }
-        let problems = try connection.rows("PRAGMA integrity_check").map { $0.first?.displayText ?? "" }
+        // quick_check reads every page and row as integrity_check does, but does not look each
+        // row up in every index: O(n) rather than O(n log n), about ten times faster on a million
+        // rows. The indexes are built by SQLite from the finished tables (or kept by it row by
+        // row), so that lookup would check SQLite against itself.
+        let problems = try connection.rows("PRAGMA quick_check").map { $0.first?.displayText ?? "" }
         guard problems == ["ok"] else {
             throw PipelineError(.io, stage: "sqlite",
                                 "the new store fails its integrity check: \(problems.prefix(3).joined(separator: "; "))")

@@ -80,9 +80,20 @@ struct LoadBinding {
         }
     }
 
-    /// The entity record for one source record, or the rejection of its first bad value.
-    func makeRecord(from record: Record) throws -> EntityRecord {
-        var values = [Value?](repeating: nil, count: attributeCount)
+    /// An entity record of this load's shape (and its links'), to be filled by `fill` again and
+    /// again: refilling it in place costs no allocation per source record.
+    func emptyRecord(at location: Location) -> EntityRecord {
+        var linked = [EntityRecord?](repeating: nil, count: relationshipCount)
+        for link in links { linked[link.relationship] = link.target.emptyRecord(at: location) }
+        return EntityRecord(entity: entity, values: [Value?](repeating: nil, count: attributeCount),
+                            links: linked, location: location)
+    }
+
+    /// Puts the values of one source record into `out` (from `emptyRecord`, or filled before), or
+    /// throws the rejection of its first bad value. Every slot and link this load sets is set
+    /// again, so nothing of an earlier record remains.
+    func fill(_ out: inout EntityRecord, from record: Record) throws {
+        out.location = record.location
         for slot in slots {
             let raw = record.values[slot.field]
             switch slot.type.convert(raw) {
@@ -92,23 +103,32 @@ struct LoadBinding {
                                     rawValue: raw.displayText,
                                     reason: "\(entityName).\(slot.attributeName) is required and has no default, but the value is empty")
                 }
-                values[slot.attribute] = slot.defaultValue ?? .null
+                out.values[slot.attribute] = slot.defaultValue ?? .null
             case .success(let value):
                 if let reason = slot.validation?.violation(of: value) {
                     throw Rejection(at: record.location(ofField: slot.field), stage: "load", field: slot.fieldName,
                                     rawValue: raw.displayText, reason: "\(entityName).\(slot.attributeName) \(reason)")
                 }
-                values[slot.attribute] = value
+                out.values[slot.attribute] = value
             case .failure(let failure):
                 throw Rejection(at: record.location(ofField: slot.field), stage: "load", field: slot.fieldName,
                                 rawValue: raw.displayText,
                                 reason: "\(entityName).\(slot.attributeName) (\(slot.type.rawValue)): \(failure.reason)")
             }
         }
-        var linked = [EntityRecord?](repeating: nil, count: relationshipCount)
         for link in links {
-            linked[link.relationship] = try link.target.makeRecord(from: record)
+            // Moved out and back, so that the linked record's arrays stay uniquely referenced and
+            // are refilled in place.
+            var linked = out.links[link.relationship].take() ?? link.target.emptyRecord(at: record.location)
+            defer { out.links[link.relationship] = linked }
+            try link.target.fill(&linked, from: record)
         }
-        return EntityRecord(entity: entity, values: values, links: linked, location: record.location)
+    }
+
+    /// The entity record for one source record, or the rejection of its first bad value.
+    func makeRecord(from record: Record) throws -> EntityRecord {
+        var out = emptyRecord(at: record.location)
+        try fill(&out, from: record)
+        return out
     }
 }

@@ -58,9 +58,11 @@ public final class Runner {
             try LoadBinding($0, model: pipeline.model, fields: fields, fieldIndex: fieldIndex, source: source.name)
         }
 
+        // Filled again for every record: the sink reads them and keeps none.
+        var entityRecords = loads.map { $0.emptyRecord(at: Location(file: source.reader.input.displayPath)) }
         var count = 0, read = 0
         while true {
-            let next: Record?
+            var next: Record?
             do {
                 next = try reader.next()
             } catch let rejection as Rejection {
@@ -69,7 +71,8 @@ public final class Runner {
                 read += 1
                 continue
             }
-            guard var record = next else { break }
+            // Moved out, not copied: the transforms then change the values array in place.
+            guard var record = next.take() else { break }
             read += 1
             log.recordRead()
             count += 1
@@ -77,9 +80,9 @@ public final class Runner {
             do {
                 for step in steps { try step.apply(&record) }
                 // Convert every entity's values before writing any, so a record is loaded whole or not at all.
-                let entityRecords = try loads.map { load in
-                    do { return try load.makeRecord(from: record) } catch let rejection as Rejection {
-                        log.countRejected(entity: load.entity)
+                for k in loads.indices {
+                    do { try loads[k].fill(&entityRecords[k], from: record) } catch let rejection as Rejection {
+                        log.countRejected(entity: loads[k].entity)
                         throw rejection
                     }
                 }

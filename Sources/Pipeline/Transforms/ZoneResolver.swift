@@ -19,7 +19,8 @@ final class ZoneResolver {
 
     let zone: TimeZone
     private static let day: Int64 = 86_400
-    private static let cacheSize = 1024
+    /// Days held: 2^15 (90 years, 512 KB), so that dates spread over decades still hit.
+    private static let cacheSize = 1 << 15
     /// Direct-mapped cache: local day number -> offset for the whole day, or `unstable` for days
     /// near a clock change, which are resolved exactly each time.
     private var cachedDays = [Int64](repeating: .min, count: ZoneResolver.cacheSize)

@@ -4,12 +4,13 @@ import Pipeline
 /// The Core Data layout: the store Core Data itself writes for the model, so that an app opens it
 /// as its own, without migrating (see `CoreDataStoreFormat`).
 ///
-/// The schema is `CoreDataSchema.statements()` as it stands, created before any row in Core
-/// Data's order: one table per root entity (`ZITEM`) holding the rows of its whole hierarchy, told
-/// apart by `Z_ENT`, with `Z_PK` from one key space per hierarchy (the table's row ids) and
-/// `Z_OPT` 1. Attributes go to their `Z<NAME>` columns (UUIDs as 16 bytes), to-one relationships
-/// to `Z<REL>` (the linked row's `Z_PK`) and, into a hierarchy, `Z<n>_<REL>` (its `Z_ENT`).
-/// `complete` writes Z_PRIMARYKEY and Z_METADATA.
+/// The schema is `CoreDataSchema.statements()` as it stands, in Core Data's order (indexes and
+/// bookkeeping tables after the rows where the model allows, see `schemaStatements`): one table
+/// per root entity (`ZITEM`) holding the rows of its whole hierarchy, told apart by `Z_ENT`, with
+/// `Z_PK` from one key space per hierarchy (the table's row ids) and `Z_OPT` 1. Attributes go to
+/// their `Z<NAME>` columns (UUIDs as 16 bytes), to-one relationships to `Z<REL>` (the linked
+/// row's `Z_PK`) and, into a hierarchy, `Z<n>_<REL>` (its `Z_ENT`). `complete` writes
+/// Z_PRIMARYKEY and Z_METADATA.
 ///
 /// Left empty, as the format has no confirmed value for them: the order keys `Z_FOK_<REL>` of a
 /// to-one whose inverse is ordered, and the join tables of many-to-many relationships, which a
@@ -108,13 +109,18 @@ struct CoreDataTableLayout: TableLayout {
                 let numbers = tree.entities.filter { member in
                     model.lineage(of: member.name).contains { $0.name == relationship.destination }
                 }.compactMap { tree.number(of: $0.name) }.map(String.init)
-                var match = "d.Z_PK = r.\(column.name) AND d.Z_ENT IN (\(numbers.joined(separator: ", ")))"
+                // NOT IN builds the destination's keys once, and the link's index (built before the
+                // checks run) covers the scan: far cheaper than a lookup per row.
+                var linked = "r.\(column.name)", keys = "d.Z_PK"
                 if index + 1 < table.columns.count, case .foreignEntity = table.columns[index + 1].role {
-                    match += " AND d.Z_ENT = r.\(table.columns[index + 1].name)"
+                    // A missing entity number matches no row (entity numbers start at 1).
+                    linked = "(\(linked), coalesce(r.\(table.columns[index + 1].name), 0))"
+                    keys += ", d.Z_ENT"
                 }
                 linkChecks.append(("\(entity).\(name)", table.name,
                                    "SELECT count(*), min(r.Z_PK) FROM \(table.name) AS r WHERE r.\(column.name) IS NOT NULL "
-                                       + "AND NOT EXISTS (SELECT 1 FROM \(destination.name) AS d WHERE \(match))"))
+                                       + "AND \(linked) NOT IN (SELECT \(keys) FROM \(destination.name) AS d "
+                                       + "WHERE d.Z_ENT IN (\(numbers.joined(separator: ", "))))"))
             }
         }
 
@@ -152,13 +158,37 @@ struct CoreDataTableLayout: TableLayout {
         try connection.execute("PRAGMA encoding = 'UTF-8'")
     }
 
+    /// The schema statements run before the rows, and those run after them by `complete`.
+    ///
+    /// Core Data's order is the tables, their indexes, then the bookkeeping tables, and
+    /// sqlite_master keeps rows in creation order. The bookkeeping tables are only written at the
+    /// end, so the indexes can be built there too, over the loaded rows (a sort, much faster than
+    /// a million single-row index inserts), and the schema keeps Core Data's order, root page
+    /// numbers included. A model with uniqueness constraints needs its unique indexes while rows
+    /// are written, to turn a breaking record away: then all of it is created up front.
+    var schemaStatements: (beforeRows: [String], afterRows: [String]) {
+        let all = schema.statements()
+        guard tables.allSatisfy({ $0?.uniqueConstraints.isEmpty ?? true }) else { return (all, []) }
+        let indexes = Set(schema.indexStatements)
+        let tableCount = all.prefix { !indexes.contains($0) }.count
+        return (Array(all[..<tableCount]), Array(all[tableCount...]))
+    }
+
+    /// `CREATE ... IF NOT EXISTS`, so that `complete` can run again after a failed check. SQLite
+    /// keeps the statement's text without the clause: sqlite_master is the same.
+    static func rerunnable(_ statement: String) -> String {
+        for prefix in ["CREATE TABLE ", "CREATE INDEX ", "CREATE UNIQUE INDEX "] where statement.hasPrefix(prefix) {
+            return prefix + "IF NOT EXISTS " + statement.dropFirst(prefix.count)
+        }
+        return statement
+    }
+
     func createSchema(in connection: SQLiteConnection) throws {
-        // All of it up front, indexes included, as Core Data does: the unique indexes of the
-        // model's uniqueness constraints then turn a breaking record away as it is written.
-        for statement in schema.statements() { try connection.execute(statement) }
+        for statement in schemaStatements.beforeRows { try connection.execute(statement) }
     }
 
     func complete(in connection: SQLiteConnection) throws {
+        for statement in schemaStatements.afterRows { try connection.execute(Self.rerunnable(statement)) }
         for check in linkChecks {
             let row = try connection.rows(check.sql).first ?? []
             guard row.count == 2, case .integer(let count) = row[0], count > 0 else { continue }

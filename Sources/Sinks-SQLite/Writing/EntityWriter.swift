@@ -25,7 +25,7 @@ final class EntityWriter {
     private let required: [Bool]
     /// Attribute slots of the unique key; empty when the entity has none.
     let keySlots: [Int]
-    var keys = KeyIndex()
+    let keys = KeyIndex()
 
     private let connection: SQLiteConnection
     private let insert: SQLiteStatement
