@@ -136,6 +136,131 @@ final class RunnerTests: XCTestCase {
         XCTAssertFalse(sink.finished)
     }
 
+    // MARK: Reading on its own thread
+
+    /// Makes `limit` records on demand and counts them, shared with the test.
+    final class Counter: @unchecked Sendable {
+        var made = 0
+    }
+
+    struct CountingReaderKind: ReaderKind {
+        let name = "counting"
+        let spec = ComponentSpec(name: "counting", summary: "numbered records made on demand", options: [])
+        let limit: Int
+        let counter: Counter
+        func makeReader(input: Input, options: Options, fields _: [String]) throws -> any RecordReader {
+            CountingReader(limit: limit, counter: counter)
+        }
+    }
+
+    final class CountingReader: RecordReader {
+        let fieldNames = ["name", "qty", "count", "unit"]
+        let limit: Int
+        let counter: Counter
+        var bytesRead: Int64 { Int64(counter.made) }
+        init(limit: Int, counter: Counter) {
+            self.limit = limit
+            self.counter = counter
+        }
+        func next() throws -> Record? {
+            guard counter.made < limit else { return nil }
+            counter.made += 1
+            let line = counter.made + 1
+            return Record(values: [.text("item \(line)"), .text("1"), .text("1"), .text("g")],
+                          location: Location(file: "items.csv", line: line, column: 1))
+        }
+    }
+
+    /// Fails with a disk-full error at its `failAt`th write.
+    final class FailingSink: RecordSink {
+        let failAt: Int
+        var writes = 0
+        var discarded = false
+        init(failAt: Int) { self.failAt = failAt }
+        func write(_ record: EntityRecord, onDuplicate: DuplicatePolicy, log: ImportLog) throws {
+            writes += 1
+            if writes == failAt { throw PipelineError(.io, stage: "sqlite", "database or disk is full") }
+            log.count(.inserted, entity: record.entity)
+        }
+        func finish(log: ImportLog, publish: Bool) throws {}
+        func discard() { discarded = true }
+    }
+
+    func testManyRecordsKeepTheirOrderAndEveryRejection() throws {
+        // Far more records than the reading thread hands over at once, with rejections by the
+        // reader (every 1000th line), the load (97th) and the sink (89th) spread over them.
+        var items: [Any] = [], expectedNames: [Value] = [], expectedLines: [Int] = []
+        for line in 2...5001 {
+            if line % 1000 == 0 {
+                items.append(Rejection(at: Location(file: "items.csv", line: line), stage: "csv", reason: "row has 5 fields, the header has 4"))
+                expectedLines.append(line)
+            } else if line % 97 == 0 {
+                items.append(record(line, "item \(line)", "1", "many", "g"))
+                expectedLines.append(line)
+            } else {
+                items.append(record(line, "item \(line)", "1", "1", "g"))
+                if line % 89 == 0 { expectedLines.append(line) } else { expectedNames.append(.text("item \(line)")) }
+            }
+        }
+        final class RefusingSink: RecordSink {
+            var written: [Value] = []
+            func write(_ record: EntityRecord, onDuplicate: DuplicatePolicy, log: ImportLog) throws {
+                if record.entity == 1, case .text(let name)? = record.values[0],
+                   let line = Int(name.dropFirst(5)), line % 89 == 0 {
+                    throw Rejection(at: record.location, stage: "sqlite", reason: "refused")
+                }
+                if record.entity == 1 { written.append(record.values[0] ?? .null) }
+                log.count(.inserted, entity: record.entity)
+            }
+            func finish(log: ImportLog, publish: Bool) throws {}
+            func discard() {}
+        }
+        let sink = RefusingSink()
+        let runner = Runner(pipeline: try pipeline(items))
+        try runner.run(into: sink)
+
+        XCTAssertEqual(sink.written, expectedNames)
+        XCTAssertEqual(runner.log.rejections.map { $0.location.line ?? 0 }, expectedLines)
+        XCTAssertEqual(runner.log.sources[0].read, 5000)
+        XCTAssertEqual(runner.log.sources[0].rejected, expectedLines.count)
+        XCTAssertEqual(runner.log.entities[1].inserted, expectedNames.count)
+    }
+
+    func testASinkErrorStopsTheReadingThread() throws {
+        let counter = Counter()
+        let kind = CountingReaderKind(limit: 1_000_000, counter: counter)
+        var definition = try pipeline([])
+        definition.sources[0].reader = ReaderConfig(kind: kind, input: definition.sources[0].reader.input,
+                                                    options: definition.sources[0].reader.options)
+        let sink = FailingSink(failAt: 3000)
+        XCTAssertThrowsError(try Runner(pipeline: definition).run(into: sink)) { error in
+            XCTAssertEqual((error as? PipelineError)?.description, "error: sqlite: database or disk is full")
+        }
+        XCTAssertTrue(sink.discarded)
+        // The reader stopped a few batches ahead of the writes, not at the end of its input, and
+        // stays stopped: `run` returned only once the thread had ended.
+        let made = counter.made
+        XCTAssertLessThan(made, 10_000)
+        Thread.sleep(forTimeInterval: 0.05)
+        XCTAssertEqual(counter.made, made)
+    }
+
+    func testAFatalReaderErrorAfterManyRecordsDiscardsEverything() throws {
+        var items: [Any] = (2...3001).map { record($0, "item \($0)", "1", "1", "g") }
+        items.append(PipelineError(.invalidInput, at: Location(file: "items.csv", line: 3002, column: 7), stage: "csv", "unterminated quoted field"))
+        items.append(record(3003, "never", "1", "1", "g"))
+        let sink = CollectingSink()
+        let runner = Runner(pipeline: try pipeline(items))
+        XCTAssertThrowsError(try runner.run(into: sink)) { error in
+            XCTAssertEqual((error as? PipelineError)?.description, "items.csv:3002:7: error: csv: unterminated quoted field")
+        }
+        XCTAssertEqual(sink.written.map { $0.values[0] }, (2...3001).map { .text("item \($0)") },
+                       "every record before the error reached the sink, in order, and none after it")
+        XCTAssertEqual(runner.log.sources[0].read, 3000)
+        XCTAssertTrue(sink.discarded)
+        XCTAssertFalse(sink.finished)
+    }
+
     func testDryRunFinishesWithoutPublishing() throws {
         let sink = CollectingSink()
         try Runner(pipeline: try pipeline([record(2, "Milk", "1", "1", "l")])).run(into: sink, dryRun: true)

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Runs a pipeline: streams each source's records through its transforms into the sink, one at a
-/// time, and logs what happened to each.
+/// Runs a pipeline: streams each source's records through its transforms into the sink, and logs
+/// what happened to each. Reading and transforming run on a thread of their own (`RecordFeed`)
+/// beside the writing, in the same order.
 public final class Runner {
     public let pipeline: PipelineDefinition
     /// Counts and details of the run so far; complete once `run` returns (or throws).
@@ -58,45 +59,39 @@ public final class Runner {
             try LoadBinding($0, model: pipeline.model, fields: fields, fieldIndex: fieldIndex, source: source.name)
         }
 
-        // Filled again for every record: the sink reads them and keeps none.
-        var entityRecords = loads.map { $0.emptyRecord(at: Location(file: source.reader.input.displayPath)) }
-        var count = 0, read = 0
+        let feed = RecordFeed(reader: reader, steps: steps, loads: loads,
+                              location: Location(file: source.reader.input.displayPath))
+        feed.start()
+        defer { feed.stop() }
+        var read = 0, reported = 0
         while true {
-            var next: Record?
-            do {
-                next = try reader.next()
-            } catch let rejection as Rejection {
-                log.recordRead()
-                log.reject(rejection)
+            let batch = feed.take()
+            for i in 0..<batch.count {
                 read += 1
-                continue
-            }
-            // Moved out, not copied: the transforms then change the values array in place.
-            guard var record = next.take() else { break }
-            read += 1
-            log.recordRead()
-            count += 1
-            if count & 0x3FFF == 0 { progress?(log.currentSource, reader.bytesRead) }
-            do {
-                for step in steps { try step.apply(&record) }
-                // Convert every entity's values before writing any, so a record is loaded whole or not at all.
-                for k in loads.indices {
-                    do { try loads[k].fill(&entityRecords[k], from: record) } catch let rejection as Rejection {
-                        log.countRejected(entity: loads[k].entity)
-                        throw rejection
+                log.recordRead()
+                if let rejection = batch.items[i].rejection {
+                    if let entity = batch.items[i].rejectedEntity { log.countRejected(entity: entity) }
+                    log.reject(rejection)
+                    continue
+                }
+                for k in batch.items[i].records.indices {
+                    do {
+                        try sink.write(batch.items[i].records[k], onDuplicate: source.onDuplicate, log: log)
+                    } catch let rejection as Rejection {
+                        log.countRejected(entity: batch.items[i].records[k].entity)
+                        log.reject(rejection)
+                        break
                     }
                 }
-                for entityRecord in entityRecords {
-                    do { try sink.write(entityRecord, onDuplicate: source.onDuplicate, log: log) } catch let rejection as Rejection {
-                        log.countRejected(entity: entityRecord.entity)
-                        throw rejection
-                    }
-                }
-            } catch let rejection as Rejection {
-                log.reject(rejection)
             }
+            if let error = batch.error { throw error }
+            if batch.isLast || read - reported >= 0x4000 {
+                progress?(log.currentSource, batch.bytesRead)
+                reported = read
+            }
+            if batch.isLast { break }
+            feed.giveBack(batch)
         }
-        progress?(log.currentSource, reader.bytesRead)
         // A header-only export, an empty array: most likely a wrong file or a failed export, and
         // the new store would silently lose every record of this source.
         if read == 0 {

@@ -1,0 +1,158 @@
+import Foundation
+
+/// Reads, transforms and converts one source's records on a thread of its own, while the sink
+/// writes the ones before: on two cores the two halves of a run overlap.
+///
+/// Records travel in batches that go back and forth between the threads and are refilled in
+/// place, so the entity records in them cost no allocation per record. The writing thread takes
+/// the batches in reading order and does all the logging, so the store, the log and the report
+/// come out exactly as if one thread did everything.
+final class RecordFeed: @unchecked Sendable {
+    // @unchecked: the reader and the transforms belong to the reading thread alone; batches
+    // change hands only under `condition`.
+
+    /// One source record, ready for the sink or turned away.
+    struct Item {
+        /// One entity record per load; filled unless `rejection` is set.
+        var records: [EntityRecord]
+        var rejection: Rejection?
+        /// The load whose values were rejected, if it was the load stage that rejected them.
+        var rejectedEntity: Int?
+    }
+
+    struct Batch {
+        var items: [Item]
+        var count = 0
+        /// The reader's position after the batch, for progress.
+        var bytesRead: Int64 = 0
+        /// The reader is done after this batch: at the end of its input, or stopped by `error`.
+        var isLast = false
+        /// Why reading stopped early; the run fails with it once the batch is written.
+        var error: (any Error)?
+    }
+
+    private let reader: any RecordReader
+    private let steps: [any Transform]
+    private let loads: [LoadBinding]
+    private let condition = NSCondition()
+    private var filled: [Batch] = []
+    private var empty: [Batch]
+    private var stopped = false
+    private var finished = false
+
+    /// `batches` of `batchSize` records: enough that neither thread waits for the other while
+    /// the sink's pace varies (a new key costs more than a known one), few enough to stay small.
+    init(reader: any RecordReader, steps: [any Transform], loads: [LoadBinding], location: Location,
+         batchSize: Int = 256, batches: Int = 4) {
+        self.reader = reader
+        self.steps = steps
+        self.loads = loads
+        let item = Item(records: loads.map { $0.emptyRecord(at: location) })
+        empty = (0..<batches).map { _ in Batch(items: Array(repeating: item, count: batchSize)) }
+    }
+
+    /// Starts the reading thread; `stop()` must follow, whatever happens.
+    func start() {
+        let thread = Thread { [self] in produce() }
+        // As much stack as the main thread has: the readers see the same inputs there in tests.
+        thread.stackSize = 8 << 20
+        thread.name = "pipectl reader"
+        thread.start()
+    }
+
+    /// The next batch in reading order, once it is filled. After one whose `isLast` is set,
+    /// there is none.
+    func take() -> Batch {
+        condition.lock()
+        defer { condition.unlock() }
+        while filled.isEmpty { condition.wait() }
+        return filled.removeFirst()
+    }
+
+    /// Hands a written batch back to be filled again.
+    func giveBack(_ batch: consuming Batch) {
+        condition.lock()
+        empty.append(batch)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Stops the reading thread (after the batch it is filling) and waits until it has ended,
+    /// so that nothing reads on once the run has moved on or failed.
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        while !finished { condition.wait() }
+        condition.unlock()
+    }
+
+    private func produce() {
+        while var batch = nextEmpty() {
+            fill(&batch)
+            let isLast = batch.isLast
+            condition.lock()
+            filled.append(batch)
+            condition.broadcast()
+            condition.unlock()
+            if isLast { break }
+        }
+        condition.lock()
+        finished = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func nextEmpty() -> Batch? {
+        condition.lock()
+        defer { condition.unlock() }
+        while empty.isEmpty && !stopped { condition.wait() }
+        return stopped ? nil : empty.removeFirst()
+    }
+
+    private func fill(_ batch: inout Batch) {
+        batch.count = 0
+        defer { batch.bytesRead = reader.bytesRead }
+        while batch.count < batch.items.count {
+            var next: Record?
+            do {
+                next = try reader.next()
+            } catch let rejection as Rejection {
+                batch.items[batch.count].rejection = rejection
+                batch.items[batch.count].rejectedEntity = nil
+                batch.count += 1
+                continue
+            } catch {
+                batch.error = error
+                batch.isLast = true
+                return
+            }
+            // Moved out, not copied: the transforms then change the values array in place.
+            guard var record = next.take() else {
+                batch.isLast = true
+                return
+            }
+            let i = batch.count
+            batch.items[i].rejection = nil
+            batch.items[i].rejectedEntity = nil
+            do {
+                for step in steps { try step.apply(&record) }
+                // Every entity's values are converted before any is written, so a record is
+                // loaded whole or not at all.
+                for k in loads.indices {
+                    do { try loads[k].fill(&batch.items[i].records[k], from: record) } catch let rejection as Rejection {
+                        batch.items[i].rejectedEntity = loads[k].entity
+                        throw rejection
+                    }
+                }
+            } catch let rejection as Rejection {
+                batch.items[i].rejection = rejection
+            } catch {
+                batch.error = error
+                batch.isLast = true
+                return
+            }
+            batch.count += 1
+        }
+    }
+}
