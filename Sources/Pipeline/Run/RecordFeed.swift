@@ -37,6 +37,7 @@ final class RecordFeed: @unchecked Sendable {
     private let condition = NSCondition()
     private var filled: [Batch] = []
     private var empty: [Batch]
+    private var started = false
     private var stopped = false
     private var finished = false
 
@@ -54,9 +55,12 @@ final class RecordFeed: @unchecked Sendable {
     /// Starts the reading thread; `stop()` must follow, whatever happens.
     func start() {
         let thread = Thread { [self] in produce() }
-        // As much stack as the main thread has: the readers see the same inputs there in tests.
+        // 8 MiB, as the main thread has on Linux and macOS, where the readers are tested and fuzzed.
         thread.stackSize = 8 << 20
         thread.name = "pipectl reader"
+        condition.lock()
+        started = true
+        condition.unlock()
         thread.start()
     }
 
@@ -83,7 +87,7 @@ final class RecordFeed: @unchecked Sendable {
         condition.lock()
         stopped = true
         condition.broadcast()
-        while !finished { condition.wait() }
+        while started && !finished { condition.wait() }
         condition.unlock()
     }
 
