@@ -94,35 +94,38 @@ struct LoadBinding {
     /// again, so nothing of an earlier record remains.
     func fill(_ out: inout EntityRecord, from record: Record) throws {
         out.location = record.location
-        for slot in slots {
-            let raw = record.values[slot.field]
-            switch slot.type.convert(raw) {
+        // By index, not `for slot in slots`: copying a slot would retain its names, default and
+        // checker for every field of every record.
+        for i in slots.indices {
+            let field = slots[i].field, attribute = slots[i].attribute
+            switch slots[i].type.convert(record.values[field]) {
             case .success(.null):
-                if slot.requiresValue {
-                    throw Rejection(at: record.location(ofField: slot.field), stage: "load", field: slot.fieldName,
-                                    rawValue: raw.displayText,
-                                    reason: "\(entityName).\(slot.attributeName) is required and has no default, but the value is empty")
+                if slots[i].requiresValue {
+                    throw rejection(slots[i], in: record, "is required and has no default, but the value is empty")
                 }
-                out.values[slot.attribute] = slot.defaultValue ?? .null
+                out.values[attribute] = slots[i].defaultValue ?? .null
             case .success(let value):
-                if let reason = slot.validation?.violation(of: value) {
-                    throw Rejection(at: record.location(ofField: slot.field), stage: "load", field: slot.fieldName,
-                                    rawValue: raw.displayText, reason: "\(entityName).\(slot.attributeName) \(reason)")
+                if let reason = slots[i].validation?.violation(of: value) {
+                    throw rejection(slots[i], in: record, reason)
                 }
-                out.values[slot.attribute] = value
+                out.values[attribute] = value
             case .failure(let failure):
-                throw Rejection(at: record.location(ofField: slot.field), stage: "load", field: slot.fieldName,
-                                rawValue: raw.displayText,
-                                reason: "\(entityName).\(slot.attributeName) (\(slot.type.rawValue)): \(failure.reason)")
+                throw rejection(slots[i], in: record, "(\(slots[i].type.rawValue)): \(failure.reason)")
             }
         }
-        for link in links {
+        for j in links.indices {
+            let relationship = links[j].relationship
             // Moved out and back, so that the linked record's arrays stay uniquely referenced and
             // are refilled in place.
-            var linked = out.links[link.relationship].take() ?? link.target.emptyRecord(at: record.location)
-            defer { out.links[link.relationship] = linked }
-            try link.target.fill(&linked, from: record)
+            var linked = out.links[relationship].take() ?? links[j].target.emptyRecord(at: record.location)
+            defer { out.links[relationship] = linked }
+            try links[j].target.fill(&linked, from: record)
         }
+    }
+
+    private func rejection(_ slot: Slot, in record: Record, _ reason: String) -> Rejection {
+        Rejection(at: record.location(ofField: slot.field), stage: "load", field: slot.fieldName,
+                  rawValue: record.values[slot.field].displayText, reason: "\(entityName).\(slot.attributeName) \(reason)")
     }
 
     /// The entity record for one source record, or the rejection of its first bad value.
