@@ -127,11 +127,4 @@ struct LoadBinding {
         Rejection(at: record.location(ofField: slot.field), stage: "load", field: slot.fieldName,
                   rawValue: record.values[slot.field].displayText, reason: "\(entityName).\(slot.attributeName) \(reason)")
     }
-
-    /// The entity record for one source record, or the rejection of its first bad value.
-    func makeRecord(from record: Record) throws -> EntityRecord {
-        var out = emptyRecord(at: record.location)
-        try fill(&out, from: record)
-        return out
-    }
 }
