@@ -23,7 +23,7 @@ extension SQLiteSink {
                 log.skip(entity: writer.entity, at: record.location, reason: reason)
                 return nil
             }
-            if let existing = writer.keys.lookup(recordKey) {
+            if let existing = try writer.keys.lookup(recordKey) {
                 guard let onDuplicate else {
                     log.count(.alreadyPresent, entity: writer.entity)
                     return LinkedRow(rowID: existing.rowID, entityNumber: writer.entityNumber)
@@ -51,7 +51,7 @@ extension SQLiteSink {
     private func find(_ link: EntityRecord) throws -> LinkedRow? {
         let writer = try self.writer(for: link)
         guard writer.hasKey, let key = writer.key(of: link) else { return nil }
-        return writer.keys.lookup(key).map { LinkedRow(rowID: $0.rowID, entityNumber: writer.entityNumber) }
+        return try writer.keys.lookup(key).map { LinkedRow(rowID: $0.rowID, entityNumber: writer.entityNumber) }
     }
 
     /// Compares a record whose key exists with the stored row; logs a difference as a duplicate

@@ -39,7 +39,12 @@ public final class SQLiteSink: RecordSink {
     ///
     /// Throws `PipelineError` when the model cannot be expressed in the layout or the store cannot
     /// be written there.
-    public init(settings: StoreSettings, model: StoreModel) throws {
+    public convenience init(settings: StoreSettings, model: StoreModel) throws {
+        try self.init(settings: settings, model: model, keyLimits: .standard)
+    }
+
+    /// `keyLimits`: how many unique keys stay in memory before they go to disk; tests set them low.
+    init(settings: StoreSettings, model: StoreModel, keyLimits: KeyIndex.Limits) throws {
         location = settings.location
         switch settings.layout {
         case .sqlite:
@@ -63,8 +68,12 @@ public final class SQLiteSink: RecordSink {
             try connection.execute("PRAGMA cache_size=-8192")  // 8 MiB
             try connection.execute("BEGIN EXCLUSIVE")
             try layout.createSchema(in: connection)
+            let spillDirectory = file.building.deletingLastPathComponent()
             writers = try layout.tables.enumerated().map { entity, table in
-                try table.map { try EntityWriter(entity: entity, table: $0, model: model, connection: connection) }
+                try table.map {
+                    let keys = KeyIndex(spillDirectory: spillDirectory, limits: keyLimits)
+                    return try EntityWriter(entity: entity, table: $0, model: model, connection: connection, keys: keys)
+                }
             }
             self.connection = connection
         } catch {

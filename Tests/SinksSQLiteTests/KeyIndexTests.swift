@@ -1,9 +1,15 @@
+import Foundation
 import Pipeline
 @testable import SinksSQLite
 import Testing
 
-@Suite("KeyIndex: unique keys in memory")
+@Suite("KeyIndex: unique keys in memory, and on disk past a limit")
 struct KeyIndexTests {
+    /// An index whose keys stay in memory (the tests here have far fewer than the standard limit).
+    func KeyIndex() -> SinksSQLite.KeyIndex {
+        SinksSQLite.KeyIndex(spillDirectory: FileManager.default.temporaryDirectory)
+    }
+
     @Test("text keys are found as String compares them: canonically equivalent text is the same key")
     func canonicalEquivalence() throws {
         let index = KeyIndex()
@@ -11,17 +17,17 @@ struct KeyIndexTests {
         try index.insert(.text("Crème"), rowID: 1, first: at)  // è as one scalar
         try index.insert(.text("K-9"), rowID: 2, first: at)
         try index.insert(.text("a;b"), rowID: 3, first: at)
-        #expect(index.lookup(.text("Cre\u{300}me"))?.rowID == 1)  // e and a combining grave accent
-        #expect(index.lookup(.text("\u{212A}-9"))?.rowID == 2)  // KELVIN SIGN
-        #expect(index.lookup(.text("a\u{37E}b"))?.rowID == 3)  // GREEK QUESTION MARK
-        #expect(index.lookup(.text("Creme")) == nil)
-        #expect(index.lookup(.text("k-9")) == nil)
+        #expect(try index.lookup(.text("Cre\u{300}me"))?.rowID == 1)  // e and a combining grave accent
+        #expect(try index.lookup(.text("\u{212A}-9"))?.rowID == 2)  // KELVIN SIGN
+        #expect(try index.lookup(.text("a\u{37E}b"))?.rowID == 3)  // GREEK QUESTION MARK
+        #expect(try index.lookup(.text("Creme")) == nil)
+        #expect(try index.lookup(.text("k-9")) == nil)
 
         try index.insert(.text("\u{1FEF}x"), rowID: 4, first: at)  // GREEK VARIA, stored as "`x"
-        #expect(index.lookup(.text("`x"))?.rowID == 4)
+        #expect(try index.lookup(.text("`x"))?.rowID == 4)
         try index.insert(.text("Cafe\u{301}"), rowID: 5, first: at)
-        #expect(index.lookup(.text("Café"))?.rowID == 5)
-        #expect(index.lookup(.text("Cafe")) == nil)
+        #expect(try index.lookup(.text("Café"))?.rowID == 5)
+        #expect(try index.lookup(.text("Cafe")) == nil)
     }
 
     @Test("200,000 keys (the table grows many times): every one found with its row, none that was not inserted")
@@ -32,13 +38,13 @@ struct KeyIndexTests {
             try index.insert(.text("Item number \(k)"), rowID: Int64(k + 1), first: Location(file: "items.csv", line: k + 2, column: 1))
         }
         for k in stride(from: 0, to: count, by: 997) {
-            let entry = try #require(index.lookup(.text("Item number \(k)")))
+            let entry = try #require(try index.lookup(.text("Item number \(k)")))
             #expect(entry.rowID == Int64(k + 1))
             #expect(index.firstLocation(of: entry) == Location(file: "items.csv", line: k + 2, column: 1))
         }
-        #expect(index.lookup(.text("Item number \(count)")) == nil)
-        #expect(index.lookup(.text("Item number")) == nil)
-        #expect(index.lookup(.text("")) == nil)
+        #expect(try index.lookup(.text("Item number \(count)")) == nil)
+        #expect(try index.lookup(.text("Item number")) == nil)
+        #expect(try index.lookup(.text("")) == nil)
     }
 
     @Test("other keys: single values and composite keys")
@@ -46,10 +52,10 @@ struct KeyIndexTests {
         let index = KeyIndex()
         try index.insert(.value(.integer(7)), rowID: 1, first: Location(file: "a.json", path: "[0]"))
         try index.insert(.values([.text("North"), .integer(3)]), rowID: 2, first: Location(file: "a.json", path: "[1]"))
-        #expect(index.lookup(.value(.integer(7)))?.rowID == 1)
-        #expect(index.lookup(.values([.text("North"), .integer(3)]))?.rowID == 2)
-        #expect(index.lookup(.values([.text("North"), .integer(4)])) == nil)
-        #expect(index.lookup(.text("7")) == nil)
+        #expect(try index.lookup(.value(.integer(7)))?.rowID == 1)
+        #expect(try index.lookup(.values([.text("North"), .integer(3)]))?.rowID == 2)
+        #expect(try index.lookup(.values([.text("North"), .integer(4)])) == nil)
+        #expect(try index.lookup(.text("7")) == nil)
     }
 
     @Test("first locations read back as they were given, whatever their shape")
@@ -72,9 +78,60 @@ struct KeyIndexTests {
             try index.insert(.value(.integer(Int64(k))), rowID: Int64(k), first: location)
         }
         for (k, location) in locations.enumerated() {
-            let entry = try #require(index.lookup(.value(.integer(Int64(k)))))
+            let entry = try #require(try index.lookup(.value(.integer(Int64(k)))))
             #expect(index.firstLocation(of: entry) == location)
             #expect(index.firstLocation(of: entry).description == location.description)
+        }
+    }
+
+    @Test("past the memory limit, keys go to runs on disk: every key found with its row and first location, in memory or not")
+    func spilledKeys() throws {
+        try withScratchFolder { folder in
+            let index = SinksSQLite.KeyIndex(spillDirectory: folder, limits: .init(memoryKeys: 1000, runKeys: 300))
+            let count = 20_000
+            // Non-ASCII keys too, and locations of every shape, some too unusual to compact.
+            func key(_ k: Int) -> String { k % 7 == 0 ? "Crème \(k)" : "Item number \(k)" }
+            func location(_ k: Int) -> Location {
+                switch k % 5 {
+                case 0: Location(file: "items.xml", line: k + 2, path: "items/item[\(k)]")
+                case 1: Location(file: "items.json", path: "data.items[00\(k)]")  // kept whole
+                default: Location(file: "items.csv", line: k + 2, column: 1)
+                }
+            }
+            for k in 0..<count {
+                #expect(try index.lookup(.text(key(k))) == nil)
+                try index.insert(.text(key(k)), rowID: Int64(k + 1), first: location(k))
+            }
+            for k in 0..<count {
+                let entry = try #require(try index.lookup(.text(key(k))))
+                #expect(entry.rowID == Int64(k + 1))
+                #expect(index.firstLocation(of: entry) == location(k))
+            }
+            // Canonically equivalent text is the same key on disk too.
+            #expect(try index.lookup(.text("Cre\u{300}me 19999"))?.rowID == 20_000)
+            #expect(try index.lookup(.text("Creme 19999")) == nil)
+            for k in count..<(count + 2000) { #expect(try index.lookup(.text(key(k))) == nil) }
+            #expect(try index.lookup(.text("")) == nil)
+            #expect(try index.lookup(.text("Item number")) == nil)
+            // The runs' file was unlinked when it was created.
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+        }
+    }
+
+    @Test("spilled keys: a new key never matches one with the same bytes up to its length, or a prefix")
+    func spilledPrefixes() throws {
+        try withScratchFolder { folder in
+            let index = SinksSQLite.KeyIndex(spillDirectory: folder, limits: .init(memoryKeys: 0, runKeys: 2))
+            let keys = ["a", "ab", "abc", "abcd", "b", "ba", "bab", String(repeating: "x", count: 5000)]
+            for (k, key) in keys.enumerated() {
+                try index.insert(.text(key), rowID: Int64(k + 1), first: Location(file: "f.csv", line: k + 1))
+            }
+            for (k, key) in keys.enumerated() {
+                #expect(try index.lookup(.text(key))?.rowID == Int64(k + 1))
+            }
+            for missing in ["abcde", "abd", "bb", "", String(repeating: "x", count: 4999), String(repeating: "x", count: 5001)] {
+                #expect(try index.lookup(.text(missing)) == nil)
+            }
         }
     }
 }

@@ -25,7 +25,7 @@ final class EntityWriter {
     private let required: [Bool]
     /// Attribute slots of the unique key; empty when the entity has none.
     let keySlots: [Int]
-    let keys = KeyIndex()
+    let keys: KeyIndex
 
     private let connection: SQLiteConnection
     private let insert: SQLiteStatement
@@ -34,7 +34,7 @@ final class EntityWriter {
     private var updateStatement: SQLiteStatement?
     private var keyStatement: SQLiteStatement?
 
-    init(entity: Int, table: EntityTable, model: StoreModel, connection: SQLiteConnection) throws {
+    init(entity: Int, table: EntityTable, model: StoreModel, connection: SQLiteConnection, keys: KeyIndex) throws {
         let name = model.entities[entity].name
         self.entity = entity
         self.name = name
@@ -55,6 +55,7 @@ final class EntityWriter {
         self.required = attributes.map { !$0.isOptional }
         // The layout has checked that every key name is an attribute.
         self.keySlots = model.uniqueKey(of: name).compactMap { keyName in attributes.firstIndex { $0.name == keyName } }
+        self.keys = keys
         self.connection = connection
         self.insert = try connection.prepare(table.insertSQL)
     }

@@ -7,13 +7,16 @@ import Pipeline
 /// same for every record of a source, once per distinct pair. A location that does not fit (a
 /// line past 2^31, a path of another shape that would make every pair distinct) is kept whole.
 struct LocationList {
-    private struct Compact {
+    /// A location in 16 bytes: what the list keeps per record, and what `KeySpill` writes to disk.
+    struct Compact {
         /// -1 where the location has none.
         var line: Int32
         var column: Int32
         var pathIndex: Int32
-        /// Index into `contexts`, or -1: the location is in `whole`.
+        /// Index into `contexts`, or -1: the location is kept whole.
         var context: Int32
+
+        static let whole = Compact(line: -1, column: -1, pathIndex: -1, context: -1)
     }
 
     private struct Context: Hashable {
@@ -24,48 +27,58 @@ struct LocationList {
     private var compacts: [Compact] = []
     private var contexts: [Context] = []
     private var contextNumbers: [Context: Int32] = [:]
+    private var lastContext: Int32 = -1
     private var whole: [Int: Location] = [:]
 
     subscript(_ index: Int) -> Location {
         let compact = compacts[index]
         guard compact.context >= 0 else { return whole[index] ?? Location(file: "") }
-        let context = contexts[Int(compact.context)]
-        var path = context.pathPrefix
-        if compact.pathIndex >= 0, let prefix = path { path = "\(prefix)[\(compact.pathIndex)]" }
-        return Location(file: context.file, line: compact.line < 0 ? nil : Int(compact.line),
-                        column: compact.column < 0 ? nil : Int(compact.column), path: path)
+        return location(compact)
     }
 
     mutating func append(_ location: Location) {
-        guard let line = Self.small(location.line), let column = Self.small(location.column) else {
-            return keepWhole(location)
+        guard let compact = compact(location) else {
+            whole[compacts.count] = location
+            compacts.append(.whole)
+            return
         }
+        compacts.append(compact)
+    }
+
+    /// `location` in 16 bytes, its file and path prefix numbered here; nil when it does not fit.
+    mutating func compact(_ location: Location) -> Compact? {
+        guard let line = Self.small(location.line), let column = Self.small(location.column) else { return nil }
         var prefix = location.path, pathIndex: Int32 = -1
         if let path = location.path {
-            guard let (head, index) = Self.split(path) else { return keepWhole(location) }
+            guard let (head, index) = Self.split(path) else { return nil }
             prefix = head
             pathIndex = index
         }
         let context = Context(file: location.file, pathPrefix: prefix)
         let number: Int32
         // Consecutive records share their context: compare with the last before hashing.
-        if let last = compacts.last, last.context >= 0, contexts[Int(last.context)] == context {
-            number = last.context
+        if lastContext >= 0, contexts[Int(lastContext)] == context {
+            number = lastContext
         } else if let known = contextNumbers[context] {
             number = known
         } else {
             // A context per record would make this list larger than the locations themselves.
-            guard contexts.count < 4096 else { return keepWhole(location) }
+            guard contexts.count < 4096 else { return nil }
             number = Int32(contexts.count)
             contexts.append(context)
             contextNumbers[context] = number
         }
-        compacts.append(Compact(line: line, column: column, pathIndex: pathIndex, context: number))
+        lastContext = number
+        return Compact(line: line, column: column, pathIndex: pathIndex, context: number)
     }
 
-    private mutating func keepWhole(_ location: Location) {
-        whole[compacts.count] = location
-        compacts.append(Compact(line: -1, column: -1, pathIndex: -1, context: -1))
+    /// The location `compact(_:)` made `compact` of; not for `Compact.whole`.
+    func location(_ compact: Compact) -> Location {
+        let context = contexts[Int(compact.context)]
+        var path = context.pathPrefix
+        if compact.pathIndex >= 0, let prefix = path { path = "\(prefix)[\(compact.pathIndex)]" }
+        return Location(file: context.file, line: compact.line < 0 ? nil : Int(compact.line),
+                        column: compact.column < 0 ? nil : Int(compact.column), path: path)
     }
 
     /// -1 for none; nil when the number does not fit.

@@ -1,0 +1,310 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import Pipeline
+
+/// The text keys of one entity past what `KeyIndex` keeps in memory, in sorted runs in a temporary
+/// file beside the store: memory stays flat however many distinct keys an export has.
+///
+/// New keys collect in memory (`pending`, found like the index's own) and are written out every
+/// `runKeys` keys as a run: records sorted by hash, then an index of (hash, record offset).
+/// Finding a key that is in no run, which is what almost every key of a large export is, costs a
+/// look at one Bloom filter over all runs, one cache line. A key that may be in a run (a
+/// duplicate, or about one lookup in a thousand) asks each run's own filter and reads the runs
+/// that may hold it: the index entries near its hash, then the candidate record, two `pread`s.
+final class KeySpill {
+    struct Found {
+        var rowID: Int64
+        var first: Location
+    }
+
+    private struct Run {
+        var indexStart: Int64
+        var count: Int
+        /// Every `sampleSpacing`-th hash of the index, to find where a hash would be.
+        var samples: [UInt64]
+        var filter: BloomFilter
+    }
+
+    private static let sampleSpacing = 128
+    /// rowID, then a `LocationList.Compact` (four Int32) and the key's length (UInt32).
+    private static let recordHeader = 28
+
+    private let file: SpillFile
+    private let runKeys: Int
+    private var pending = TextKeyTable()
+    private var pendingHashes: [UInt64] = []
+    private var pendingRowIDs: [Int64] = []
+    private var pendingFirsts: [LocationList.Compact] = []
+    /// Numbers files and path prefixes for the compact locations; holds no locations itself.
+    private var locations = LocationList()
+    /// First locations too unusual to compact, by row id (see `LocationList`).
+    private var wholeFirsts: [Int64: Location] = [:]
+    private var runs: [Run] = []
+    /// Every key in `runs`.
+    private var written: BloomFilter
+    private var writtenCount = 0
+    private var readBuffer: [UInt8] = []
+
+    init(directory: URL, runKeys: Int) throws {
+        file = try SpillFile(directory: directory)
+        self.runKeys = max(runKeys, 1)
+        written = BloomFilter(capacity: 4 * self.runKeys, bitsPerKey: 16)
+    }
+
+    func find(_ key: UnsafeBufferPointer<UInt8>, hash: UInt64) throws -> Found? {
+        if let k = pending.find(key, hash: UInt32(truncatingIfNeeded: hash)) {
+            return Found(rowID: pendingRowIDs[k], first: first(pendingFirsts[k], rowID: pendingRowIDs[k]))
+        }
+        guard writtenCount > 0, written.mayContain(hash) else { return nil }
+        for run in runs where run.filter.mayContain(hash) {
+            if let found = try probe(run, key, hash: hash) { return found }
+        }
+        return nil
+    }
+
+    /// Adds `key`, which `find` did not find.
+    func insert(_ key: UnsafeBufferPointer<UInt8>, hash: UInt64, rowID: Int64, first: Location) throws {
+        var compact = locations.compact(first)
+        if compact == nil {
+            wholeFirsts[rowID] = first
+            compact = .whole
+        }
+        pending.insert(key, hash: UInt32(truncatingIfNeeded: hash), Int32(pendingHashes.count))
+        pendingHashes.append(hash)
+        pendingRowIDs.append(rowID)
+        pendingFirsts.append(compact ?? .whole)
+        if pendingHashes.count >= runKeys { try writeRun() }
+    }
+
+    private func first(_ compact: LocationList.Compact, rowID: Int64) -> Location {
+        compact.context >= 0 ? locations.location(compact) : wholeFirsts[rowID] ?? Location(file: "")
+    }
+
+    // MARK: Runs
+
+    private func writeRun() throws {
+        let count = pendingHashes.count
+        let order = pendingHashes.indices.sorted { pendingHashes[$0] < pendingHashes[$1] }
+        var offsets = [Int64](repeating: 0, count: count)
+        for k in order {
+            offsets[k] = file.size
+            let first = pendingFirsts[k]
+            try pending.withKey(k) { key in
+                try file.append(pendingRowIDs[k])
+                try file.append(first.line)
+                try file.append(first.column)
+                try file.append(first.pathIndex)
+                try file.append(first.context)
+                try file.append(UInt32(key.count))
+                try file.append(key)
+            }
+        }
+        let indexStart = file.size
+        var samples: [UInt64] = []
+        samples.reserveCapacity(count / Self.sampleSpacing + 1)
+        var filter = BloomFilter(capacity: count, bitsPerKey: 10)
+        for (position, k) in order.enumerated() {
+            let hash = pendingHashes[k]
+            try file.append(hash)
+            try file.append(offsets[k])
+            if position % Self.sampleSpacing == 0 { samples.append(hash) }
+            filter.insert(hash)
+        }
+        try file.flush()
+        runs.append(Run(indexStart: indexStart, count: count, samples: samples, filter: filter))
+
+        if writtenCount + count > written.capacity {
+            try rebuildWrittenFilter(capacity: max(2 * written.capacity, writtenCount + count))
+        } else {
+            for hash in pendingHashes { written.insert(hash) }
+        }
+        writtenCount += count
+        pending.removeAll()
+        pendingHashes.removeAll(keepingCapacity: true)
+        pendingRowIDs.removeAll(keepingCapacity: true)
+        pendingFirsts.removeAll(keepingCapacity: true)
+    }
+
+    /// A larger filter over all runs, from their hashes on disk: it doubles, so each key is read
+    /// back about once over the whole run.
+    private func rebuildWrittenFilter(capacity: Int) throws {
+        var filter = BloomFilter(capacity: capacity, bitsPerKey: 16)
+        let chunk = 4096
+        for run in runs {
+            var position = 0
+            while position < run.count {
+                let n = min(chunk, run.count - position)
+                try readIndex(of: run, from: position, count: n)
+                readBuffer.withUnsafeBytes { raw in
+                    for e in 0..<n { filter.insert(raw.loadUnaligned(fromByteOffset: e * 16, as: UInt64.self)) }
+                }
+                position += n
+            }
+        }
+        written = filter
+    }
+
+    private func probe(_ run: Run, _ key: UnsafeBufferPointer<UInt8>, hash: UInt64) throws -> Found? {
+        // The first sample not below `hash`; entries with the hash start after the one before it.
+        var low = 0, high = run.samples.count
+        while low < high {
+            let middle = (low + high) / 2
+            if run.samples[middle] < hash { low = middle + 1 } else { high = middle }
+        }
+        var position = max(low - 1, 0) * Self.sampleSpacing
+        while position < run.count {
+            let n = min(2 * Self.sampleSpacing, run.count - position)
+            try readIndex(of: run, from: position, count: n)
+            for e in 0..<n {
+                let (entryHash, offset) = readBuffer.withUnsafeBytes { raw in
+                    (raw.loadUnaligned(fromByteOffset: e * 16, as: UInt64.self),
+                     raw.loadUnaligned(fromByteOffset: e * 16 + 8, as: Int64.self))
+                }
+                if entryHash < hash { continue }
+                if entryHash > hash { return nil }
+                if let found = try record(at: offset, matching: key) { return found }
+            }
+            position += n
+        }
+        return nil
+    }
+
+    private func readIndex(of run: Run, from position: Int, count: Int) throws {
+        try file.read(count * 16, at: run.indexStart + Int64(position) * 16, into: &readBuffer)
+    }
+
+    private func record(at offset: Int64, matching key: UnsafeBufferPointer<UInt8>) throws -> Found? {
+        // The index follows the records, so a read as long as `key`'s record stays in the file.
+        try file.read(Self.recordHeader + key.count, at: offset, into: &readBuffer)
+        return readBuffer.withUnsafeBytes { raw -> Found? in
+            let length = Int(raw.loadUnaligned(fromByteOffset: 24, as: UInt32.self))
+            guard length == key.count,
+                  length == 0 || memcmp(raw.baseAddress! + Self.recordHeader, key.baseAddress!, length) == 0
+            else { return nil }
+            let rowID = raw.loadUnaligned(fromByteOffset: 0, as: Int64.self)
+            let compact = LocationList.Compact(line: raw.loadUnaligned(fromByteOffset: 8, as: Int32.self),
+                                               column: raw.loadUnaligned(fromByteOffset: 12, as: Int32.self),
+                                               pathIndex: raw.loadUnaligned(fromByteOffset: 16, as: Int32.self),
+                                               context: raw.loadUnaligned(fromByteOffset: 20, as: Int32.self))
+            return Found(rowID: rowID, first: first(compact, rowID: rowID))
+        }
+    }
+}
+
+/// A Bloom filter of 64-bit hashes that sets and tests all of a hash's bits in one 64-byte block,
+/// one cache line: a lookup costs one memory access however large the filter.
+struct BloomFilter {
+    private var words: [UInt64]
+    private let blockMask: UInt64
+    /// The keys it was sized for; past that, false positives grow quickly.
+    let capacity: Int
+
+    init(capacity: Int, bitsPerKey: Int) {
+        var blocks = 1
+        while blocks * 512 < capacity * bitsPerKey { blocks <<= 1 }
+        words = [UInt64](repeating: 0, count: blocks * 8)
+        blockMask = UInt64(blocks - 1)
+        self.capacity = capacity
+    }
+
+    mutating func insert(_ hash: UInt64) {
+        let block = Int(truncatingIfNeeded: (hash >> 32) & blockMask) * 8
+        var bits = Self.bits(hash)
+        words.withUnsafeMutableBufferPointer { words in
+            for _ in 0..<6 {
+                let bit = Int(truncatingIfNeeded: bits >> 55)
+                words[block + bit >> 6] |= 1 << UInt64(bit & 63)
+                bits <<= 9
+            }
+        }
+    }
+
+    func mayContain(_ hash: UInt64) -> Bool {
+        let block = Int(truncatingIfNeeded: (hash >> 32) & blockMask) * 8
+        var bits = Self.bits(hash)
+        return words.withUnsafeBufferPointer { words in
+            for _ in 0..<6 {
+                let bit = Int(truncatingIfNeeded: bits >> 55)
+                if words[block + bit >> 6] & (1 << UInt64(bit & 63)) == 0 { return false }
+                bits <<= 9
+            }
+            return true
+        }
+    }
+
+    /// Six 9-bit positions in the block, from the top of the product (the block took the top half).
+    @inline(__always)
+    private static func bits(_ hash: UInt64) -> UInt64 {
+        (hash & 0xFFFF_FFFF | 1 << 32) &* 0x9E37_79B9_7F4A_7C15
+    }
+}
+
+/// A temporary file, appended to through a buffer and read back at offsets. It is unlinked as
+/// soon as it is created: it goes when it is closed, however the run ends.
+final class SpillFile {
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+    private let bufferLimit = 1 << 20
+    /// Bytes appended so far, written out or not.
+    private(set) var size: Int64 = 0
+
+    init(directory: URL) throws {
+        var template = Array((directory.path + "/.pipectl-keys-XXXXXX").utf8CString)
+        descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw Self.error("create a temporary file in '\(directory.path)'") }
+        _ = template.withUnsafeBufferPointer { unlink($0.baseAddress!) }
+        buffer.reserveCapacity(bufferLimit)
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    func append<T: FixedWidthInteger>(_ value: T) throws {
+        withUnsafeBytes(of: value.littleEndian) { buffer.append(contentsOf: $0) }
+        size += Int64(MemoryLayout<T>.size)
+        if buffer.count >= bufferLimit { try flush() }
+    }
+
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+        buffer.append(contentsOf: bytes)
+        size += Int64(bytes.count)
+        if buffer.count >= bufferLimit { try flush() }
+    }
+
+    func flush() throws {
+        try buffer.withUnsafeBytes { raw in
+            var done = 0
+            while done < raw.count {
+                let n = write(descriptor, raw.baseAddress! + done, raw.count - done)
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else { throw Self.error("write the key index's temporary file beside the store") }
+                done += n
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Reads `count` bytes at `offset` (written out already) into `into`, or fewer at the end.
+    func read(_ count: Int, at offset: Int64, into target: inout [UInt8]) throws {
+        if target.count < count { target = [UInt8](repeating: 0, count: max(count, 2 * target.count)) }
+        try target.withUnsafeMutableBytes { raw in
+            var done = 0
+            while done < count {
+                let n = pread(descriptor, raw.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+                if n < 0, errno == EINTR { continue }
+                guard n >= 0 else { throw Self.error("read the key index's temporary file beside the store") }
+                if n == 0 { break }
+                done += n
+            }
+        }
+    }
+
+    private static func error(_ what: String) -> PipelineError {
+        PipelineError(.io, stage: "sqlite", "cannot \(what): \(String(cString: strerror(errno)))")
+    }
+}
