@@ -110,7 +110,7 @@ extension SQLiteSink {
             }
             try writer.update(row: existing.rowID, with: record, links: links, stored: stored)
         }
-        log.duplicate(ImportLog.Duplicate(entity: writer.name, key: writer.keyText(of: record),
+        try log.duplicate(ImportLog.Duplicate(entity: writer.name, key: writer.keyText(of: record),
                                           first: writer.keys.firstLocation(of: existing),
                                           again: record.location, differences: differences, updated: update))
         log.count(update ? .updated : .alreadyPresent, entity: writer.entity)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What happened to each record: counts per source and per entity, and the details the report
 /// lists (every rejected or skipped record, every duplicate key).
 public final class ImportLog {
@@ -56,11 +58,16 @@ public final class ImportLog {
     public private(set) var entities: [Counts]
     public private(set) var rejections: [Rejection] = []
     public private(set) var skips: [Skip] = []
-    public private(set) var duplicates: [Duplicate] = []
+    /// Kept in a temporary file: see `DuplicateList`.
+    public var duplicates: DuplicateList { DuplicateList(storage: duplicateStorage, count: duplicateStorage.count) }
+    private let duplicateStorage: DuplicateStorage
     /// The source whose records are being written.
     public var currentSource = 0
 
-    public init(sourceNames: [String], entityNames: [String]) {
+    /// `temporaryDirectory`: where the duplicates are kept while the run lasts (the store's folder).
+    public init(sourceNames: [String], entityNames: [String],
+                temporaryDirectory: URL = FileManager.default.temporaryDirectory) {
+        self.duplicateStorage = DuplicateStorage(directory: temporaryDirectory)
         self.sourceNames = sourceNames
         self.entityNames = entityNames
         self.sources = Array(repeating: Counts(), count: sourceNames.count)
@@ -93,10 +100,10 @@ public final class ImportLog {
         skips.append(Skip(source: sourceNames[currentSource], entity: entityNames[entity], location: location, reason: reason))
     }
 
-    public func duplicate(_ duplicate: Duplicate) {
+    public func duplicate(_ duplicate: Duplicate) throws {
         var duplicate = duplicate
         duplicate.source = sourceNames[currentSource]
-        duplicates.append(duplicate)
+        try duplicateStorage.append(duplicate)
     }
 
     /// Rejections counted per entity are the load stage's: a record rejected while converting

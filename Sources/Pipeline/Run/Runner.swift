@@ -15,7 +15,8 @@ public final class Runner {
     public init(pipeline: PipelineDefinition) {
         self.pipeline = pipeline
         self.log = ImportLog(sourceNames: pipeline.sources.map(\.name),
-                             entityNames: pipeline.model.entities.map(\.name))
+                             entityNames: pipeline.model.entities.map(\.name),
+                             temporaryDirectory: pipeline.store.path.deletingLastPathComponent())
     }
 
     /// Runs every source into `sink` and finishes it; with `dryRun`, everything is read, written

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import Pipeline
 
@@ -50,7 +45,7 @@ final class KeySpill {
     private var readBuffer: [UInt8] = []
 
     init(directory: URL, runKeys: Int) throws {
-        file = try SpillFile(directory: directory)
+        file = try SpillFile(directory: directory, holding: "the unique keys", stage: "sqlite")
         self.runKeys = max(runKeys, 1)
         written = BloomFilter(capacity: 4 * self.runKeys, bitsPerKey: 16)
     }
@@ -240,71 +235,5 @@ struct BloomFilter {
     @inline(__always)
     private static func bits(_ hash: UInt64) -> UInt64 {
         (hash & 0xFFFF_FFFF | 1 << 32) &* 0x9E37_79B9_7F4A_7C15
-    }
-}
-
-/// A temporary file, appended to through a buffer and read back at offsets. It is unlinked as
-/// soon as it is created: it goes when it is closed, however the run ends.
-final class SpillFile {
-    private let descriptor: Int32
-    private var buffer: [UInt8] = []
-    private let bufferLimit = 1 << 20
-    /// Bytes appended so far, written out or not.
-    private(set) var size: Int64 = 0
-
-    init(directory: URL) throws {
-        var template = Array((directory.path + "/.pipectl-keys-XXXXXX").utf8CString)
-        descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw Self.error("create a temporary file in '\(directory.path)'") }
-        _ = template.withUnsafeBufferPointer { unlink($0.baseAddress!) }
-        buffer.reserveCapacity(bufferLimit)
-    }
-
-    deinit {
-        close(descriptor)
-    }
-
-    func append<T: FixedWidthInteger>(_ value: T) throws {
-        withUnsafeBytes(of: value.littleEndian) { buffer.append(contentsOf: $0) }
-        size += Int64(MemoryLayout<T>.size)
-        if buffer.count >= bufferLimit { try flush() }
-    }
-
-    func append(_ bytes: UnsafeBufferPointer<UInt8>) throws {
-        buffer.append(contentsOf: bytes)
-        size += Int64(bytes.count)
-        if buffer.count >= bufferLimit { try flush() }
-    }
-
-    func flush() throws {
-        try buffer.withUnsafeBytes { raw in
-            var done = 0
-            while done < raw.count {
-                let n = write(descriptor, raw.baseAddress! + done, raw.count - done)
-                if n < 0, errno == EINTR { continue }
-                guard n > 0 else { throw Self.error("write the key index's temporary file beside the store") }
-                done += n
-            }
-        }
-        buffer.removeAll(keepingCapacity: true)
-    }
-
-    /// Reads `count` bytes at `offset` (written out already) into `into`, or fewer at the end.
-    func read(_ count: Int, at offset: Int64, into target: inout [UInt8]) throws {
-        if target.count < count { target = [UInt8](repeating: 0, count: max(count, 2 * target.count)) }
-        try target.withUnsafeMutableBytes { raw in
-            var done = 0
-            while done < count {
-                let n = pread(descriptor, raw.baseAddress! + done, count - done, off_t(offset) + off_t(done))
-                if n < 0, errno == EINTR { continue }
-                guard n >= 0 else { throw Self.error("read the key index's temporary file beside the store") }
-                if n == 0 { break }
-                done += n
-            }
-        }
-    }
-
-    private static func error(_ what: String) -> PipelineError {
-        PipelineError(.io, stage: "sqlite", "cannot \(what): \(String(cString: strerror(errno)))")
     }
 }

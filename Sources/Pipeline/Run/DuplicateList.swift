@@ -1,0 +1,136 @@
+import Foundation
+
+extension ImportLog {
+    /// The duplicates of a run, in the order they were logged. A large export can have hundreds of
+    /// thousands, so they are kept in a temporary file (in the store's folder), and only where each
+    /// one starts in memory: 8 bytes each rather than about 300. Reading one reads the file.
+    public struct DuplicateList: RandomAccessCollection {
+        let storage: DuplicateStorage
+        public let count: Int
+
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { count }
+
+        public subscript(position: Int) -> Duplicate {
+            precondition(position >= 0 && position < count, "duplicate \(position) of \(count)")
+            return storage.read(position)
+        }
+    }
+}
+
+/// Duplicates encoded one after another in a `SpillFile`, created with the first.
+final class DuplicateStorage {
+    private let directory: URL
+    private var file: SpillFile?
+    /// Where each duplicate starts; one more at the end of the last.
+    private var starts: [Int64] = [0]
+    private var encoded: [UInt8] = []
+    private var readBuffer: [UInt8] = []
+
+    init(directory: URL) {
+        self.directory = directory
+    }
+
+    var count: Int { starts.count - 1 }
+
+    func append(_ duplicate: ImportLog.Duplicate) throws {
+        if file == nil { file = try SpillFile(directory: directory, holding: "the duplicates found", stage: "run") }
+        encoded.removeAll(keepingCapacity: true)
+        put(duplicate.source)
+        put(duplicate.entity)
+        put(duplicate.key)
+        put(duplicate.first)
+        put(duplicate.again)
+        put(UInt32(duplicate.differences.count))
+        for difference in duplicate.differences {
+            put(difference.attribute)
+            put(difference.first)
+            put(difference.again)
+        }
+        encoded.append(duplicate.updated ? 1 : 0)
+        try encoded.withUnsafeBufferPointer { try file!.append($0) }
+        starts.append(file!.size)
+    }
+
+    func read(_ index: Int) -> ImportLog.Duplicate {
+        let start = starts[index], length = Int(starts[index + 1] - start)
+        do {
+            guard let file else { throw PipelineError(.io, stage: "run", "no file") }
+            try file.read(length, at: start, into: &readBuffer)
+            var reader = Reader(bytes: readBuffer, end: length)
+            var duplicate = ImportLog.Duplicate(entity: "", key: "", first: Location(file: ""), again: Location(file: ""),
+                                                differences: [], updated: false)
+            duplicate.source = try reader.string()
+            duplicate.entity = try reader.string()
+            duplicate.key = try reader.string()
+            duplicate.first = try reader.location()
+            duplicate.again = try reader.location()
+            for _ in 0..<(try reader.integer(UInt32.self)) {
+                duplicate.differences.append((try reader.string(), try reader.string(), try reader.string()))
+            }
+            duplicate.updated = try reader.integer(UInt8.self) == 1
+            return duplicate
+        } catch {
+            // Only a failing disk gets here, after the run wrote the file: the duplicate says so
+            // where it is shown rather than stopping the report.
+            return ImportLog.Duplicate(entity: "?", key: "(unreadable: \(error))", first: Location(file: "?"),
+                                       again: Location(file: "?"), differences: [], updated: false)
+        }
+    }
+
+    // MARK: Encoding
+
+    private func put<T: FixedWidthInteger>(_ value: T) {
+        withUnsafeBytes(of: value.littleEndian) { encoded.append(contentsOf: $0) }
+    }
+
+    private func put(_ text: String) {
+        put(UInt32(text.utf8.count))
+        encoded.append(contentsOf: text.utf8)
+    }
+
+    private func put(_ location: Location) {
+        put(location.file)
+        put(Int64(location.line ?? -1))
+        put(Int64(location.column ?? -1))
+        if let path = location.path {
+            encoded.append(1)
+            put(path)
+        } else {
+            encoded.append(0)
+        }
+    }
+
+    private struct Reader {
+        let bytes: [UInt8]
+        let end: Int
+        var position = 0
+
+        init(bytes: [UInt8], end: Int) {
+            self.bytes = bytes
+            self.end = end
+        }
+
+        mutating func integer<T: FixedWidthInteger>(_: T.Type) throws -> T {
+            let size = MemoryLayout<T>.size
+            guard position + size <= end else { throw PipelineError(.io, stage: "run", "a duplicate cut short") }
+            let value = bytes.withUnsafeBytes { T(littleEndian: $0.loadUnaligned(fromByteOffset: position, as: T.self)) }
+            position += size
+            return value
+        }
+
+        mutating func string() throws -> String {
+            let count = Int(try integer(UInt32.self))
+            guard position + count <= end else { throw PipelineError(.io, stage: "run", "a duplicate cut short") }
+            defer { position += count }
+            return String(decoding: bytes[position..<(position + count)], as: UTF8.self)
+        }
+
+        mutating func location() throws -> Location {
+            let file = try string()
+            let line = try integer(Int64.self), column = try integer(Int64.self)
+            let path = try integer(UInt8.self) == 1 ? try string() : nil
+            return Location(file: file, line: line < 0 ? nil : Int(line), column: column < 0 ? nil : Int(column), path: path)
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Pipeline
+import Testing
+
+@Suite("ImportLog: duplicates kept in a temporary file")
+struct ImportLogTests {
+    @Test("duplicates read back exactly as they were logged, in order, however many")
+    func duplicatesRoundTrip() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pipectl-log-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = ImportLog(sourceNames: ["items", "extra"], entityNames: ["Item"], temporaryDirectory: folder)
+        #expect(log.duplicates.isEmpty)
+
+        func duplicate(_ k: Int) -> ImportLog.Duplicate {
+            ImportLog.Duplicate(
+                entity: "Item", key: k % 3 == 0 ? "name=Crème \(k)" : "name=\"\(k)\"",
+                first: Location(file: "items.csv", line: k + 2, column: 1),
+                again: k % 2 == 0 ? Location(file: "items.json", path: "data.items[\(k)]")
+                    : Location(file: "dir/ä items.xml", line: Int(Int32.max) + k, column: nil, path: ""),
+                differences: (0..<(k % 4)).map { ("attribute \($0)", "\(k)", $0 == 1 ? "" : "→ \(k + 1)") },
+                updated: k % 5 == 0)
+        }
+        let count = 25_000
+        for k in 0..<count {
+            log.currentSource = k % 2
+            try log.duplicate(duplicate(k))
+        }
+        let snapshot = log.duplicates
+        log.currentSource = count % 2
+        try log.duplicate(duplicate(count))
+        #expect(snapshot.count == count && log.duplicates.count == count + 1)
+
+        for (k, read) in log.duplicates.enumerated() {
+            let written = duplicate(k)
+            #expect(read.source == (k % 2 == 0 ? "items" : "extra"))
+            #expect(read.entity == written.entity && read.key == written.key && read.updated == written.updated)
+            #expect(read.first == written.first && read.again == written.again)
+            #expect(read.differences.map { [$0.attribute, $0.first, $0.again] } == written.differences.map { [$0.attribute, $0.first, $0.again] })
+            if read.key != written.key { break }  // one failure says enough
+        }
+        #expect(log.duplicates.last?.key == duplicate(count).key)
+        // The file was unlinked when it was created: nothing is left in the folder.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    @Test("a folder that cannot take the file is an error at the first duplicate, not a crash")
+    func unwritableFolder() throws {
+        let log = ImportLog(sourceNames: ["items"], entityNames: ["Item"],
+                            temporaryDirectory: URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)"))
+        let duplicate = ImportLog.Duplicate(entity: "Item", key: "name=Milk", first: Location(file: "a.csv", line: 2),
+                                            again: Location(file: "a.csv", line: 3), differences: [], updated: false)
+        #expect(throws: PipelineError.self) { try log.duplicate(duplicate) }
+        #expect(log.duplicates.isEmpty)
+    }
+}
