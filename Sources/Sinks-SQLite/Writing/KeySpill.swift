@@ -83,27 +83,34 @@ final class KeySpill {
 
     private func writeRun() throws {
         let count = pendingHashes.count
-        let order = pendingHashes.indices.sorted { pendingHashes[$0] < pendingHashes[$1] }
+        // Sorted as local pairs: a comparator reading the class's arrays checks access every time.
+        var order = pendingHashes.enumerated().map { (hash: $0.element, k: $0.offset) }
+        order.sort { $0.hash < $1.hash }
         var offsets = [Int64](repeating: 0, count: count)
-        for k in order {
+        var record: [UInt8] = []
+        func put<T: FixedWidthInteger>(_ value: T) {
+            withUnsafeBytes(of: value.littleEndian) { record.append(contentsOf: $0) }
+        }
+        for (_, k) in order {
             offsets[k] = file.size
             let first = pendingFirsts[k]
-            try pending.withKey(k) { key in
-                try file.append(pendingRowIDs[k])
-                try file.append(first.line)
-                try file.append(first.column)
-                try file.append(first.pathIndex)
-                try file.append(first.context)
-                try file.append(UInt32(key.count))
-                try file.append(key)
+            record.removeAll(keepingCapacity: true)
+            put(pendingRowIDs[k])
+            put(first.line)
+            put(first.column)
+            put(first.pathIndex)
+            put(first.context)
+            pending.withKey(k) { key in
+                put(UInt32(key.count))
+                record.append(contentsOf: key)
             }
+            try record.withUnsafeBufferPointer { try file.append($0) }
         }
         let indexStart = file.size
         var samples: [UInt64] = []
         samples.reserveCapacity(count / Self.sampleSpacing + 1)
         var filter = BloomFilter(capacity: count, bitsPerKey: 10)
-        for (position, k) in order.enumerated() {
-            let hash = pendingHashes[k]
+        for (position, (hash, k)) in order.enumerated() {
             try file.append(hash)
             try file.append(offsets[k])
             if position % Self.sampleSpacing == 0 { samples.append(hash) }
@@ -135,7 +142,7 @@ final class KeySpill {
                 let n = min(chunk, run.count - position)
                 try readIndex(of: run, from: position, count: n)
                 readBuffer.withUnsafeBytes { raw in
-                    for e in 0..<n { filter.insert(raw.loadUnaligned(fromByteOffset: e * 16, as: UInt64.self)) }
+                    for e in 0..<n { filter.insert(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: e * 16, as: UInt64.self))) }
                 }
                 position += n
             }
@@ -156,8 +163,8 @@ final class KeySpill {
             try readIndex(of: run, from: position, count: n)
             for e in 0..<n {
                 let (entryHash, offset) = readBuffer.withUnsafeBytes { raw in
-                    (raw.loadUnaligned(fromByteOffset: e * 16, as: UInt64.self),
-                     raw.loadUnaligned(fromByteOffset: e * 16 + 8, as: Int64.self))
+                    (UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: e * 16, as: UInt64.self)),
+                     Int64(littleEndian: raw.loadUnaligned(fromByteOffset: e * 16 + 8, as: Int64.self)))
                 }
                 if entryHash < hash { continue }
                 if entryHash > hash { return nil }
@@ -176,15 +183,15 @@ final class KeySpill {
         // The index follows the records, so a read as long as `key`'s record stays in the file.
         try file.read(Self.recordHeader + key.count, at: offset, into: &readBuffer)
         return readBuffer.withUnsafeBytes { raw -> Found? in
-            let length = Int(raw.loadUnaligned(fromByteOffset: 24, as: UInt32.self))
+            let length = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 24, as: UInt32.self)))
             guard length == key.count,
                   length == 0 || memcmp(raw.baseAddress! + Self.recordHeader, key.baseAddress!, length) == 0
             else { return nil }
-            let rowID = raw.loadUnaligned(fromByteOffset: 0, as: Int64.self)
-            let compact = LocationList.Compact(line: raw.loadUnaligned(fromByteOffset: 8, as: Int32.self),
-                                               column: raw.loadUnaligned(fromByteOffset: 12, as: Int32.self),
-                                               pathIndex: raw.loadUnaligned(fromByteOffset: 16, as: Int32.self),
-                                               context: raw.loadUnaligned(fromByteOffset: 20, as: Int32.self))
+            let rowID = Int64(littleEndian: raw.loadUnaligned(fromByteOffset: 0, as: Int64.self))
+            let compact = LocationList.Compact(line: Int32(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: Int32.self)),
+                                               column: Int32(littleEndian: raw.loadUnaligned(fromByteOffset: 12, as: Int32.self)),
+                                               pathIndex: Int32(littleEndian: raw.loadUnaligned(fromByteOffset: 16, as: Int32.self)),
+                                               context: Int32(littleEndian: raw.loadUnaligned(fromByteOffset: 20, as: Int32.self)))
             return Found(rowID: rowID, first: first(compact, rowID: rowID))
         }
     }
