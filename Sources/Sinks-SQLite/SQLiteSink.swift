@@ -60,7 +60,7 @@ public final class SQLiteSink: RecordSink {
             // complete and checked: no journal or syncing needed while it is built.
             try connection.execute("PRAGMA journal_mode=OFF")
             try connection.execute("PRAGMA synchronous=OFF")
-            // Rows are appended in row id order and keys are found in memory (`KeyIndex`), so a
+            // Rows are appended in row id order and keys are found without SQLite (`KeyIndex`), so a
             // small cache holds what is written. A large one slows the indexes built at the end:
             // SQLite's sorter then sorts bigger runs in memory, with more cache misses, rather
             // than merging small sorted runs (in temporary files, which stay on disk: in memory

@@ -5,7 +5,7 @@ import Pipeline
 /// file beside the store: memory stays flat however many distinct keys an export has.
 ///
 /// New keys collect in memory (`pending`, found like the index's own) and are written out every
-/// `runKeys` keys as a run: records sorted by hash, then an index of (hash, record offset).
+/// `runKeys` keys as a run: the records, then an index of (hash, record offset) sorted by hash.
 /// Finding a key that is in no run, which is what almost every key of a large export is, costs a
 /// look at one Bloom filter over all runs, one cache line. A key that may be in a run (a
 /// duplicate, or about one lookup in a thousand) asks each run's own filter and reads the runs
@@ -25,7 +25,7 @@ final class KeySpill {
     }
 
     private static let sampleSpacing = 128
-    /// rowID, then a `LocationList.Compact` (four Int32) and the key's length (UInt32).
+    /// A record: rowID, a `LocationList.Compact` (four Int32) and the key's length (UInt32), then the key.
     private static let recordHeader = 28
 
     private let file: SpillFile
@@ -63,15 +63,17 @@ final class KeySpill {
 
     /// Adds `key`, which `find` did not find.
     func insert(_ key: UnsafeBufferPointer<UInt8>, hash: UInt64, rowID: Int64, first: Location) throws {
-        var compact = locations.compact(first)
-        if compact == nil {
+        let compact: LocationList.Compact
+        if let small = locations.compact(first) {
+            compact = small
+        } else {
             wholeFirsts[rowID] = first
             compact = .whole
         }
         pending.insert(key, hash: UInt32(truncatingIfNeeded: hash), Int32(pendingHashes.count))
         pendingHashes.append(hash)
         pendingRowIDs.append(rowID)
-        pendingFirsts.append(compact ?? .whole)
+        pendingFirsts.append(compact)
         if pendingHashes.count >= runKeys { try writeRun() }
     }
 
@@ -83,16 +85,16 @@ final class KeySpill {
 
     private func writeRun() throws {
         let count = pendingHashes.count
-        // Sorted as local pairs: a comparator reading the class's arrays checks access every time.
-        var order = pendingHashes.enumerated().map { (hash: $0.element, k: $0.offset) }
-        order.sort { $0.hash < $1.hash }
-        var offsets = [Int64](repeating: 0, count: count)
+        // Records in the order they came, reading the pending arrays front to back (in hash
+        // order, each record cost a few cache misses); only the index is sorted.
+        var index: [(hash: UInt64, offset: Int64)] = []
+        index.reserveCapacity(count)
         var record: [UInt8] = []
         func put<T: FixedWidthInteger>(_ value: T) {
             withUnsafeBytes(of: value.littleEndian) { record.append(contentsOf: $0) }
         }
-        for (_, k) in order {
-            offsets[k] = file.size
+        for k in 0..<count {
+            index.append((pendingHashes[k], file.size))
             let first = pendingFirsts[k]
             record.removeAll(keepingCapacity: true)
             put(pendingRowIDs[k])
@@ -106,13 +108,14 @@ final class KeySpill {
             }
             try record.withUnsafeBufferPointer { try file.append($0) }
         }
+        index.sort { $0.hash < $1.hash }
         let indexStart = file.size
         var samples: [UInt64] = []
         samples.reserveCapacity(count / Self.sampleSpacing + 1)
         var filter = BloomFilter(capacity: count, bitsPerKey: 10)
-        for (position, (hash, k)) in order.enumerated() {
+        for (position, (hash, offset)) in index.enumerated() {
             try file.append(hash)
-            try file.append(offsets[k])
+            try file.append(offset)
             if position % Self.sampleSpacing == 0 { samples.append(hash) }
             filter.insert(hash)
         }
