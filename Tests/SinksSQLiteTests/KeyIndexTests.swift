@@ -134,4 +134,15 @@ struct KeyIndexTests {
             }
         }
     }
+
+    @Test("a folder that cannot take the keys' file is an error when the first key would go there")
+    func unwritableSpillFolder() throws {
+        let folder = URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)")
+        let index = SinksSQLite.KeyIndex(spillDirectory: folder, limits: .init(memoryKeys: 2, runKeys: 2))
+        let at = Location(file: "items.csv", line: 2)
+        try index.insert(.text("a"), rowID: 1, first: at)
+        try index.insert(.text("b"), rowID: 2, first: at)
+        #expect(throws: PipelineError.self) { try index.insert(.text("c"), rowID: 3, first: at) }
+        #expect(try index.lookup(.text("b"))?.rowID == 2)
+    }
 }
