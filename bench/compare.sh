@@ -5,9 +5,9 @@
 #                    [--scale M] [--quick] [--no-build]
 #
 # N rows (default 1000000) of bench/make-grocery.py's grocery export, made if missing. Each tool
-# runs K times (default 3): the table shows the median wall time and the largest peak resident
-# memory (GNU time's %e and %M), the ratio to pipectl on the CSV, and whether the store holds the
-# same content as pipectl's (bench/digest.py: row counts and a SHA-256 of the normalized items).
+# runs K times (default 3), in rounds over all of them: the table shows the median wall time and
+# the largest peak resident memory (GNU time's %e and %M), the ratio to pipectl on the CSV, and
+# whether the store holds the same content as pipectl's (bench/digest.py: row counts and a SHA-256 of the normalized items).
 # Then the targets of the issue, as PASS/FAIL lines; exits 1 when one is missed.
 #
 #   --formats  pipectl's inputs (default all): csv (Numbers, ';'), comma (Excel, ','), xml, json, jsonl
@@ -103,29 +103,53 @@ names=() walls=() peaks=() digests=() groups=()
 declare -A wall_of peak_of digest_of
 median() { python3 -c 'import statistics, sys; print(f"{statistics.median(map(float, sys.argv[1:])):.2f}")' "$@"; }
 
-# measure NAME GROUP STORE|- COMMAND...: runs the command $runs times (STORE removed before each),
-# records the median wall time, the largest peak and the store's digest.
+# measure NAME GROUP STORE|- COMMAND...: plans the command to run $runs times (once with RUNS=1),
+# STORE removed before each run. The runs go round-robin over every planned command (run_all):
+# this machine's speed drifts by 20-40% over minutes, and in rounds every tool, and both sizes of
+# a --scale run, meet the same drift instead of one tool getting a slow spell.
+plan_names=() plan_groups=() plan_stores=() plan_commands=() plan_runs=()
 measure() {
     local name=$1 group=$2 store=$3; shift 3
-    local times=() peak=0 log="$out/logs/${name//[^A-Za-z0-9.-]/_}.log" k
-    for ((k = 1; k <= ${RUNS:-$runs}; k++)); do
-        [[ $store != - ]] && rm -f "$store" "$store".building
-        if ! "$timer" -f '%e %M' -o "$out/logs/time" "$@" >"$log" 2>&1; then
-            echo "compare.sh: $name failed; its output:" >&2
-            tail -20 "$log" >&2
-            notes+=("$name: failed (see $log)")
-            return 0
-        fi
-        read -r s kb < <(tail -1 "$out/logs/time")
-        times+=("$s")
-        ((kb > peak)) && peak=$kb
+    plan_names+=("$name") plan_groups+=("$group") plan_stores+=("$store")
+    plan_commands+=("$(printf '%q ' "$@")") plan_runs+=("${RUNS:-$runs}")
+}
+
+# run_all: runs the plan, then records each command's median wall time, largest peak and the
+# store's digest. A command that fails once is reported and not run again.
+run_all() {
+    local -A times_of peak_max failed
+    local i k name log s kb rounds=0
+    for r in "${plan_runs[@]}"; do ((r > rounds)) && rounds=$r; done
+    for ((k = 1; k <= rounds; k++)); do
+        echo "  round $k of $rounds" >&2
+        for i in "${!plan_names[@]}"; do
+            name=${plan_names[$i]}
+            ((k <= plan_runs[i])) && [[ -z ${failed[$name]:-} ]] || continue
+            log="$out/logs/${name//[^A-Za-z0-9.-]/_}.log"
+            [[ ${plan_stores[$i]} != - ]] && rm -f "${plan_stores[$i]}" "${plan_stores[$i]}".building
+            if ! eval "\"\$timer\" -f '%e %M' -o \"\$out/logs/time\" ${plan_commands[$i]}" >"$log" 2>&1; then
+                echo "compare.sh: $name failed; its output:" >&2
+                tail -20 "$log" >&2
+                notes+=("$name: failed (see $log)")
+                failed[$name]=1
+                continue
+            fi
+            read -r s kb < <(tail -1 "$out/logs/time")
+            times_of[$name]+="$s "
+            ((kb > ${peak_max[$name]:-0})) && peak_max[$name]=$kb
+            printf '    %-30s %8.2f s %8.1f MB\n' "$name" "$s" "$(python3 -c "print($kb / 1024)")" >&2
+        done
     done
-    local wall digest="-"
-    wall=$(median "${times[@]}")
-    [[ $store != - ]] && digest=$(python3 bench/digest.py "$store")
-    names+=("$name") groups+=("$group")
-    wall_of[$name]=$wall peak_of[$name]=$peak digest_of[$name]=$digest
-    printf '  %-30s %8.2f s %8.1f MB\n' "$name" "$wall" "$(python3 -c "print($peak / 1024)")" >&2
+    for i in "${!plan_names[@]}"; do
+        name=${plan_names[$i]}
+        [[ -z ${failed[$name]:-} ]] || continue
+        local wall digest="-"
+        # shellcheck disable=SC2086  # the times, one word each
+        wall=$(median ${times_of[$name]})
+        [[ ${plan_stores[$i]} != - ]] && digest=$(python3 bench/digest.py "${plan_stores[$i]}")
+        names+=("$name") groups+=("${plan_groups[$i]}")
+        wall_of[$name]=$wall peak_of[$name]=${peak_max[$name]} digest_of[$name]=$digest
+    done
 }
 
 pipeline() {  # FORMAT SIZE: bench/pipelines/grocery-FORMAT.yaml for SIZE rows, in bench/out
@@ -134,7 +158,7 @@ pipeline() {  # FORMAT SIZE: bench/pipelines/grocery-FORMAT.yaml for SIZE rows, 
     echo "$file"
 }
 
-echo "measuring, $runs run(s) each, $n rows:" >&2
+echo "measuring, $runs run(s) each in rounds, $n rows${scale:+ and pipectl at $scale rows}:" >&2
 for f in ${formats//,/ }; do
     measure "pipectl $f" "$f" "$out/grocery-$f-$n.sqlite" "$pipectl" run "$(pipeline "$f" "$n")"
 done
@@ -174,11 +198,12 @@ if has sqlite-utils "$peers"; then
     else notes+=("sqlite-utils: sqlite-utils is not installed, skipped"); fi
 fi
 if [[ -n $scale ]]; then
-    echo "measuring pipectl at $scale rows:" >&2
     for f in ${formats//,/ }; do
         measure "pipectl $f, $scale rows" "scale-$f" "$out/grocery-$f-$scale.sqlite" "$pipectl" run "$(pipeline "$f" "$scale")"
     done
 fi
+
+run_all
 
 # ---- Report ----
 mb() { python3 -c "print(f'{$1 / 1024:.1f}')"; }
