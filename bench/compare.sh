@@ -7,7 +7,8 @@
 # N rows (default 1000000) of bench/make-grocery.py's grocery export, made if missing. Each tool
 # runs K times (default 3), in rounds over all of them: the table shows the median wall time and
 # the largest peak resident memory (GNU time's %e and %M), the ratio to pipectl on the CSV, and
-# whether the store holds the same content as pipectl's (bench/digest.py: row counts and a SHA-256 of the normalized items).
+# whether the store holds the same content as pipectl's (bench/digest.py: row counts and a SHA-256
+# of the normalized items).
 # Then the targets of the issue, as PASS/FAIL lines; exits 1 when one is missed.
 #
 #   --formats  pipectl's inputs (default all): csv (Numbers, ';'), comma (Excel, ','), xml, json, jsonl
