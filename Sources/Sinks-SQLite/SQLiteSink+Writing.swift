@@ -13,7 +13,8 @@ extension SQLiteSink {
                log: ImportLog) throws -> LinkedRow? {
         let writer = try self.writer(for: record)
         for slot in record.links.indices {
-            if let link = record.links[slot] { try checkLink(link, slot: slot, of: writer, at: record.location) }
+            // The entity alone: binding the linked record would copy (retain) all of it.
+            if let entity = record.links[slot]?.entity { try checkLink(to: entity, slot: slot, of: writer, at: record.location) }
         }
         var key: KeyIndex.Key?
         if writer.hasKey {
@@ -135,7 +136,7 @@ extension SQLiteSink {
     }
 
     /// A link must go through a relationship with a column, to an entity that column may refer to.
-    private func checkLink(_ link: EntityRecord, slot: Int, of writer: EntityWriter, at location: Location) throws {
+    private func checkLink(to entity: Int, slot: Int, of writer: EntityWriter, at location: Location) throws {
         let relationship = writer.relationships[slot]
         let targets = writer.table.linkTargets[slot]
         guard !targets.isEmpty else {
@@ -150,8 +151,8 @@ extension SQLiteSink {
             }
             throw PipelineError(.invalidPipeline, at: location, stage: "sqlite", "'\(writer.name).\(relationship.name)' \(why)")
         }
-        guard targets.contains(link.entity) else {
-            let given = writers.indices.contains(link.entity) ? writers[link.entity].map { "'\($0.name)'" } ?? "an abstract entity" : "an unknown entity"
+        guard targets.contains(entity) else {
+            let given = writers.indices.contains(entity) ? writers[entity].map { "'\($0.name)'" } ?? "an abstract entity" : "an unknown entity"
             throw PipelineError(.invalidPipeline, at: location, stage: "sqlite",
                                 "'\(writer.name).\(relationship.name)' links to '\(relationship.destination)', not to \(given)")
         }
