@@ -38,8 +38,9 @@ extension SQLiteSink {
         return try withUnsafeTemporaryAllocation(of: LinkedRow?.self, capacity: record.links.count) { links in
             links.initialize(repeating: nil)
             for slot in record.links.indices {
-                guard let link = record.links[slot] else { continue }
-                links[slot] = try store(link, onDuplicate: nil, linkedFrom: (writer, slot), log: log)
+                // Passed unwrapped in place, not bound: binding copies the record (see checkLink).
+                guard record.links[slot] != nil else { continue }
+                links[slot] = try store(record.links[slot]!, onDuplicate: nil, linkedFrom: (writer, slot), log: log)
             }
             let rowID = try writer.insert(record, links: links)
             if let key { try writer.keys.insert(key, rowID: rowID, first: record.location) }
@@ -106,8 +107,9 @@ extension SQLiteSink {
         let update = onDuplicate == .update && !differing.isEmpty
         if update {
             for slot in record.links.indices where links[slot] == nil {
-                guard let link = record.links[slot] else { continue }
-                links[slot] = try store(link, onDuplicate: nil, linkedFrom: (writer, slot), log: log)
+                // Passed unwrapped in place, not bound: binding copies the record (see checkLink).
+                guard record.links[slot] != nil else { continue }
+                links[slot] = try store(record.links[slot]!, onDuplicate: nil, linkedFrom: (writer, slot), log: log)
             }
             try writer.update(row: existing.rowID, with: record, links: links, stored: stored)
         }
