@@ -117,9 +117,16 @@ struct LoadBinding {
             let relationship = links[j].relationship
             // Moved out and back, so that the linked record's arrays stay uniquely referenced and
             // are refilled in place.
-            var linked = out.links[relationship].take() ?? links[j].target.emptyRecord(at: record.location)
-            defer { out.links[relationship] = linked }
-            try links[j].target.fill(&linked, from: record)
+            // `??` and a `defer` that stores `linked` back both copied (retained) the record.
+            var linked: EntityRecord
+            if let taken = out.links[relationship].take() {
+                linked = consume taken
+            } else {
+                linked = links[j].target.emptyRecord(at: record.location)
+            }
+            let filled = Result { try links[j].target.fill(&linked, from: record) }
+            out.links[relationship] = consume linked
+            try filled.get()
         }
     }
 
