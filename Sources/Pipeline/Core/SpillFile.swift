@@ -60,11 +60,13 @@ public final class SpillFile {
         buffer.removeAll(keepingCapacity: true)
     }
 
-    /// Reads `count` bytes at `offset` into the start of `target` (grown as needed), fewer at the end.
-    public func read(_ count: Int, at offset: Int64, into target: inout [UInt8]) throws {
+    /// Reads `count` bytes at `offset` into the start of `target` (grown as needed), fewer at the
+    /// end of the file; returns how many were read.
+    @discardableResult
+    public func read(_ count: Int, at offset: Int64, into target: inout [UInt8]) throws -> Int {
         if !buffer.isEmpty { try flush() }
         if target.count < count { target = [UInt8](repeating: 0, count: max(count, 2 * target.count)) }
-        try target.withUnsafeMutableBytes { raw in
+        return try target.withUnsafeMutableBytes { raw in
             var done = 0
             while done < count {
                 let n = pread(descriptor, raw.baseAddress! + done, count - done, off_t(offset) + off_t(done))
@@ -73,6 +75,7 @@ public final class SpillFile {
                 if n == 0 { break }
                 done += n
             }
+            return done
         }
     }
 

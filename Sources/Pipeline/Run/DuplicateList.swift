@@ -56,7 +56,9 @@ final class DuplicateStorage {
         let start = starts[index], length = Int(starts[index + 1] - start)
         do {
             guard let file else { throw PipelineError(.io, stage: "run", "no file") }
-            try file.read(length, at: start, into: &readBuffer)
+            guard try file.read(length, at: start, into: &readBuffer) == length else {
+                throw PipelineError(.io, stage: "run", "the temporary file of the duplicates found is cut short")
+            }
             var reader = Reader(bytes: readBuffer, end: length)
             var duplicate = ImportLog.Duplicate(entity: "", key: "", first: Location(file: ""), again: Location(file: ""),
                                                 differences: [], updated: false)

@@ -116,8 +116,7 @@ struct LoadBinding {
         for j in links.indices {
             let relationship = links[j].relationship
             // Moved out and back, so that the linked record's arrays stay uniquely referenced and
-            // are refilled in place.
-            // `??` and a `defer` that stores `linked` back both copied (retained) the record.
+            // are refilled in place; without `??` or a `defer`, each of which copied the record.
             var linked: EntityRecord
             if let taken = out.links[relationship].take() {
                 linked = consume taken

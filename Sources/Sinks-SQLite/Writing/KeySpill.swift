@@ -179,17 +179,26 @@ final class KeySpill {
     }
 
     private func readIndex(of run: Run, from position: Int, count: Int) throws {
-        try file.read(count * 16, at: run.indexStart + Int64(position) * 16, into: &readBuffer)
+        guard try file.read(count * 16, at: run.indexStart + Int64(position) * 16, into: &readBuffer) == count * 16 else {
+            throw cutShort()
+        }
+    }
+
+    /// A read that came back short from a file this run wrote: only a failing disk does that.
+    private func cutShort() -> PipelineError {
+        PipelineError(.io, stage: "sqlite", "the temporary file of the unique keys is cut short")
     }
 
     private func record(at offset: Int64, matching key: UnsafeBufferPointer<UInt8>) throws -> Found? {
-        // The index follows the records, so a read as long as `key`'s record stays in the file.
-        try file.read(Self.recordHeader + key.count, at: offset, into: &readBuffer)
+        // As long as `key`'s record would be: a shorter record there ends the read early only
+        // at the end of the file, and its length already says it is another key.
+        let read = try file.read(Self.recordHeader + key.count, at: offset, into: &readBuffer)
+        guard read >= Self.recordHeader else { throw cutShort() }
+        let length = readBuffer.withUnsafeBytes { Int(UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 24, as: UInt32.self))) }
+        guard length == key.count else { return nil }
+        guard read == Self.recordHeader + length else { throw cutShort() }
         return readBuffer.withUnsafeBytes { raw -> Found? in
-            let length = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 24, as: UInt32.self)))
-            guard length == key.count,
-                  length == 0 || memcmp(raw.baseAddress! + Self.recordHeader, key.baseAddress!, length) == 0
-            else { return nil }
+            guard length == 0 || memcmp(raw.baseAddress! + Self.recordHeader, key.baseAddress!, length) == 0 else { return nil }
             let rowID = Int64(littleEndian: raw.loadUnaligned(fromByteOffset: 0, as: Int64.self))
             let compact = LocationList.Compact(line: Int32(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: Int32.self)),
                                                column: Int32(littleEndian: raw.loadUnaligned(fromByteOffset: 12, as: Int32.self)),
