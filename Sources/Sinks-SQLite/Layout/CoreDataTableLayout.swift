@@ -22,9 +22,23 @@ struct CoreDataTableLayout: TableLayout {
     let storeUUID: String
     /// `Z_PLIST`.
     let metadata: Data
-    /// Per to-one relationship, a query counting the rows that link to no row of the destination
-    /// (or to a row of another entity): the store has no FOREIGN KEY clauses for SQLite to check.
-    let linkChecks: [(relationship: String, table: String, sql: String)]
+    /// Per to-one relationship, how to find the rows that link to no row of the destination (or to
+    /// a row of another entity): the store has no FOREIGN KEY clauses for SQLite to check.
+    let linkChecks: [LinkCheck]
+
+    struct LinkCheck {
+        /// `Item.unit`, as errors name it.
+        var relationship: String
+        var table: String
+        /// The count of the rows whose link is missing, and the first one's Z_PK: a scan of the
+        /// link's index.
+        var missingRows: String
+        /// For a link whose column alone names the row: the smallest link value from ?1 on, and
+        /// whether row ?1 of the destination is one a link may name. A million items linking to
+        /// a dozen units are checked with a few seeks of the link's index rather than a scan.
+        var nextLink: String?
+        var isLinkable: String?
+    }
 
     init(model: StoreModel, settings: StoreSettings) throws {
         let schema = try CoreDataSchema(model)
@@ -100,7 +114,7 @@ struct CoreDataTableLayout: TableLayout {
                                       linkTargets: linkTargets, entityNumber: Int64(number), uniqueConstraints: constraints))
         }
 
-        var linkChecks: [(relationship: String, table: String, sql: String)] = []
+        var linkChecks: [LinkCheck] = []
         for table in schema.tables {
             for (index, column) in table.columns.enumerated() {
                 guard case .foreignKey(let entity, let name) = column.role,
@@ -112,15 +126,19 @@ struct CoreDataTableLayout: TableLayout {
                 // NOT IN builds the destination's keys once, and the link's index (built before the
                 // checks run) covers the scan: far cheaper than a lookup per row.
                 var linked = "r.\(column.name)", keys = "d.Z_PK"
+                let entities = "d.Z_ENT IN (\(numbers.joined(separator: ", ")))"
+                var check = LinkCheck(relationship: "\(entity).\(name)", table: table.name, missingRows: "",
+                                      nextLink: "SELECT min(r.\(column.name)) FROM \(table.name) AS r WHERE r.\(column.name) >= ?1",
+                                      isLinkable: "SELECT 1 FROM \(destination.name) AS d WHERE d.Z_PK = ?1 AND \(entities)")
                 if index + 1 < table.columns.count, case .foreignEntity = table.columns[index + 1].role {
                     // A missing entity number matches no row (entity numbers start at 1).
                     linked = "(\(linked), coalesce(r.\(table.columns[index + 1].name), 0))"
                     keys += ", d.Z_ENT"
+                    (check.nextLink, check.isLinkable) = (nil, nil)
                 }
-                linkChecks.append(("\(entity).\(name)", table.name,
-                                   "SELECT count(*), min(r.Z_PK) FROM \(table.name) AS r WHERE r.\(column.name) IS NOT NULL "
-                                       + "AND \(linked) NOT IN (SELECT \(keys) FROM \(destination.name) AS d "
-                                       + "WHERE d.Z_ENT IN (\(numbers.joined(separator: ", "))))"))
+                check.missingRows = "SELECT count(*), min(r.Z_PK) FROM \(table.name) AS r WHERE r.\(column.name) IS NOT NULL "
+                    + "AND \(linked) NOT IN (SELECT \(keys) FROM \(destination.name) AS d WHERE \(entities))"
+                linkChecks.append(check)
             }
         }
 
@@ -190,7 +208,8 @@ struct CoreDataTableLayout: TableLayout {
     func complete(in connection: SQLiteConnection) throws {
         for statement in schemaStatements.afterRows { try connection.execute(Self.rerunnable(statement)) }
         for check in linkChecks {
-            let row = try connection.rows(check.sql).first ?? []
+            if try fewLinksAllResolve(check, in: connection) { continue }
+            let row = try connection.rows(check.missingRows).first ?? []
             guard row.count == 2, case .integer(let count) = row[0], count > 0 else { continue }
             throw PipelineError(.io, stage: "sqlite",
                                 "the new store fails its link check: \(count) row(s) of '\(check.table)' link through "
@@ -214,5 +233,33 @@ struct CoreDataTableLayout: TableLayout {
         try metadataRow.bind(.text(storeUUID), at: 1)
         try metadataRow.bind(.binary(Array(metadata)), at: 2)
         try metadataRow.run()
+    }
+
+    /// Whether the distinct values of a link are few and all name rows a link may name, found
+    /// with one index seek each. False when the check cannot tell (too many values, or values
+    /// that are not row numbers): the full query decides then, and counts what is missing.
+    private func fewLinksAllResolve(_ check: LinkCheck, in connection: SQLiteConnection) throws -> Bool {
+        guard let nextLinkSQL = check.nextLink, let isLinkableSQL = check.isLinkable else { return false }
+        let nextLink = try connection.prepare(nextLinkSQL), isLinkable = try connection.prepare(isLinkableSQL)
+        var next = Int64.min
+        // Past this many, the scan of the full query costs less than the seeks.
+        for _ in 0..<1024 {
+            try nextLink.bind(.integer(next), at: 1)
+            guard try nextLink.step() else { return false }
+            let value = nextLink.value(at: 0)
+            nextLink.reset()
+            switch value {
+            case .null: return true  // no link from `next` on: every value was checked
+            case .integer(let row):
+                try isLinkable.bind(.integer(row), at: 1)
+                let found = try isLinkable.step()
+                isLinkable.reset()
+                guard found else { return false }
+                guard row < Int64.max else { return true }
+                next = row + 1
+            default: return false
+            }
+        }
+        return false
     }
 }

@@ -122,6 +122,38 @@ struct CoreDataSinkTests {
         }
     }
 
+    @Test("the link check finds a missing row among many links, past the ones it checks one by one")
+    func linkCheckManyLinks() throws {
+        try withScratchFolder { folder in
+            let path = folder.appendingPathComponent("many.sqlite")
+            let layout = try CoreDataTableLayout(model: CoreDataGrocery.model, settings: CoreDataGrocery.settings(path))
+            let connection = try SQLiteConnection(path: path.path, readOnly: false)
+            try layout.configure(connection)
+            try layout.createSchema(in: connection)
+            let unit = 5  // Core Data numbers entities by name: see CoreDataGrocery
+            // 2,000 units and an item for each, then one more item whose unit is missing: more
+            // distinct links than the check seeks one by one, so the scan has to find it.
+            try connection.execute("""
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)
+                INSERT INTO ZUNIT (Z_PK, Z_ENT, Z_OPT, ZNAME) SELECT i, \(unit), 1, 'unit ' || i FROM n
+                """)
+            try connection.execute("INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, ZNAME, ZUNIT) SELECT Z_PK, 1, 1, ZNAME, Z_PK FROM ZUNIT")
+            try layout.complete(in: connection)
+            try connection.execute("DELETE FROM Z_PRIMARYKEY; DELETE FROM Z_METADATA")
+            try connection.execute("INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, ZNAME, ZUNIT) VALUES (2001, 1, 1, 'Tea', 2500)")
+            #expect(pipelineError { try layout.complete(in: connection) } ==
+                "error: sqlite: the new store fails its link check: 1 row(s) of 'ZITEM' link through 'Item.unit' "
+                + "to missing rows, first Z_PK 2001")
+            // A few links, one of them missing: the seeks find it.
+            try connection.execute("DELETE FROM ZITEM WHERE Z_PK > 3 AND Z_PK < 2001")
+            #expect(pipelineError { try layout.complete(in: connection) } ==
+                "error: sqlite: the new store fails its link check: 1 row(s) of 'ZITEM' link through 'Item.unit' "
+                + "to missing rows, first Z_PK 2001")
+            try connection.execute("UPDATE ZITEM SET ZUNIT = 3 WHERE Z_PK = 2001")
+            try layout.complete(in: connection)
+        }
+    }
+
     @Test("Z_METADATA: version 1, the given UUID, the plist with every key Core Data writes and the app's own")
     func metadata() throws {
         try withScratchFolder { folder in
