@@ -54,15 +54,26 @@ public final class ImportLog {
 
     public let sourceNames: [String]
     public let entityNames: [String]
-    public private(set) var sources: [Counts]
-    public private(set) var entities: [Counts]
+    public var sources: [Counts] { Array(counts[..<sourceNames.count]) }
+    public var entities: [Counts] { Array(counts[sourceNames.count...]) }
     public private(set) var rejections: [Rejection] = []
     public private(set) var skips: [Skip] = []
     /// Kept in a temporary file: see `DuplicateList`.
     public var duplicates: DuplicateList { DuplicateList(storage: duplicateStorage, count: duplicateStorage.count) }
     private let duplicateStorage: DuplicateStorage
     /// The source whose records are being written.
-    public var currentSource = 0
+    public var currentSource: Int {
+        get { current.pointee }
+        set {
+            precondition(sourceNames.indices.contains(newValue), "source number out of range")
+            current.pointee = newValue
+        }
+    }
+    /// The counts of every source, then of every entity, and the current source, in memory of
+    /// their own: a record is counted several times, and changing an array property of a class
+    /// pays an exclusivity check and a uniqueness check each time.
+    private let counts: UnsafeMutableBufferPointer<Counts>
+    private let current: UnsafeMutablePointer<Int>
 
     /// `temporaryDirectory`: where the duplicates are kept while the run lasts (the store's folder).
     public init(sourceNames: [String], entityNames: [String],
@@ -70,16 +81,23 @@ public final class ImportLog {
         self.duplicateStorage = DuplicateStorage(directory: temporaryDirectory)
         self.sourceNames = sourceNames
         self.entityNames = entityNames
-        self.sources = Array(repeating: Counts(), count: sourceNames.count)
-        self.entities = Array(repeating: Counts(), count: entityNames.count)
+        self.counts = .allocate(capacity: sourceNames.count + entityNames.count)
+        counts.initialize(repeating: Counts())
+        self.current = .allocate(capacity: 1)
+        current.initialize(to: 0)
+    }
+
+    deinit {
+        counts.deallocate()
+        current.deallocate()
     }
 
     public func recordRead() {
-        sources[currentSource].read += 1
+        counts[current.pointee].read += 1
     }
 
     public func reject(_ rejection: Rejection) {
-        sources[currentSource].rejected += 1
+        counts[current.pointee].rejected += 1
         var rejection = rejection
         rejection.source = sourceNames[currentSource]
         rejections.append(rejection)
@@ -87,11 +105,13 @@ public final class ImportLog {
 
     /// Counts what the sink did with a record of entity `entity` (index into the model).
     public func count(_ outcome: Outcome, entity: Int) {
+        precondition(entityNames.indices.contains(entity), "entity number out of range")
+        let source = current.pointee, entity = sourceNames.count + entity
         switch outcome {
-        case .inserted: sources[currentSource].inserted += 1; entities[entity].inserted += 1
-        case .alreadyPresent: sources[currentSource].alreadyPresent += 1; entities[entity].alreadyPresent += 1
-        case .updated: sources[currentSource].updated += 1; entities[entity].updated += 1
-        case .skipped: sources[currentSource].skipped += 1; entities[entity].skipped += 1
+        case .inserted: counts[source].inserted += 1; counts[entity].inserted += 1
+        case .alreadyPresent: counts[source].alreadyPresent += 1; counts[entity].alreadyPresent += 1
+        case .updated: counts[source].updated += 1; counts[entity].updated += 1
+        case .skipped: counts[source].skipped += 1; counts[entity].skipped += 1
         }
     }
 
@@ -109,6 +129,7 @@ public final class ImportLog {
     /// Rejections counted per entity are the load stage's: a record rejected while converting
     /// values for `entity`.
     public func countRejected(entity: Int) {
-        entities[entity].rejected += 1
+        precondition(entityNames.indices.contains(entity), "entity number out of range")
+        counts[sourceNames.count + entity].rejected += 1
     }
 }
