@@ -12,9 +12,12 @@ extension SQLiteSink {
     func store(_ record: EntityRecord, onDuplicate: DuplicatePolicy?, linkedFrom: (writer: EntityWriter, slot: Int)?,
                log: ImportLog) throws -> LinkedRow? {
         let writer = try self.writer(for: record)
-        for slot in record.links.indices {
-            // The entity alone: binding the linked record would copy (retain) all of it.
-            if let entity = record.links[slot]?.entity { try checkLink(to: entity, slot: slot, of: writer, at: record.location) }
+        // Linked records are read through a buffer pointer: an array's subscript returns a copy,
+        // which retains every array and string of the record (and releases them after).
+        try record.links.withUnsafeBufferPointer { linked in
+            for slot in linked.indices {
+                if let entity = linked[slot]?.entity { try checkLink(to: entity, slot: slot, of: writer, at: record.location) }
+            }
         }
         var key: KeyIndex.Key?
         if writer.hasKey {
@@ -37,15 +40,23 @@ extension SQLiteSink {
         // Linked rows live on the stack: no allocation per record.
         return try withUnsafeTemporaryAllocation(of: LinkedRow?.self, capacity: record.links.count) { links in
             links.initialize(repeating: nil)
-            for slot in record.links.indices {
-                // Passed unwrapped in place, not bound: binding copies the record (see checkLink).
-                guard record.links[slot] != nil else { continue }
-                links[slot] = try store(record.links[slot]!, onDuplicate: nil, linkedFrom: (writer, slot), log: log)
-            }
+            try storeLinks(of: record, into: links, of: writer, log: log)
             let rowID = try writer.insert(record, links: links)
             if let key { try writer.keys.insert(key, rowID: rowID, first: record.location) }
             log.count(.inserted, entity: writer.entity)
             return LinkedRow(rowID: rowID, entityNumber: writer.entityNumber)
+        }
+    }
+
+    /// Finds or creates the records `record` links to, for the slots of `links` still empty.
+    private func storeLinks(of record: EntityRecord, into links: UnsafeMutableBufferPointer<LinkedRow?>,
+                            of writer: EntityWriter, log: ImportLog) throws {
+        try record.links.withUnsafeBufferPointer { linked in
+            for slot in linked.indices where links[slot] == nil {
+                links[slot] = try linked.withWrapped(at: slot) { link in
+                    try store(link, onDuplicate: nil, linkedFrom: (writer, slot), log: log)
+                } ?? nil
+            }
         }
     }
 
@@ -106,11 +117,7 @@ extension SQLiteSink {
         }
         let update = onDuplicate == .update && !differing.isEmpty
         if update {
-            for slot in record.links.indices where links[slot] == nil {
-                // Passed unwrapped in place, not bound: binding copies the record (see checkLink).
-                guard record.links[slot] != nil else { continue }
-                links[slot] = try store(record.links[slot]!, onDuplicate: nil, linkedFrom: (writer, slot), log: log)
-            }
+            try storeLinks(of: record, into: links, of: writer, log: log)
             try writer.update(row: existing.rowID, with: record, links: links, stored: stored)
         }
         try log.duplicate(ImportLog.Duplicate(entity: writer.name, key: writer.keyText(of: record),
@@ -174,5 +181,18 @@ extension SQLiteSink {
             throw PipelineError(.io, stage: "sqlite", "'\(writer.name).\(writer.relationships[slot].name)' links to a row of no known entity")
         }
         return target
+    }
+}
+
+extension UnsafeBufferPointer {
+    /// Calls `body` with the value wrapped in element `i` in place, or returns nil for nil.
+    ///
+    /// Unwrapping an element with `!` or `if let` copies the value out, which for a record
+    /// retains (and then releases) every array and string in it. An `Optional` keeps its payload
+    /// at its own address, with any tag after it, so the element's memory is the value's.
+    @inline(__always)
+    func withWrapped<Wrapped, R>(at i: Int, _ body: (Wrapped) throws -> R) rethrows -> R? where Element == Wrapped? {
+        guard case .some = self[i], let base = baseAddress else { return nil }
+        return try (base + i).withMemoryRebound(to: Wrapped.self, capacity: 1) { try body($0.pointee) }
     }
 }
