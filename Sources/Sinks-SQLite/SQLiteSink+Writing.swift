@@ -9,11 +9,13 @@ extension SQLiteSink {
     ///
     /// The record's own key is looked up before its links are resolved: a record that is skipped
     /// or kept as a duplicate must not create the related records only it mentions.
-    func store(_ record: EntityRecord, onDuplicate: DuplicatePolicy?, linkedFrom: (writer: EntityWriter, slot: Int)?,
+    ///
+    /// `record` is `inout` only so that it and its linked records are read in place (see
+    /// `RecordSink.write`); it is left as it was.
+    func store(_ record: inout EntityRecord, onDuplicate: DuplicatePolicy?, linkedFrom: (writer: EntityWriter, slot: Int)?,
                log: ImportLog) throws -> LinkedRow? {
         let writer = try self.writer(for: record)
-        // Linked records are read through a buffer pointer: an array's subscript returns a copy,
-        // which retains every array and string of the record (and releases them after).
+        // Through a buffer pointer: `record.links[slot]?.entity` would copy the linked record.
         try record.links.withUnsafeBufferPointer { linked in
             for slot in linked.indices {
                 if let entity = linked[slot]?.entity { try checkLink(to: entity, slot: slot, of: writer, at: record.location) }
@@ -32,7 +34,7 @@ extension SQLiteSink {
                     log.count(.alreadyPresent, entity: writer.entity)
                     return LinkedRow(rowID: existing.rowID, entityNumber: writer.entityNumber)
                 }
-                try resolveDuplicate(record, of: writer, existing: existing, onDuplicate: onDuplicate, log: log)
+                try resolveDuplicate(&record, of: writer, existing: existing, onDuplicate: onDuplicate, log: log)
                 return LinkedRow(rowID: existing.rowID, entityNumber: writer.entityNumber)
             }
             key = recordKey
@@ -40,23 +42,26 @@ extension SQLiteSink {
         // Linked rows live on the stack: no allocation per record.
         return try withUnsafeTemporaryAllocation(of: LinkedRow?.self, capacity: record.links.count) { links in
             links.initialize(repeating: nil)
-            try storeLinks(of: record, into: links, of: writer, log: log)
-            let rowID = try writer.insert(record, links: links)
-            if let key { try writer.keys.insert(key, rowID: rowID, first: record.location) }
-            log.count(.inserted, entity: writer.entity)
-            return LinkedRow(rowID: rowID, entityNumber: writer.entityNumber)
+            // A method of its own: read inside this closure, which captures it, the record is copied.
+            return try insertNew(&record, key: key, links: links, of: writer, log: log)
         }
     }
 
+    /// Finds or creates the records `record` links to, then inserts it under `key`.
+    private func insertNew(_ record: inout EntityRecord, key: KeyIndex.Key?, links: UnsafeMutableBufferPointer<LinkedRow?>,
+                           of writer: EntityWriter, log: ImportLog) throws -> LinkedRow {
+        try storeLinks(of: &record, into: links, of: writer, log: log)
+        let rowID = try writer.insert(record, links: links)
+        if let key { try writer.keys.insert(key, rowID: rowID, first: record.location) }
+        log.count(.inserted, entity: writer.entity)
+        return LinkedRow(rowID: rowID, entityNumber: writer.entityNumber)
+    }
+
     /// Finds or creates the records `record` links to, for the slots of `links` still empty.
-    private func storeLinks(of record: EntityRecord, into links: UnsafeMutableBufferPointer<LinkedRow?>,
+    private func storeLinks(of record: inout EntityRecord, into links: UnsafeMutableBufferPointer<LinkedRow?>,
                             of writer: EntityWriter, log: ImportLog) throws {
-        try record.links.withUnsafeBufferPointer { linked in
-            for slot in linked.indices where links[slot] == nil {
-                links[slot] = try linked.withWrapped(at: slot) { link in
-                    try store(link, onDuplicate: nil, linkedFrom: (writer, slot), log: log)
-                } ?? nil
-            }
+        for slot in record.links.indices where links[slot] == nil && record.links[slot] != nil {
+            links[slot] = try store(&record.links[slot]!, onDuplicate: nil, linkedFrom: (writer, slot), log: log)
         }
     }
 
@@ -72,18 +77,18 @@ extension SQLiteSink {
     ///
     /// Links are compared by finding the related records only; they are created (and counted)
     /// only when the stored row is updated.
-    private func resolveDuplicate(_ record: EntityRecord, of writer: EntityWriter, existing: KeyIndex.Entry,
+    private func resolveDuplicate(_ record: inout EntityRecord, of writer: EntityWriter, existing: KeyIndex.Entry,
                                   onDuplicate: DuplicatePolicy, log: ImportLog) throws {
         try withUnsafeTemporaryAllocation(of: LinkedRow?.self, capacity: record.links.count) { links in
             links.initialize(repeating: nil)
             for slot in record.links.indices {
                 if let link = record.links[slot] { links[slot] = try find(link) }
             }
-            try resolveDuplicate(record, of: writer, existing: existing, links: links, onDuplicate: onDuplicate, log: log)
+            try resolveDuplicate(&record, of: writer, existing: existing, links: links, onDuplicate: onDuplicate, log: log)
         }
     }
 
-    private func resolveDuplicate(_ record: EntityRecord, of writer: EntityWriter, existing: KeyIndex.Entry,
+    private func resolveDuplicate(_ record: inout EntityRecord, of writer: EntityWriter, existing: KeyIndex.Entry,
                                   links: UnsafeMutableBufferPointer<LinkedRow?>, onDuplicate: DuplicatePolicy,
                                   log: ImportLog) throws {
         var (stored, differing) = try writer.compare(row: existing.rowID, with: record, links: links)
@@ -117,7 +122,7 @@ extension SQLiteSink {
         }
         let update = onDuplicate == .update && !differing.isEmpty
         if update {
-            try storeLinks(of: record, into: links, of: writer, log: log)
+            try storeLinks(of: &record, into: links, of: writer, log: log)
             try writer.update(row: existing.rowID, with: record, links: links, stored: stored)
         }
         try log.duplicate(ImportLog.Duplicate(entity: writer.name, key: writer.keyText(of: record),
@@ -184,15 +189,3 @@ extension SQLiteSink {
     }
 }
 
-extension UnsafeBufferPointer {
-    /// Calls `body` with the value wrapped in element `i` in place, or returns nil for nil.
-    ///
-    /// Unwrapping an element with `!` or `if let` copies the value out, which for a record
-    /// retains (and then releases) every array and string in it. An `Optional` keeps its payload
-    /// at its own address, with any tag after it, so the element's memory is the value's.
-    @inline(__always)
-    func withWrapped<Wrapped, R>(at i: Int, _ body: (Wrapped) throws -> R) rethrows -> R? where Element == Wrapped? {
-        guard case .some = self[i], let base = baseAddress else { return nil }
-        return try (base + i).withMemoryRebound(to: Wrapped.self, capacity: 1) { try body($0.pointee) }
-    }
-}

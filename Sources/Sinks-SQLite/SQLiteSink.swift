@@ -89,10 +89,10 @@ public final class SQLiteSink: RecordSink {
     }
 
     /// Writes one record after finding or creating the records it links to; see `RecordSink`.
-    public func write(_ record: EntityRecord, onDuplicate: DuplicatePolicy, log: ImportLog) throws {
+    public func write(_ record: inout EntityRecord, onDuplicate: DuplicatePolicy, log: ImportLog) throws {
         guard state == .building else { throw notBuilding() }
         do {
-            _ = try store(record, onDuplicate: onDuplicate, linkedFrom: nil, log: log)
+            _ = try store(&record, onDuplicate: onDuplicate, linkedFrom: nil, log: log)
         } catch let error as PipelineError {
             throw error.located(at: record.location)
         }

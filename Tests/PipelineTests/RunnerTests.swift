@@ -39,7 +39,7 @@ final class RunnerTests: XCTestCase {
         var finished = false
         var published = false
         var discarded = false
-        func write(_ record: EntityRecord, onDuplicate: DuplicatePolicy, log: ImportLog) throws {
+        func write(_ record: inout EntityRecord, onDuplicate: DuplicatePolicy, log: ImportLog) throws {
             written.append(record)
             log.count(.inserted, entity: record.entity)
         }
@@ -177,7 +177,7 @@ final class RunnerTests: XCTestCase {
         var writes = 0
         var discarded = false
         init(failAt: Int) { self.failAt = failAt }
-        func write(_ record: EntityRecord, onDuplicate: DuplicatePolicy, log: ImportLog) throws {
+        func write(_ record: inout EntityRecord, onDuplicate: DuplicatePolicy, log: ImportLog) throws {
             writes += 1
             if writes == failAt { throw PipelineError(.io, stage: "sqlite", "database or disk is full") }
             log.count(.inserted, entity: record.entity)
@@ -204,7 +204,7 @@ final class RunnerTests: XCTestCase {
         }
         final class RefusingSink: RecordSink {
             var written: [Value] = []
-            func write(_ record: EntityRecord, onDuplicate: DuplicatePolicy, log: ImportLog) throws {
+            func write(_ record: inout EntityRecord, onDuplicate: DuplicatePolicy, log: ImportLog) throws {
                 if record.entity == 1, case .text(let name)? = record.values[0],
                    let line = Int(name.dropFirst(5)), line % 89 == 0 {
                     throw Rejection(at: record.location, stage: "sqlite", reason: "refused")

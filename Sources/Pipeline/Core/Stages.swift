@@ -87,7 +87,11 @@ public protocol RecordSink: AnyObject {
     /// happened: inserted, already present, updated or skipped, per entity, and every duplicate.
     /// `onDuplicate` says what a record whose unique key exists does; records found through a
     /// link are never updated.
-    func write(_ record: EntityRecord, onDuplicate: DuplicatePolicy, log: ImportLog) throws
+    ///
+    /// `record` is `inout` only so that it is read where it lies, and the sink leaves it as it
+    /// was: passed by value from the batch it sits in, a record is copied, which retains and
+    /// releases every array and string in it.
+    func write(_ record: inout EntityRecord, onDuplicate: DuplicatePolicy, log: ImportLog) throws
     /// Completes the output and checks it; with `publish`, puts it in place atomically, otherwise
     /// (a dry run) throws it away once checked.
     func finish(log: ImportLog, publish: Bool) throws
@@ -96,6 +100,12 @@ public protocol RecordSink: AnyObject {
 }
 
 extension RecordSink {
+    /// Writes one record given by value: see `write(_:onDuplicate:log:)`.
+    public func write(_ record: EntityRecord, onDuplicate: DuplicatePolicy, log: ImportLog) throws {
+        var record = record
+        try write(&record, onDuplicate: onDuplicate, log: log)
+    }
+
     /// Completes the output, checks it, and puts it in place atomically.
     public func finish(log: ImportLog) throws {
         try finish(log: log, publish: true)

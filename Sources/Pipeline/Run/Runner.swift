@@ -66,28 +66,23 @@ public final class Runner {
         defer { feed.stop() }
         var read = 0, reported = 0
         while true {
-            let batch = feed.take()
-            read += batch.count
-            // Through buffer pointers: an array's subscript returns a copy of the element,
-            // retaining (and then releasing) every array and string in a record.
-            try batch.items.withUnsafeBufferPointer { items in
-                for item in items.prefix(batch.count).indices {
-                    log.recordRead()
-                    if let rejection = items[item].rejection {
-                        if let entity = items[item].rejectedEntity { log.countRejected(entity: entity) }
+            var batch = feed.take()
+            for i in 0..<batch.count {
+                read += 1
+                log.recordRead()
+                if let rejection = batch.items[i].rejection {
+                    if let entity = batch.items[i].rejectedEntity { log.countRejected(entity: entity) }
+                    log.reject(rejection)
+                    continue
+                }
+                for k in batch.items[i].records.indices {
+                    do {
+                        // In place (see RecordSink.write): no copy of the record.
+                        try sink.write(&batch.items[i].records[k], onDuplicate: source.onDuplicate, log: log)
+                    } catch let rejection as Rejection {
+                        log.countRejected(entity: batch.items[i].records[k].entity)
                         log.reject(rejection)
-                        continue
-                    }
-                    try items[item].records.withUnsafeBufferPointer { records in
-                        for record in records.indices {
-                            do {
-                                try sink.write(records[record], onDuplicate: source.onDuplicate, log: log)
-                            } catch let rejection as Rejection {
-                                log.countRejected(entity: records[record].entity)
-                                log.reject(rejection)
-                                break
-                            }
-                        }
+                        break
                     }
                 }
             }
