@@ -25,6 +25,15 @@ struct TransformDateTests {
     static let berlin = options("dd/MM/yyyy HH:mm", "Europe/Berlin")
     static let newYork = options("dd/MM/yyyy HH:mm", "America/New_York")
 
+    @Test("a date shows as ISO 8601 in UTC, milliseconds only when it has them, years zero-padded")
+    func displayText() {
+        #expect(Value.date(0).displayText == "2001-01-01T00:00:00Z")
+        #expect(Self.unix(1_705_316_400).displayText == "2024-01-15T11:00:00Z")
+        #expect(Self.unix(1_705_316_400.25).displayText == "2024-01-15T11:00:00.250Z")
+        #expect(Self.unix(1_705_316_400.007).displayText == "2024-01-15T11:00:00.007Z")
+        #expect(Self.unix(-30_610_310_400).displayText == "0999-12-31T00:00:00Z")  // date -u -d 0999-12-31 +%s
+    }
+
     @Test func winterAndSummerInTwoZones() throws {
         #expect(try Self.date("15/01/2024 12:00", Self.berlin) == Self.unix(1_705_316_400))  // 11:00Z, CET +1
         #expect(try Self.date("15/07/2024 12:00", Self.berlin) == Self.unix(1_721_037_600))  // 10:00Z, CEST +2

@@ -68,9 +68,17 @@ public enum Value: Sendable, Hashable {
         let mm = Int(secs / 60); secs -= Double(mm * 60)
         let ss = Int(secs)
         let frac = secs - Double(ss)
-        var out = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", y, m, d, hh, mm, ss)
-        if frac > 0.0005 { out += String(format: ".%03d", Int((frac * 1000).rounded())) }
+        var out = "\(padded(y, 4))-\(padded(m, 2))-\(padded(d, 2))T\(padded(hh, 2)):\(padded(mm, 2)):\(padded(ss, 2))"
+        if frac > 0.0005 { out += ".\(padded(Int((frac * 1000).rounded()), 3))" }
         return out + "Z"
+    }
+
+    /// `number` zero-padded to `width` digits, as `%0<width>d` gives it: `String(format:)` costs
+    /// microseconds, and every duplicate of a record with a date shows the date.
+    private static func padded(_ number: Int, _ width: Int) -> String {
+        let digits = String(number.magnitude)
+        let zeros = String(repeating: "0", count: max(0, width - digits.count - (number < 0 ? 1 : 0)))
+        return (number < 0 ? "-" : "") + zeros + digits
     }
 
     /// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).

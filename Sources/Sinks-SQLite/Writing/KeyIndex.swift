@@ -37,90 +37,118 @@ final class KeyIndex {
         case values([Value])
     }
 
-    private let limits: Limits
-    private let spillDirectory: URL
-    private var texts = TextKeyTable()
-    private var values: [Value: Int32] = [:]
-    private var tuples: [[Value]: Int32] = [:]
-    private var rowIDs: [Int64] = []
-    private var firsts = LocationList()
-    private var spill: KeySpill?
-    private var normalized: [UInt8] = []
-
     /// `spillDirectory`: where text keys past `limits.memoryKeys` are written (the store's folder).
     init(spillDirectory: URL, limits: Limits = .standard) {
-        self.spillDirectory = spillDirectory
-        self.limits = limits
+        state = State(spillDirectory: spillDirectory, limits: limits)
     }
 
     /// The entry of a key written before, if any.
     @inline(__always)
     func lookup(_ key: Key) throws -> Entry? {
-        let number: Int32?
-        switch key {
-        case .text(let text): return try lookup(text)
-        case .value(let value): number = values[value]
-        case .values(let tuple): number = tuples[tuple]
-        }
-        return number.map { Entry(rowID: rowIDs[Int($0)], number: $0) }
+        try state.lookup(key)
     }
 
     /// Where the key of `entry` was first seen.
     func firstLocation(of entry: Entry) -> Location {
-        entry.spilledFirst ?? firsts[Int(entry.number)]
+        state.firstLocation(of: entry)
     }
 
     /// Records the row written for a new key and where its record came from.
     func insert(_ key: Key, rowID: Int64, first: Location) throws {
-        if case .text(let text) = key, texts.count >= limits.memoryKeys {
-            if spill == nil { spill = try KeySpill(directory: spillDirectory, runKeys: limits.runKeys) }
-            return try withCanonicalBytes(text) { bytes, hash in
-                try spill!.insert(bytes, hash: hash, rowID: rowID, first: first)
-            }
-        }
-        guard rowIDs.count < Int32.max else {
-            throw PipelineError(.io, stage: "sqlite", "more than \(Int32.max) records of one entity")
-        }
-        let number = Int32(rowIDs.count)
-        rowIDs.append(rowID)
-        firsts.append(first)
-        switch key {
-        case .text(let text): withCanonicalBytes(text) { texts.insert($0, hash: UInt32(truncatingIfNeeded: $1), number) }
-        case .value(let value): values[value] = number
-        case .values(let tuple): tuples[tuple] = number
-        }
+        try state.insert(key, rowID: rowID, first: first)
     }
 
-    // MARK: Text keys
+    /// The index proper, a value: each call above changes it within one exclusive access, where
+    /// every use of a class's stored property is checked at run time on its own.
+    private var state: State
 
-    private func lookup(_ text: String) throws -> Entry? {
-        try withCanonicalBytes(text) { bytes, hash in
-            if let k = texts.find(bytes, hash: UInt32(truncatingIfNeeded: hash)) {
-                let number = texts.number(k)
-                return Entry(rowID: rowIDs[Int(number)], number: number)
+    private struct State {
+        private let limits: Limits
+        private let spillDirectory: URL
+        private var texts = TextKeyTable()
+        private var values: [Value: Int32] = [:]
+        private var tuples: [[Value]: Int32] = [:]
+        private var rowIDs: [Int64] = []
+        private var firsts = LocationList()
+        private var spill: KeySpill?
+        private var normalized: [UInt8] = []
+
+        init(spillDirectory: URL, limits: Limits) {
+            self.spillDirectory = spillDirectory
+            self.limits = limits
+        }
+
+        @inline(__always)
+        mutating func lookup(_ key: Key) throws -> Entry? {
+            let number: Int32?
+            switch key {
+            case .text(let text): return try lookup(text)
+            case .value(let value): number = values[value]
+            case .values(let tuple): number = tuples[tuple]
             }
-            return try spill?.find(bytes, hash: hash).map { Entry(rowID: $0.rowID, number: -1, spilledFirst: $0.first) }
+            return number.map { Entry(rowID: rowIDs[Int($0)], number: $0) }
         }
-    }
 
-    /// Calls `body` with the bytes `text` is compared by, and their hash.
-    ///
-    /// `String` equality is canonical equivalence: "é" as one scalar equals "e" and a combining
-    /// accent. Canonically equivalent texts have the same NFC form, so that is what is compared;
-    /// ASCII text is in NFC already, and its UTF-8 is used as it is (native strings are contiguous
-    /// UTF-8: no copy).
-    @inline(__always)
-    private func withCanonicalBytes<R>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>, UInt64) throws -> R) rethrows -> R {
-        var contiguous = text
-        if contiguous.withUTF8({ TextKeyTable.isASCII($0) }) {
-            return try contiguous.withUTF8 { try body($0, TextKeyTable.hash($0)) }
+        func firstLocation(of entry: Entry) -> Location {
+            entry.spilledFirst ?? firsts[Int(entry.number)]
         }
-        normalized.removeAll(keepingCapacity: true)
-        // The standard library's own NFC, which its `==` compares by: about 0.4 µs a key, where
-        // Foundation's `precomposedStringWithCanonicalMapping` takes 1.8 µs. Underscored but
-        // public, in every standard library since Swift 5 (Linux and Apple's).
-        text._withNFCCodeUnits { normalized.append($0) }
-        return try normalized.withUnsafeBufferPointer { try body($0, TextKeyTable.hash($0)) }
+
+        mutating func insert(_ key: Key, rowID: Int64, first: Location) throws {
+            if case .text(let text) = key, texts.count >= limits.memoryKeys {
+                if spill == nil { spill = try KeySpill(directory: spillDirectory, runKeys: limits.runKeys) }
+                return try Self.withCanonicalBytes(text, scratch: &normalized) { bytes, hash in
+                    try spill!.insert(bytes, hash: hash, rowID: rowID, first: first)
+                }
+            }
+            guard rowIDs.count < Int32.max else {
+                throw PipelineError(.io, stage: "sqlite", "more than \(Int32.max) records of one entity")
+            }
+            let number = Int32(rowIDs.count)
+            rowIDs.append(rowID)
+            firsts.append(first)
+            switch key {
+            case .text(let text):
+                Self.withCanonicalBytes(text, scratch: &normalized) { texts.insert($0, hash: UInt32(truncatingIfNeeded: $1), number) }
+            case .value(let value): values[value] = number
+            case .values(let tuple): tuples[tuple] = number
+            }
+        }
+
+        // MARK: Text keys
+
+        private mutating func lookup(_ text: String) throws -> Entry? {
+            try Self.withCanonicalBytes(text, scratch: &normalized) { bytes, hash in
+                if let k = texts.find(bytes, hash: UInt32(truncatingIfNeeded: hash)) {
+                    let number = texts.number(k)
+                    return Entry(rowID: rowIDs[Int(number)], number: number)
+                }
+                return try spill?.find(bytes, hash: hash).map { Entry(rowID: $0.rowID, number: -1, spilledFirst: $0.first) }
+            }
+        }
+
+        /// Calls `body` with the bytes `text` is compared by, and their hash.
+        ///
+        /// `String` equality is canonical equivalence: "é" as one scalar equals "e" and a combining
+        /// accent. Canonically equivalent texts have the same NFC form, so that is what is compared;
+        /// ASCII text is in NFC already, and its UTF-8 is used as it is (native strings are contiguous
+        /// UTF-8: no copy). `scratch` holds the NFC form of other text.
+        @inline(__always)
+        private static func withCanonicalBytes<R>(_ text: String, scratch normalized: inout [UInt8],
+                                                  _ body: (UnsafeBufferPointer<UInt8>, UInt64) throws -> R) rethrows -> R {
+            var result: R?
+            let usedAsItIs = try text.utf8.withContiguousStorageIfAvailable { bytes in
+                guard TextKeyTable.isASCII(bytes) else { return false }
+                result = try body(bytes, TextKeyTable.hash(bytes))
+                return true
+            }
+            if usedAsItIs == true, let result { return result }
+            normalized.removeAll(keepingCapacity: true)
+            // The standard library's own NFC, which its `==` compares by: about 0.4 µs a key, where
+            // Foundation's `precomposedStringWithCanonicalMapping` takes 1.8 µs. Underscored but
+            // public, in every standard library since Swift 5 (Linux and Apple's).
+            text._withNFCCodeUnits { normalized.append($0) }
+            return try normalized.withUnsafeBufferPointer { try body($0, TextKeyTable.hash($0)) }
+        }
     }
 }
 
