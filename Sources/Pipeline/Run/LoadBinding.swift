@@ -1,6 +1,9 @@
 /// A `LoadSpec` bound to one source's field names and the model: indexes resolved once, so that
 /// turning a record into entity records does no lookups by name.
-struct LoadBinding {
+///
+/// A class: taken from an array to fill a record, a struct would be copied, retaining each of
+/// its arrays and strings, for every source record.
+final class LoadBinding {
     struct Slot {
         var attribute: Int
         var field: Int
