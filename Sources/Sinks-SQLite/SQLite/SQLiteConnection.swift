@@ -10,10 +10,14 @@ final class SQLiteConnection {
     /// The database file, for messages.
     let path: String
 
+    /// Settings of the SQLite library itself, made once before its first connection opens.
+    private static let configureSQLite: Void = pipectl_sqlite_disable_memory_statistics()
+
     /// Opens `path`, read-only or read-write (creating the file).
     ///
     /// The connection is used from one thread at a time, so SQLite's per-call mutexes are turned off.
     init(path: String, readOnly: Bool) throws {
+        _ = Self.configureSQLite
         self.path = path
         var db: OpaquePointer?
         let mode = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
