@@ -60,17 +60,19 @@ struct RunSummary {
             let times = count == 1 ? "" : " (\(count) records, the first here)"
             out += "\(skip.location): warning: \(skip.entity) skipped\(times): \(skip.reason)\n"
         }
-        // Read from the log's file one at a time: a large run has hundreds of thousands.
-        var conflicts = 0
+        // Read from the log's file one at a time, up to the last one shown: a large run has
+        // hundreds of thousands.
+        var shown = 0
         for duplicate in log.duplicates where !duplicate.differences.isEmpty {
-            conflicts += 1
-            guard conflicts <= shownPerKind else { continue }
+            guard shown < shownPerKind else { break }
+            shown += 1
             let diffs = duplicate.differences.map { "\($0.attribute) \($0.first.debugDescription) -> \($0.again.debugDescription)" }
             out += "\(duplicate.again): warning: \(duplicate.entity) \(duplicate.key) was already loaded from "
                 + "\(duplicate.first) with other values (\(diffs.joined(separator: ", "))); "
                 + (duplicate.updated ? "updated\n" : "kept the first\n")
         }
-        if conflicts > shownPerKind { out += "... and \(conflicts - shownPerKind) more conflicting duplicates\n" }
+        let conflicts = log.conflictingDuplicates
+        if conflicts > shown { out += "... and \(conflicts - shown) more conflicting duplicates\n" }
         if !out.isEmpty { Terminal.standardError.write(out) }
     }
 

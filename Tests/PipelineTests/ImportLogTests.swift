@@ -40,6 +40,9 @@ struct ImportLogTests {
             if read.key != written.key { break }  // one failure says enough
         }
         #expect(log.duplicates.last?.key == duplicate(count).key)
+        // Counted as they were logged: those with differences (k % 4 != 0) conflict.
+        #expect(log.conflictingDuplicates == (0...count).filter { $0 % 4 != 0 }.count)
+        #expect(log.conflictingDuplicates == log.duplicates.filter { !$0.differences.isEmpty }.count)
         // The file was unlinked when it was created: nothing is left in the folder.
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }

@@ -79,6 +79,32 @@ final class GrocerySQLiteTests: XCTestCase {
             result.stderr)
     }
 
+    func testManyConflictingDuplicatesAreSummed() throws {
+        let ws = try Workspace()
+        // Fourteen names seen twice with another quantity, one seen twice the same.
+        var csv = "name,quantity\n" + (1...15).map { "Item \($0),1\n" }.joined()
+        csv += (1...14).map { "Item \($0),2\n" }.joined() + "Item 15,1\n"
+        try ws.write(csv, to: "pipelines/data/repeats.csv")
+        try ws.write("""
+            version: 1
+            name: repeats
+            store: { path: ../build/repeats.sqlite, layout: sqlite }
+            entities:
+              Item: { unique: name, attributes: { name: string, quantity: double } }
+            sources:
+              - name: items
+                read: { csv: data/repeats.csv }
+                transform: [{ number: { fields: [quantity] } }]
+                load: { Item: { name: name, quantity: quantity } }
+            """, to: "pipelines/repeats.yaml")
+        let result = try ws.run("run", "pipelines/repeats.yaml")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let warnings = result.stderr.split(separator: "\n").filter { $0.contains("was already loaded") }
+        XCTAssertEqual(warnings.count, 10, result.stderr)
+        XCTAssertTrue(warnings[0].hasPrefix("pipelines/data/repeats.csv:17:1: warning: Item name=Item 1 was already loaded"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("\n... and 4 more conflicting duplicates\n"), result.stderr)
+    }
+
     func testTwoRunsGiveByteIdenticalStores() throws {
         let ws = try Workspace()
         XCTAssertEqual(try ws.run("run", "-q", "pipelines/grocery-sqlite.yaml").status, 0)

@@ -61,6 +61,8 @@ public final class ImportLog {
     /// Kept in a temporary file: see `DuplicateList`.
     public var duplicates: DuplicateList { DuplicateList(storage: duplicateStorage, count: duplicateStorage.count) }
     private let duplicateStorage: DuplicateStorage
+    /// The duplicates whose values differ from the first record's, counted as they are logged.
+    public private(set) var conflictingDuplicates = 0
     /// The source whose records are being written.
     public var currentSource: Int {
         get { current.pointee }
@@ -124,6 +126,7 @@ public final class ImportLog {
         var duplicate = duplicate
         duplicate.source = sourceNames[currentSource]
         try duplicateStorage.append(duplicate)
+        if !duplicate.differences.isEmpty { conflictingDuplicates += 1 }
     }
 
     /// Rejections counted per entity are the load stage's: a record rejected while converting
