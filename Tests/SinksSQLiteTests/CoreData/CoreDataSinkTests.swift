@@ -98,25 +98,36 @@ struct CoreDataSinkTests {
         }
     }
 
-    @Test("the finish checks every link, as SQLite's foreign key check does for the plain layout")
-    func linkCheck() throws {
+    /// The error of a link check that finds one item linking to a missing row.
+    private static func missingLink(_ relationship: String, first row: Int) -> String {
+        "error: sqlite: the new store fails its link check: 1 row(s) of 'ZITEM' link through '\(relationship)' "
+            + "to missing rows, first Z_PK \(row)"
+    }
+
+    /// The grocery model's Core Data tables, empty, for SQL to fill and `complete` to check.
+    private func withEmptyStore(_ body: (CoreDataTableLayout, SQLiteConnection) throws -> Void) throws {
         try withScratchFolder { folder in
             let path = folder.appendingPathComponent("links.sqlite")
             let layout = try CoreDataTableLayout(model: CoreDataGrocery.model, settings: CoreDataGrocery.settings(path))
             let connection = try SQLiteConnection(path: path.path, readOnly: false)
             try layout.configure(connection)
             try layout.createSchema(in: connection)
+            try body(layout, connection)
+        }
+    }
+
+    @Test("the finish checks every link, as SQLite's foreign key check does for the plain layout")
+    func linkCheck() throws {
+        try withEmptyStore { layout, connection in
             try connection.execute("INSERT INTO ZLOCATION (Z_PK, Z_ENT, Z_OPT, ZSTOREDIN) VALUES (1, 3, 1, 'Fridge')")
             // A shop link to a row that is a LocationAtHome.
             try connection.execute("INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, ZNAME, ZLOCATIONATSHOP) VALUES (7, 1, 1, 'Tea', 1)")
             #expect(pipelineError { try layout.complete(in: connection) } ==
-                "error: sqlite: the new store fails its link check: 1 row(s) of 'ZITEM' link through 'Item.locationAtShop' "
-                + "to missing rows, first Z_PK 7")
+                Self.missingLink("Item.locationAtShop", first: 7))
             // A link into the hierarchy whose entity column names another entity than the row's.
             try connection.execute("UPDATE ZITEM SET ZLOCATIONATSHOP = NULL, ZUSUALPLACE = 1, Z2_USUALPLACE = 4")
             #expect(pipelineError { try layout.complete(in: connection) } ==
-                "error: sqlite: the new store fails its link check: 1 row(s) of 'ZITEM' link through 'Item.usualPlace' "
-                + "to missing rows, first Z_PK 7")
+                Self.missingLink("Item.usualPlace", first: 7))
             try connection.execute("UPDATE ZITEM SET Z2_USUALPLACE = 3")
             try layout.complete(in: connection)
         }
@@ -124,12 +135,7 @@ struct CoreDataSinkTests {
 
     @Test("the link check finds a missing row among many links, past the ones it checks one by one")
     func linkCheckManyLinks() throws {
-        try withScratchFolder { folder in
-            let path = folder.appendingPathComponent("many.sqlite")
-            let layout = try CoreDataTableLayout(model: CoreDataGrocery.model, settings: CoreDataGrocery.settings(path))
-            let connection = try SQLiteConnection(path: path.path, readOnly: false)
-            try layout.configure(connection)
-            try layout.createSchema(in: connection)
+        try withEmptyStore { layout, connection in
             let unit = 5  // Core Data numbers entities by name: see CoreDataGrocery
             // 2,000 units and an item for each, then one more item whose unit is missing: more
             // distinct links than the check seeks one by one, so the scan has to find it.
@@ -142,13 +148,11 @@ struct CoreDataSinkTests {
             try connection.execute("DELETE FROM Z_PRIMARYKEY; DELETE FROM Z_METADATA")
             try connection.execute("INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, ZNAME, ZUNIT) VALUES (2001, 1, 1, 'Tea', 2500)")
             #expect(pipelineError { try layout.complete(in: connection) } ==
-                "error: sqlite: the new store fails its link check: 1 row(s) of 'ZITEM' link through 'Item.unit' "
-                + "to missing rows, first Z_PK 2001")
+                Self.missingLink("Item.unit", first: 2001))
             // A few links, one of them missing: the seeks find it.
             try connection.execute("DELETE FROM ZITEM WHERE Z_PK > 3 AND Z_PK < 2001")
             #expect(pipelineError { try layout.complete(in: connection) } ==
-                "error: sqlite: the new store fails its link check: 1 row(s) of 'ZITEM' link through 'Item.unit' "
-                + "to missing rows, first Z_PK 2001")
+                Self.missingLink("Item.unit", first: 2001))
             try connection.execute("UPDATE ZITEM SET ZUNIT = 3 WHERE Z_PK = 2001")
             try layout.complete(in: connection)
         }
