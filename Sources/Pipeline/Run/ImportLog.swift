@@ -94,12 +94,18 @@ public final class ImportLog {
         current.deallocate()
     }
 
+    /// Where the current source's counts are; checked, as the counts' memory is not.
+    private var source: Int {
+        precondition(current.pointee < sourceNames.count, "records are logged, but the run has no sources")
+        return current.pointee
+    }
+
     public func recordRead() {
-        counts[current.pointee].read += 1
+        counts[source].read += 1
     }
 
     public func reject(_ rejection: Rejection) {
-        counts[current.pointee].rejected += 1
+        counts[source].rejected += 1
         var rejection = rejection
         rejection.source = sourceNames[currentSource]
         rejections.append(rejection)
@@ -108,7 +114,7 @@ public final class ImportLog {
     /// Counts what the sink did with a record of entity `entity` (index into the model).
     public func count(_ outcome: Outcome, entity: Int) {
         precondition(entityNames.indices.contains(entity), "entity number out of range")
-        let source = current.pointee, entity = sourceNames.count + entity
+        let source = source, entity = sourceNames.count + entity
         switch outcome {
         case .inserted: counts[source].inserted += 1; counts[entity].inserted += 1
         case .alreadyPresent: counts[source].alreadyPresent += 1; counts[entity].alreadyPresent += 1
