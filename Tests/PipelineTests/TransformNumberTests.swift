@@ -115,6 +115,16 @@ struct TransformNumberTests {
         #expect(try AttributeType.double.convert(negative).get() == (.double(-1234.5)))
     }
 
+    @Test("plain text converts to a double only as digits, a sign, a point and an exponent")
+    func plainTextToDouble() {
+        for (text, expected) in [("42", 42.0), ("-1.5", -1.5), ("+.5", 0.5), ("1e5", 1e5), ("1.5E-3", 0.0015), ("2e+2", 200)] {
+            #expect((try? AttributeType.double.convert(.text(text)).get()) == .double(expected), "\(text)")
+        }
+        for text in ["1-5", "5-", "1e5-", "--1", "nan", "inf", "0x1p3", "1,5", ".", "-", "e5"] {
+            #expect((try? AttributeType.double.convert(.text(text)).get()) == nil, "\(text)")
+        }
+    }
+
     @Test func emptyStaysEmptyAndBlankBecomesEmpty() throws {
         #expect(try Self.number("", Self.comma) == .text(""))
         #expect(try Self.number(" \u{00A0}", Self.comma) == .text(""))

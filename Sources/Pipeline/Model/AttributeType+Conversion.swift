@@ -111,13 +111,17 @@ extension AttributeType {
     /// Digits with an optional sign, point and exponent: no "nan", "inf" or hex that `Double()` takes.
     static func looksNumeric(_ s: String) -> Bool {
         var sawDigit = false
-        for (i, c) in s.utf8.enumerated() {
+        var previous: UInt8?
+        for c in s.utf8 {
             switch c {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): sawDigit = true
-            case UInt8(ascii: "+"), UInt8(ascii: "-"): if i != 0 { let prev = Array(s.utf8)[i - 1]; if prev != UInt8(ascii: "e") && prev != UInt8(ascii: "E") { return false } }
-            case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): continue
+            case UInt8(ascii: "+"), UInt8(ascii: "-"):
+                // A sign leads the number or its exponent.
+                if let previous, previous != UInt8(ascii: "e"), previous != UInt8(ascii: "E") { return false }
+            case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): break
             default: return false
             }
+            previous = c
         }
         return sawDigit
     }
