@@ -35,20 +35,25 @@ final class DuplicateStorage {
 
     func append(_ duplicate: ImportLog.Duplicate) throws {
         if file == nil { file = try SpillFile(directory: directory, holding: "the duplicates found", stage: "run") }
-        encoded.removeAll(keepingCapacity: true)
-        put(duplicate.source)
-        put(duplicate.entity)
-        put(duplicate.key)
-        put(duplicate.first)
-        put(duplicate.again)
-        put(UInt32(duplicate.differences.count))
+        // Encoded into a local buffer (the stored one, swapped out so that it keeps its capacity):
+        // every change of a class's stored property is checked for exclusivity at run time.
+        var bytes: [UInt8] = []
+        swap(&bytes, &encoded)
+        defer { swap(&bytes, &encoded) }
+        bytes.removeAll(keepingCapacity: true)
+        Self.put(duplicate.source, into: &bytes)
+        Self.put(duplicate.entity, into: &bytes)
+        Self.put(duplicate.key, into: &bytes)
+        Self.put(duplicate.first, into: &bytes)
+        Self.put(duplicate.again, into: &bytes)
+        Self.put(UInt32(duplicate.differences.count), into: &bytes)
         for difference in duplicate.differences {
-            put(difference.attribute)
-            put(difference.first)
-            put(difference.again)
+            Self.put(difference.attribute, into: &bytes)
+            Self.put(difference.first, into: &bytes)
+            Self.put(difference.again, into: &bytes)
         }
-        encoded.append(duplicate.updated ? 1 : 0)
-        try encoded.withUnsafeBufferPointer { try file!.append($0) }
+        bytes.append(duplicate.updated ? 1 : 0)
+        try bytes.withUnsafeBufferPointer { try file!.append($0) }
         starts.append(file!.size)
     }
 
@@ -82,24 +87,27 @@ final class DuplicateStorage {
 
     // MARK: Encoding
 
-    private func put<T: FixedWidthInteger>(_ value: T) {
-        withUnsafeBytes(of: value.littleEndian) { encoded.append(contentsOf: $0) }
+    private static func put<T: FixedWidthInteger>(_ value: T, into bytes: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
-    private func put(_ text: String) {
-        put(UInt32(text.utf8.count))
-        encoded.append(contentsOf: text.utf8)
+    private static func put(_ text: String, into bytes: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { utf8 in
+            put(UInt32(utf8.count), into: &bytes)
+            bytes.append(contentsOf: utf8)
+        }
     }
 
-    private func put(_ location: Location) {
-        put(location.file)
-        put(Int64(location.line ?? -1))
-        put(Int64(location.column ?? -1))
+    private static func put(_ location: Location, into bytes: inout [UInt8]) {
+        put(location.file, into: &bytes)
+        put(Int64(location.line ?? -1), into: &bytes)
+        put(Int64(location.column ?? -1), into: &bytes)
         if let path = location.path {
-            encoded.append(1)
-            put(path)
+            bytes.append(1)
+            put(path, into: &bytes)
         } else {
-            encoded.append(0)
+            bytes.append(0)
         }
     }
 
