@@ -179,6 +179,43 @@ struct TransformDateTests {
         #expect(rejected < checked / 100)
     }
 
+    /// Every 5 minutes of the three days around each clock change from 2019 to 2025, resolved
+    /// through the cached change against the definition: each offset in force around the local
+    /// time that maps it back onto itself is a solution; none is a gap, two an overlap. Dates
+    /// are resolved in order, so that each day is cached by its first time.
+    @Test(arguments: ["Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Asia/Tehran", "UTC"])
+    func zoneResolverAgreesWithTheDefinitionAroundChanges(zoneName: String) throws {
+        let zone = try #require(TimeZone(identifier: zoneName))
+        let resolver = ZoneResolver(zone: zone)
+        func offset(_ instant: Int64) -> Int64 {
+            Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant))))
+        }
+        var changes: [Int64] = []
+        var instant = Date(timeIntervalSince1970: 1_546_300_800)  // 2019-01-01
+        while let next = zone.nextDaylightSavingTimeTransition(after: instant), next.timeIntervalSince1970 < 1_767_225_600 {
+            changes.append(Int64(next.timeIntervalSince1970))
+            instant = next
+        }
+        #expect(zoneName == "UTC" || zoneName == "Asia/Tehran" || changes.count >= 12)
+        var gaps = 0, overlaps = 0
+        for change in changes + [1_700_000_000] {
+            var local = (change + offset(change)) / 86_400 * 86_400 - 86_400
+            while local < (change + offset(change)) / 86_400 * 86_400 + 2 * 86_400 {
+                let solutions = Set([offset(local - 86_400), offset(local + 86_400)]).filter { offset(local - $0) == $0 }
+                let expected: ZoneResolver.Resolution = switch solutions.count {
+                case 0: .gap
+                case 1: .instant(local - solutions.first!)
+                default: .overlap
+                }
+                #expect(resolver.resolve(local: local) == expected, "local \(local) near \(change)")
+                if expected == .gap { gaps += 1 }
+                if expected == .overlap { overlaps += 1 }
+                local += 300
+            }
+        }
+        #expect(zoneName == "UTC" || zoneName == "Asia/Tehran" || (gaps > 0 && overlaps > 0))
+    }
+
     @Test func optionErrors() {
         let zone = #"{ fields: added, format: "dd/MM/yyyy", timezone: Europe/Berln }"#
         #expect(TransformFixture.pipelineError { _ = try TransformFixture.make("date", zone) }
