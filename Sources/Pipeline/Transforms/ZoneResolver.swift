@@ -3,12 +3,12 @@ import Foundation
 /// Turns local wall-clock times of one time zone into instants, refusing the ones that do not
 /// exist (skipped when the clocks go forward) or exist twice (when they go back).
 ///
-/// Offsets come from `TimeZone` (the system's tz database) and are cached per local day: the
+/// Offsets come from `TimeZone` (the system's tz database) and are kept per local day: the
 /// offset of a day far from any clock change, and for a day near one, the instant of the change
-/// with the offsets before and after it. A column of dates then costs an array look-up per value
-/// rather than several time-zone queries (a day near a change comes up every half year).
-/// Assumes, as every real zone does, that a zone never changes its clocks twice within three days;
-/// a day where it does is resolved from `TimeZone` each time.
+/// with the offsets before and after it. A column of dates then costs a look-up in a small table
+/// per value rather than several time-zone queries. Assumes, as every real zone does, that a zone
+/// never changes its clocks twice within three days; a day where it does is resolved from
+/// `TimeZone` each time.
 final class ZoneResolver {
     enum Resolution: Equatable {
         /// Seconds since 1970-01-01T00:00:00Z.
@@ -21,17 +21,21 @@ final class ZoneResolver {
 
     let zone: TimeZone
     private static let day: Int64 = 86_400
-    /// Days held: 2^15 (90 years, 1 MB), so that dates spread over decades still hit.
-    private static let cacheSize = 1 << 15
-    /// Direct-mapped cache of days, by local day number.
-    private var cache = [CachedDay](repeating: CachedDay(day: .min, offset: 0, change: 0, offsetAfter: 0),
-                                    count: ZoneResolver.cacheSize)
+    /// Days kept: 2^15 (about 90 years) from `firstDay`, which puts the first date resolved in
+    /// the middle. A day outside is worked out each time.
+    private static let span = 1 << 15
+    private var firstDay: Int64?
+    /// For each day of the span, 0 until it is first seen, then 1 + its entry in `kinds`. Two
+    /// bytes a day, so that the table (64 KB) stays in the processor's cache among the records
+    /// streaming through: spread over decades, days of 32 bytes each missed it on most values.
+    private var dayKinds = [UInt16](repeating: 0, count: ZoneResolver.span)
+    /// The days' offsets: one entry per offset for the days far from a change, one per day near one.
+    private var kinds: [CachedDay] = []
+    private var stableKinds: [Int64: UInt16] = [:]
 
-    /// One local day: the offset in force at the start of the window around it (a day before
-    /// it), and the instant the offset changes within the window with the offset after it, or
-    /// `noChange` for a day far from any change.
+    /// The offset in force at the start of the window around a day (a day before it), and the
+    /// instant the offset changes within the window with the offset after it, or `noChange`.
     private struct CachedDay {
-        var day: Int64
         var offset: Int64
         var change: Int64
         var offsetAfter: Int64
@@ -46,9 +50,15 @@ final class ZoneResolver {
     /// The instant of local time `local` (seconds since 1970-01-01T00:00 on the local clock).
     func resolve(local: Int64) -> Resolution {
         let day = local >= 0 ? local / Self.day : (local - Self.day + 1) / Self.day
-        let slot = Int(day & Int64(Self.cacheSize - 1))
-        if cache[slot].day != day { cache[slot] = cachedDay(day) }
-        let cached = cache[slot]
+        let first = firstDay ?? { firstDay = day - Int64(Self.span / 2); return firstDay! }()
+        let cached: CachedDay
+        if day >= first, day - first < Int64(Self.span) {
+            let index = Int(day - first)
+            if dayKinds[index] == 0 { dayKinds[index] = kind(of: cachedDay(day)) }
+            cached = kinds[Int(dayKinds[index]) - 1]
+        } else {
+            cached = cachedDay(day)
+        }
         if cached.change == Self.noChange { return .instant(local - cached.offset) }
         if cached.change == Self.irregular { return resolveExactly(local: local) }
         // Each offset that puts the local time on its own side of the change is a solution.
@@ -61,6 +71,16 @@ final class ZoneResolver {
         }
     }
 
+    /// 1 + the entry of `kinds` for a day: days far from a change share one per offset. A day
+    /// adds at most one entry, so the span's days never run out of numbers.
+    private func kind(of cached: CachedDay) -> UInt16 {
+        if cached.change == Self.noChange, let kind = stableKinds[cached.offset] { return kind }
+        kinds.append(cached)
+        let kind = UInt16(kinds.count)
+        if cached.change == Self.noChange { stableKinds[cached.offset] = kind }
+        return kind
+    }
+
     /// Every instant a time of `day` can map to lies within 14 h of it (the largest offset in
     /// use), so within the window from a day before it to two days after: one offset at both
     /// ends is one offset for the day, and where there are two, bisection finds the change to
@@ -68,7 +88,7 @@ final class ZoneResolver {
     private func cachedDay(_ day: Int64) -> CachedDay {
         var low = day * Self.day - Self.day, high = day * Self.day + 2 * Self.day
         let before = offset(at: low), after = offset(at: high)
-        var cached = CachedDay(day: day, offset: before, change: Self.noChange, offsetAfter: after)
+        var cached = CachedDay(offset: before, change: Self.noChange, offsetAfter: after)
         guard before != after else { return cached }
         // offset(at: low) == before and offset(at: high) == after throughout.
         while high - low > 1 {
