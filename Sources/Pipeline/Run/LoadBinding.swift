@@ -18,11 +18,23 @@ final class LoadBinding {
         var validation: AttributeValidation.Checker?
     }
 
+    /// What `fill` reads of a slot for every record: plain values, so that reading one retains
+    /// nothing (a `Slot` holds names, a default and a checker).
+    struct Step {
+        var attribute: Int
+        var field: Int
+        var type: AttributeType
+        var requiresValue: Bool
+        var hasDefault: Bool
+        var validates: Bool
+    }
+
     let entity: Int
     let entityName: String
     let attributeCount: Int
     let relationshipCount: Int
     let slots: [Slot]
+    private let steps: [Step]
     let links: [(relationship: Int, target: LoadBinding)]
 
     init(_ spec: LoadSpec, model: StoreModel, fields: [String], fieldIndex: [String: Int], source: String) throws {
@@ -73,6 +85,10 @@ final class LoadBinding {
                         requiresValue: !attribute.isOptional && attribute.defaultValue == nil && !key.contains(attribute.name),
                         validation: validation)
         }
+        steps = slots.map {
+            Step(attribute: $0.attribute, field: $0.field, type: $0.type, requiresValue: $0.requiresValue,
+                 hasDefault: $0.defaultValue != nil, validates: $0.validation != nil)
+        }
         links = try spec.links.map { link in
             guard let r = relationships.firstIndex(where: { $0.name == link.relationship }) else {
                 throw PipelineError(.invalidPipeline, at: link.location, stage: "load",
@@ -97,23 +113,21 @@ final class LoadBinding {
     /// again, so nothing of an earlier record remains.
     func fill(_ out: inout EntityRecord, from record: Record) throws {
         out.location = record.location
-        // By index, not `for slot in slots`: copying a slot would retain its names, default and
-        // checker for every field of every record.
-        for i in slots.indices {
-            let field = slots[i].field, attribute = slots[i].attribute
-            switch slots[i].type.convert(record.values[field]) {
+        for i in steps.indices {
+            let step = steps[i]
+            switch step.type.convert(record.values[step.field]) {
             case .success(.null):
-                if slots[i].requiresValue {
+                if step.requiresValue {
                     throw rejection(slots[i], in: record, "is required and has no default, but the value is empty")
                 }
-                out.values[attribute] = slots[i].defaultValue ?? .null
+                out.values[step.attribute] = step.hasDefault ? slots[i].defaultValue : .null
             case .success(let value):
-                if let reason = slots[i].validation?.violation(of: value) {
+                if step.validates, let reason = slots[i].validation?.violation(of: value) {
                     throw rejection(slots[i], in: record, reason)
                 }
-                out.values[attribute] = value
+                out.values[step.attribute] = value
             case .failure(let failure):
-                throw rejection(slots[i], in: record, "(\(slots[i].type.rawValue)): \(failure.reason)")
+                throw rejection(slots[i], in: record, "(\(step.type.rawValue)): \(failure.reason)")
             }
         }
         for j in links.indices {
