@@ -29,7 +29,7 @@ extension SQLiteSink {
                 log.skip(entity: writer.entity, at: record.location, reason: reason)
                 return nil
             }
-            if let existing = try writer.keys.lookup(recordKey) {
+            if let existing = try writer.keys.lookup(recordKey, hash: record.keyHash) {
                 guard let onDuplicate else {
                     log.count(.alreadyPresent, entity: writer.entity)
                     return LinkedRow(rowID: existing.rowID, entityNumber: writer.entityNumber)
@@ -52,7 +52,7 @@ extension SQLiteSink {
                            of writer: EntityWriter, log: ImportLog) throws -> LinkedRow {
         try storeLinks(of: &record, into: links, of: writer, log: log)
         let rowID = try writer.insert(record, links: links)
-        if let key { try writer.keys.insert(key, rowID: rowID, first: record.location) }
+        if let key { try writer.keys.insert(key, hash: record.keyHash, rowID: rowID, first: record.location) }
         log.count(.inserted, entity: writer.entity)
         return LinkedRow(rowID: rowID, entityNumber: writer.entityNumber)
     }
@@ -69,7 +69,7 @@ extension SQLiteSink {
     private func find(_ link: EntityRecord) throws -> LinkedRow? {
         let writer = try self.writer(for: link)
         guard writer.hasKey, let key = writer.key(of: link) else { return nil }
-        return try writer.keys.lookup(key).map { LinkedRow(rowID: $0.rowID, entityNumber: writer.entityNumber) }
+        return try writer.keys.lookup(key, hash: link.keyHash).map { LinkedRow(rowID: $0.rowID, entityNumber: writer.entityNumber) }
     }
 
     /// Compares a record whose key exists with the stored row; logs a difference as a duplicate

@@ -98,6 +98,12 @@ public final class SQLiteSink: RecordSink {
         }
     }
 
+    /// Starts loading where the record's key will be looked up: by then, the wait is over.
+    public func prefetch(_ record: inout EntityRecord) {
+        guard let hash = record.keyHash, writers.indices.contains(record.entity), let writer = writers[record.entity] else { return }
+        writer.keys.prefetch(hash)
+    }
+
     /// Commits, checks (foreign keys, integrity), shows the complete store to `review`, and puts it
     /// in place as a single file in journal mode DELETE (or, without `publish`, deletes it). On
     /// failure the temporary store is deleted and the previous one stays.

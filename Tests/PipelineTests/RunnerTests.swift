@@ -112,6 +112,27 @@ final class RunnerTests: XCTestCase {
         ])
     }
 
+    /// Each record carries the hash of its text key (and its linked records theirs), nil for an
+    /// empty key, through enough records that the runner fills its records again.
+    func testRecordsCarryTheHashOfTheirTextKey() throws {
+        let count = 3_000
+        let names = (0..<count).map { $0 % 3 == 0 ? "Cre\u{300}me \($0)" : "Item \($0)" }
+        // Every third unit empty: the runner fills the same records again after 1,024, not a multiple of 3.
+        let units = (0..<count).map { $0 % 3 == 1 ? "" : "l" }
+        let sink = CollectingSink()
+        try Runner(pipeline: try pipeline((0..<count).map { record($0 + 2, names[$0], "1", "1", units[$0]) })).run(into: sink)
+
+        XCTAssertEqual(sink.written.count, count)
+        var scratch: [UInt8] = []
+        for (k, written) in sink.written.enumerated() {
+            XCTAssertEqual(written.keyHash, TextKeyHash(of: names[k], scratch: &scratch), "record \(k)")
+            XCTAssertEqual(written.links[0]?.keyHash, units[k].isEmpty ? nil : TextKeyHash(of: units[k], scratch: &scratch), "record \(k)")
+        }
+        XCTAssertEqual(sink.written[0].keyHash, TextKeyHash(of: "Crème 0", scratch: &scratch), "canonically equivalent text, one hash")
+        XCTAssertEqual(sink.written[0].keyHash?.isASCII, false)
+        XCTAssertEqual(sink.written[1].keyHash?.isASCII, true)
+    }
+
     func testRejectsFailTheRunWhenThePipelineSaysSo() throws {
         let sink = CollectingSink()
         let runner = Runner(pipeline: try pipeline([record(2, "Milk", "1", "1", "l"), record(3, "Eggs", "x", "1", "")], onReject: .fail))

@@ -30,6 +30,24 @@ struct KeyIndexTests {
         #expect(try index.lookup(.text("Cafe")) == nil)
     }
 
+    @Test("a hash given with a key (a load's) finds what the hash computed here finds")
+    func givenHashes() throws {
+        let index = KeyIndex()
+        let at = Location(file: "items.csv", line: 2, column: 1)
+        var scratch: [UInt8] = []
+        func hash(_ text: String) -> TextKeyHash { TextKeyHash(of: text, scratch: &scratch) }
+        try index.insert(.text("Crème"), hash: hash("Crème"), rowID: 1, first: at)
+        try index.insert(.text("Milk"), hash: hash("Milk"), rowID: 2, first: at)
+        try index.insert(.text("Café"), rowID: 3, first: at)
+        #expect(try index.lookup(.text("Cre\u{300}me"))?.rowID == 1)
+        #expect(try index.lookup(.text("Cre\u{300}me"), hash: hash("Cre\u{300}me"))?.rowID == 1)
+        #expect(try index.lookup(.text("Milk"))?.rowID == 2)
+        #expect(try index.lookup(.text("Milk"), hash: hash("Milk"))?.rowID == 2)
+        #expect(try index.lookup(.text("Cafe\u{301}"), hash: hash("Cafe\u{301}"))?.rowID == 3)
+        #expect(try index.lookup(.text("Milk "), hash: hash("Milk ")) == nil)
+        #expect(hash("Crème") == hash("Cre\u{300}me") && !hash("Crème").isASCII && hash("Milk").isASCII)
+    }
+
     @Test("200,000 keys (the table grows many times): every one found with its row, none that was not inserted")
     func manyKeys() throws {
         let index = KeyIndex()

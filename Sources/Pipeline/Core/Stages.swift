@@ -72,6 +72,10 @@ public struct EntityRecord: Sendable {
     public var links: [EntityRecord?]
     /// Where the source record came from.
     public var location: Location
+    /// The hash of the record's unique key when that is one text value, from the load that made
+    /// the record (on the reading thread); nil for other keys, or for none. Whoever changes the
+    /// key's value after must set it to nil: a sink takes it as the key's without checking.
+    public var keyHash: TextKeyHash?
 
     public init(entity: Int, values: [Value?], links: [EntityRecord?], location: Location) {
         self.entity = entity
@@ -92,6 +96,9 @@ public protocol RecordSink: AnyObject {
     /// was: passed by value from the batch it sits in, a record is copied, which retains and
     /// releases every array and string in it.
     func write(_ record: inout EntityRecord, onDuplicate: DuplicatePolicy, log: ImportLog) throws
+    /// A hint that `record` is among the next to be written: a sink may start loading what
+    /// writing it will read (an index's memory), so that the wait overlaps the records before.
+    func prefetch(_ record: inout EntityRecord)
     /// Completes the output and checks it; with `publish`, puts it in place atomically, otherwise
     /// (a dry run) throws it away once checked.
     func finish(log: ImportLog, publish: Bool) throws
@@ -100,6 +107,8 @@ public protocol RecordSink: AnyObject {
 }
 
 extension RecordSink {
+    public func prefetch(_ record: inout EntityRecord) {}
+
     /// Writes one record given by value: see `write(_:onDuplicate:log:)`.
     public func write(_ record: EntityRecord, onDuplicate: DuplicatePolicy, log: ImportLog) throws {
         var record = record

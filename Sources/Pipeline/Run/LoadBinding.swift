@@ -35,6 +35,10 @@ final class LoadBinding {
     let relationshipCount: Int
     let slots: [Slot]
     private let steps: [Step]
+    /// The attribute that is the entity's unique key when that is one text attribute: its hash
+    /// goes with each record (`EntityRecord.keyHash`).
+    private let textKey: Int?
+    private var scratch: [UInt8] = []
     let links: [(relationship: Int, target: LoadBinding)]
 
     init(_ spec: LoadSpec, model: StoreModel, fields: [String], fieldIndex: [String: Int], source: String) throws {
@@ -85,6 +89,8 @@ final class LoadBinding {
                         requiresValue: !attribute.isOptional && attribute.defaultValue == nil && !key.contains(attribute.name),
                         validation: validation)
         }
+        let keyAttributes = model.uniqueKey(of: spec.entity).compactMap { name in attributes.firstIndex { $0.name == name } }
+        textKey = keyAttributes.count == 1 && attributes[keyAttributes[0]].type == .string ? keyAttributes[0] : nil
         steps = slots.map {
             Step(attribute: $0.attribute, field: $0.field, type: $0.type, requiresValue: $0.requiresValue,
                  hasDefault: $0.defaultValue != nil, validates: $0.validation != nil)
@@ -129,6 +135,10 @@ final class LoadBinding {
             case .failure(let failure):
                 throw rejection(slots[i], in: record, "(\(step.type.rawValue)): \(failure.reason)")
             }
+        }
+        out.keyHash = nil
+        if let textKey, case .text(let key)? = out.values[textKey], !key.isEmpty {
+            out.keyHash = TextKeyHash(of: key, scratch: &scratch)
         }
         for j in links.indices {
             let relationship = links[j].relationship

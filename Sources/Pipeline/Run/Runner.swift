@@ -47,6 +47,8 @@ public final class Runner {
         }
     }
 
+    static let prefetchDistance = 4
+
     private func runSource(_ source: SourceDefinition, into sink: any RecordSink) throws {
         let neededFields = Runner.fieldsUsed(by: source.loads)
         let reader = try source.reader.kind.makeReader(input: source.reader.input, options: source.reader.options,
@@ -68,6 +70,10 @@ public final class Runner {
         while true {
             var batch = feed.take()
             for i in 0..<batch.count {
+                if i + Runner.prefetchDistance < batch.count, batch.items[i + Runner.prefetchDistance].rejection == nil,
+                   !batch.items[i + Runner.prefetchDistance].records.isEmpty {
+                    sink.prefetch(&batch.items[i + Runner.prefetchDistance].records[0])
+                }
                 read += 1
                 log.recordRead()
                 if let rejection = batch.items[i].rejection {

@@ -1,5 +1,6 @@
 import Foundation
 import Pipeline
+internal import CSQLite
 
 /// The unique keys written so far for one entity: each key's row id and where it was first seen.
 ///
@@ -42,10 +43,18 @@ final class KeyIndex {
         state = State(spillDirectory: spillDirectory, limits: limits)
     }
 
-    /// The entry of a key written before, if any.
+    /// The entry of a key written before, if any. `hash`: a text key's hash, if known (see
+    /// `EntityRecord.keyHash`); otherwise it is computed here.
     @inline(__always)
-    func lookup(_ key: Key) throws -> Entry? {
-        try state.lookup(key)
+    func lookup(_ key: Key, hash: TextKeyHash? = nil) throws -> Entry? {
+        try state.lookup(key, hash: hash)
+    }
+
+    /// Starts loading the part of the index a lookup of a text key with `hash` reads first, for
+    /// a lookup soon.
+    @inline(__always)
+    func prefetch(_ hash: TextKeyHash) {
+        state.prefetch(hash)
     }
 
     /// Where the key of `entry` was first seen.
@@ -54,8 +63,8 @@ final class KeyIndex {
     }
 
     /// Records the row written for a new key and where its record came from.
-    func insert(_ key: Key, rowID: Int64, first: Location) throws {
-        try state.insert(key, rowID: rowID, first: first)
+    func insert(_ key: Key, hash: TextKeyHash? = nil, rowID: Int64, first: Location) throws {
+        try state.insert(key, hash: hash, rowID: rowID, first: first)
     }
 
     /// The index proper, a value: each call above changes it within one exclusive access, where
@@ -79,24 +88,28 @@ final class KeyIndex {
         }
 
         @inline(__always)
-        mutating func lookup(_ key: Key) throws -> Entry? {
+        mutating func lookup(_ key: Key, hash: TextKeyHash?) throws -> Entry? {
             let number: Int32?
             switch key {
-            case .text(let text): return try lookup(text)
+            case .text(let text): return try lookup(text, hash: hash)
             case .value(let value): number = values[value]
             case .values(let tuple): number = tuples[tuple]
             }
             return number.map { Entry(rowID: rowIDs[Int($0)], number: $0) }
         }
 
+        func prefetch(_ hash: TextKeyHash) {
+            texts.prefetch(hash: UInt32(truncatingIfNeeded: hash.value))
+        }
+
         func firstLocation(of entry: Entry) -> Location {
             entry.spilledFirst ?? firsts[Int(entry.number)]
         }
 
-        mutating func insert(_ key: Key, rowID: Int64, first: Location) throws {
+        mutating func insert(_ key: Key, hash known: TextKeyHash?, rowID: Int64, first: Location) throws {
             if case .text(let text) = key, texts.count >= limits.memoryKeys {
                 if spill == nil { spill = try KeySpill(directory: spillDirectory, runKeys: limits.runKeys) }
-                return try Self.withCanonicalBytes(text, scratch: &normalized) { bytes, hash in
+                return try Self.withCanonicalBytes(text, hash: known, scratch: &normalized) { bytes, hash in
                     try spill!.insert(bytes, hash: hash, rowID: rowID, first: first)
                 }
             }
@@ -108,7 +121,9 @@ final class KeyIndex {
             firsts.append(first)
             switch key {
             case .text(let text):
-                Self.withCanonicalBytes(text, scratch: &normalized) { texts.insert($0, hash: UInt32(truncatingIfNeeded: $1), number) }
+                Self.withCanonicalBytes(text, hash: known, scratch: &normalized) {
+                    texts.insert($0, hash: UInt32(truncatingIfNeeded: $1), number)
+                }
             case .value(let value): values[value] = number
             case .values(let tuple): tuples[tuple] = number
             }
@@ -116,8 +131,8 @@ final class KeyIndex {
 
         // MARK: Text keys
 
-        private mutating func lookup(_ text: String) throws -> Entry? {
-            try Self.withCanonicalBytes(text, scratch: &normalized) { bytes, hash in
+        private mutating func lookup(_ text: String, hash known: TextKeyHash?) throws -> Entry? {
+            try Self.withCanonicalBytes(text, hash: known, scratch: &normalized) { bytes, hash in
                 if let k = texts.find(bytes, hash: UInt32(truncatingIfNeeded: hash)) {
                     let number = texts.number(k)
                     return Entry(rowID: rowIDs[Int(number)], number: number)
@@ -126,28 +141,19 @@ final class KeyIndex {
             }
         }
 
-        /// Calls `body` with the bytes `text` is compared by, and their hash.
-        ///
-        /// `String` equality is canonical equivalence: "é" as one scalar equals "e" and a combining
-        /// accent. Canonically equivalent texts have the same NFC form, so that is what is compared;
-        /// ASCII text is in NFC already, and its UTF-8 is used as it is (native strings are contiguous
-        /// UTF-8: no copy). `scratch` holds the NFC form of other text.
+        /// Calls `body` with the bytes `text` is compared by (see `TextKeyHash`) and their hash,
+        /// computed unless `known`. `scratch` holds the NFC form of text that is not ASCII.
         @inline(__always)
-        private static func withCanonicalBytes<R>(_ text: String, scratch normalized: inout [UInt8],
+        private static func withCanonicalBytes<R>(_ text: String, hash known: TextKeyHash?, scratch: inout [UInt8],
                                                   _ body: (UnsafeBufferPointer<UInt8>, UInt64) throws -> R) rethrows -> R {
-            var result: R?
-            let usedAsItIs = try text.utf8.withContiguousStorageIfAvailable { bytes in
-                guard TextKeyTable.isASCII(bytes) else { return false }
-                result = try body(bytes, TextKeyTable.hash(bytes))
-                return true
+            guard let known else {
+                return try TextKeyHash.withCanonicalBytes(text, scratch: &scratch) { bytes, _ in try body(bytes, TextKeyHash.hash(bytes)) }
             }
-            if usedAsItIs == true, let result { return result }
-            normalized.removeAll(keepingCapacity: true)
-            // The standard library's own NFC, which its `==` compares by: about 0.4 µs a key, where
-            // Foundation's `precomposedStringWithCanonicalMapping` takes 1.8 µs. Underscored but
-            // public, in every standard library since Swift 5 (Linux and Apple's).
-            text._withNFCCodeUnits { normalized.append($0) }
-            return try normalized.withUnsafeBufferPointer { try body($0, TextKeyTable.hash($0)) }
+            assert(known == TextKeyHash(of: text, scratch: &scratch), "the hash given with '\(text)' is not its own")
+            if known.isASCII, let result = try text.utf8.withContiguousStorageIfAvailable({ try body($0, known.value) }) {
+                return result
+            }
+            return try TextKeyHash.withNormalizedBytes(text, scratch: &scratch) { try body($0, known.value) }
         }
     }
 }
@@ -155,7 +161,7 @@ final class KeyIndex {
 /// A hash table from byte strings to entry numbers: the bytes of every key one after another in
 /// one buffer, and an open-addressing table (linear probing) whose slots hold each key's hash
 /// beside its place in the buffer, so that probing compares hashes without touching anything else.
-/// Callers hash the key (`hash(_:)`): the hash is kept for more than this table.
+/// Callers hash the key (`TextKeyHash.hash(_:)`): the hash is kept for more than this table.
 struct TextKeyTable {
     private var bytes: [UInt8] = []
     /// Key `k` is `bytes[starts[k]..<starts[k + 1]]`.
@@ -179,6 +185,12 @@ struct TextKeyTable {
             }
             slot = (slot + 1) & mask
         }
+    }
+
+    /// Starts loading the slot where a lookup of a key with `hash` begins.
+    @inline(__always)
+    func prefetch(hash: UInt32) {
+        slots.withUnsafeBufferPointer { pipectl_prefetch($0.baseAddress! + (Int(hash) & ($0.count - 1))) }
     }
 
     func number(_ k: Int) -> Int32 {
@@ -228,43 +240,5 @@ struct TextKeyTable {
             guard count > 0, let base = key.baseAddress, let storedBase = stored.baseAddress else { return true }
             return memcmp(storedBase + start, base, count) == 0
         }
-    }
-
-    /// A fast 64-bit hash of bytes, eight at a time (multiply and fold, then a final mix).
-    static func hash(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        let raw = UnsafeRawBufferPointer(key)
-        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(raw.count)
-        var i = 0
-        while i + 8 <= raw.count {
-            h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
-            h ^= h >> 29
-            i += 8
-        }
-        var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while i < raw.count {
-            tail |= UInt64(raw[i]) << shift
-            shift += 8
-            i += 1
-        }
-        h = (h ^ tail) &* 0xC4CE_B9FE_1A85_EC53
-        h ^= h >> 33
-        h = h &* 0xFF51_AFD7_ED55_8CCD
-        h ^= h >> 33
-        return h
-    }
-
-    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let raw = UnsafeRawBufferPointer(bytes)
-        var i = 0
-        while i + 8 <= raw.count {
-            if raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
-            i += 8
-        }
-        while i < raw.count {
-            if raw[i] >= 0x80 { return false }
-            i += 1
-        }
-        return true
     }
 }
