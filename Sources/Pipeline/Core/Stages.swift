@@ -107,6 +107,7 @@ public protocol RecordSink: AnyObject {
 }
 
 extension RecordSink {
+    /// A sink without an index to warm up ignores the hint.
     public func prefetch(_ record: inout EntityRecord) {}
 
     /// Writes one record given by value: see `write(_:onDuplicate:log:)`.

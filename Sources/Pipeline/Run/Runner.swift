@@ -47,6 +47,8 @@ public final class Runner {
         }
     }
 
+    /// How many records ahead the sink is told of one (`RecordSink.prefetch`): a record takes
+    /// microseconds to write, a cache miss a fraction of one, so a few ahead is soon enough.
     static let prefetchDistance = 4
 
     private func runSource(_ source: SourceDefinition, into sink: any RecordSink) throws {
@@ -70,9 +72,9 @@ public final class Runner {
         while true {
             var batch = feed.take()
             for i in 0..<batch.count {
-                if i + Runner.prefetchDistance < batch.count, batch.items[i + Runner.prefetchDistance].rejection == nil,
-                   !batch.items[i + Runner.prefetchDistance].records.isEmpty {
-                    sink.prefetch(&batch.items[i + Runner.prefetchDistance].records[0])
+                let ahead = i + Runner.prefetchDistance
+                if ahead < batch.count, batch.items[ahead].rejection == nil, !batch.items[ahead].records.isEmpty {
+                    sink.prefetch(&batch.items[ahead].records[0])
                 }
                 read += 1
                 log.recordRead()
