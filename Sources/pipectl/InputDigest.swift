@@ -5,11 +5,16 @@ import Pipeline
 /// A digest of everything a run reads (the pipeline file, the model, every input), from which the
 /// store's UUID is derived: the same inputs give the same UUID, and so the same bytes.
 enum InputDigest {
-    static func of(_ pipeline: PipelineDefinition) throws -> [UInt8] {
-        var hasher = SHA256()
+    /// The files a digest of `pipeline` reads, in order.
+    static func files(of pipeline: PipelineDefinition) -> [URL] {
         var files = [pipeline.file]
         if let model = pipeline.store.modelPath { files += modelFiles(model) }
-        files += pipeline.sources.map(\.reader.input.url)
+        return files + pipeline.sources.map(\.reader.input.url)
+    }
+
+    /// The SHA-256 of `files`, each name then contents, in order.
+    static func of(_ files: [URL]) throws -> [UInt8] {
+        var hasher = SHA256()
         for file in files {
             // Names are hashed too, so that moving data between files changes the UUID.
             hasher.update(data: Data(file.lastPathComponent.utf8))

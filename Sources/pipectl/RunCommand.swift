@@ -34,21 +34,20 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         do {
-            var pipeline = try options.load()
+            let pipeline = try options.load()
             let reports = ReportFiles(settings: pipeline.report, extra: reportFile)
-            // Until the run starts, a runner with nothing logged, for the report of an early failure.
-            var runner = Runner(pipeline: pipeline)
-            var review = ChangeReview(pipeline: pipeline)
+            let runner = Runner(pipeline: pipeline)
+            let review = ChangeReview(pipeline: pipeline)
             let started = Date()
             do {
-                if pipeline.store.layout == .coredata, pipeline.store.uuid == nil {
-                    pipeline.store.uuid = CoreDataMetadata.storeUUID(from: try InputDigest.of(pipeline))
-                    runner = Runner(pipeline: pipeline)
-                    review = ChangeReview(pipeline: pipeline)
-                }
                 let progress = quiet ? nil : ProgressLine(runner: runner)
                 defer { progress?.clear() }
                 let sink = try SQLiteSink(settings: pipeline.store, model: pipeline.model)
+                if pipeline.store.layout == .coredata, pipeline.store.uuid == nil {
+                    // The same inputs give the same UUID, and so the same bytes.
+                    let inputs = InputDigest.files(of: pipeline)
+                    sink.storeUUID = { CoreDataMetadata.storeUUID(from: try InputDigest.of(inputs)) }
+                }
                 // Only the report shows the changes: a run without one does not pay for comparing.
                 if !reports.files.isEmpty { sink.review = { [review] in review.review($0) } }
                 try runner.run(into: sink, dryRun: dryRun)

@@ -18,7 +18,8 @@ import Pipeline
 struct CoreDataTableLayout: TableLayout {
     let tables: [EntityTable?]
     let schema: CoreDataSchema
-    /// `Z_UUID`, upper case.
+    /// `Z_UUID`, upper case: the settings' or one derived from the model and metadata, unless
+    /// `complete` is given one.
     let storeUUID: String
     /// `Z_PLIST`.
     let metadata: Data
@@ -205,7 +206,7 @@ struct CoreDataTableLayout: TableLayout {
         for statement in schemaStatements.beforeRows { try connection.execute(statement) }
     }
 
-    func complete(in connection: SQLiteConnection) throws {
+    func complete(in connection: SQLiteConnection, storeUUID workedOut: () throws -> String?) throws {
         for statement in schemaStatements.afterRows { try connection.execute(Self.rerunnable(statement)) }
         for check in linkChecks {
             if try fewLinksAllResolve(check, in: connection) { continue }
@@ -230,7 +231,7 @@ struct CoreDataTableLayout: TableLayout {
             try insert.run()
         }
         let metadataRow = try connection.prepare("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?1, ?2)")
-        try metadataRow.bind(.text(storeUUID), at: 1)
+        try metadataRow.bind(.text(try workedOut() ?? storeUUID), at: 1)
         try metadataRow.bind(.binary(Array(metadata)), at: 2)
         try metadataRow.run()
     }

@@ -145,7 +145,7 @@ struct PlainTableLayout: TableLayout {
         }
     }
 
-    func complete(in connection: SQLiteConnection) throws {
+    func complete(in connection: SQLiteConnection, storeUUID _: () throws -> String?) throws {
         for definition in indexDefinitions { try connection.execute(definition) }
     }
 

@@ -17,10 +17,16 @@ protocol TableLayout {
     func createSchema(in connection: SQLiteConnection) throws
     /// Completes the schema (indexes, built faster over the loaded rows than row by row) and writes
     /// what depends on the records; runs once, just before the build transaction commits.
-    func complete(in connection: SQLiteConnection) throws
+    /// `storeUUID`, asked for last: the Core Data store UUID worked out while this runs
+    /// (`SQLiteSink.storeUUID`), or nil for the layout's own.
+    func complete(in connection: SQLiteConnection, storeUUID: () throws -> String?) throws
 }
 
 extension TableLayout {
+    func complete(in connection: SQLiteConnection) throws {
+        try complete(in: connection, storeUUID: { nil })
+    }
+
     /// SQLite's defaults suit a layout that needs nothing else.
     func configure(_ connection: SQLiteConnection) throws {}
 }

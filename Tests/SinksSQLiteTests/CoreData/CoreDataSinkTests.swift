@@ -216,6 +216,31 @@ struct CoreDataSinkTests {
         }
     }
 
+    @Test("a store UUID worked out while the store is finished is the store's; its error fails the run and keeps the old store")
+    func storeUUIDWorkedOutWhileFinishing() throws {
+        try withScratchFolder { folder in
+            let target = folder.appendingPathComponent("Grocery.sqlite")
+            let settings = CoreDataGrocery.settings(target, uuid: nil, metadata: [])
+            func finish(_ uuid: @escaping @Sendable () throws -> String) throws {
+                let sink = try SQLiteSink(settings: settings, model: CoreDataGrocery.model)
+                sink.storeUUID = uuid
+                let log = ImportLog(sourceNames: ["items"], entityNames: CoreDataGrocery.model.entities.map(\.name))
+                for record in CoreDataGrocery.records { try sink.write(record, onDuplicate: .keep, log: log) }
+                try sink.finish(log: log)
+            }
+            try finish { "0B0C5E5A-1D2E-4F60-8A9B-0C1D2E3F4A5B" }
+            #expect(try SQLiteStore(readingAt: target).scalar("SELECT Z_UUID FROM Z_METADATA") == .text("0B0C5E5A-1D2E-4F60-8A9B-0C1D2E3F4A5B"))
+            let before = try Data(contentsOf: target)
+
+            let message = pipelineError {
+                try finish { throw PipelineError(.io, stage: "pipeline", "cannot read items.csv") }
+            }
+            #expect(message?.contains("cannot read items.csv") == true)
+            #expect(try Data(contentsOf: target) == before)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["Grocery.sqlite"])
+        }
+    }
+
     @Test("the same inputs give a byte-identical store")
     func byteIdentical() throws {
         try withScratchFolder { folder in
