@@ -113,6 +113,10 @@ public final class SQLiteSink: RecordSink {
             // The indexes are built now; their sorter runs are smaller still with SQLite's default
             // 2 MB cache (see init). 1M rows: 3.5 s to 3.25 s, medians of three.
             try connection.execute("PRAGMA cache_size=-2000")
+            // The reading thread is done: the sorter may sort and merge its runs on helper
+            // threads while it reads the table. 1M rows: finishing 2.08 s to 1.93 s (medians
+            // of six). The index is built from the same sorted rows: the same bytes.
+            try connection.execute("PRAGMA threads=\(ProcessInfo.processInfo.activeProcessorCount)")
             let uuid = storeUUID.map(WorkerThread.init)
             try layout.complete(in: connection, storeUUID: { try uuid?.result() })
             try connection.execute("COMMIT")
