@@ -77,18 +77,28 @@ final class SQLiteStatement {
         guard code == SQLITE_OK else { throw bindFailure(code, index) }
     }
 
+    /// Binds text given as its UTF-8 bytes.
+    @inline(__always)
+    func bind(utf8 bytes: UnsafeBufferPointer<UInt8>, at index: Int32) throws {
+        let code = bindText(bytes, at: index)
+        guard code == SQLITE_OK else { throw bindFailure(code, index) }
+    }
+
     @inline(__always)
     private func bindText(_ string: String, at index: Int32) -> Int32 {
         var string = string
         // Native strings are contiguous UTF-8 already: bind their bytes without a C-string copy.
-        return string.withUTF8 { buffer in
-            // A nil pointer would bind NULL: empty text must stay empty text.
-            guard let base = buffer.baseAddress, buffer.count > 0 else {
-                return sqlite3_bind_text(handle, index, "", 0, pipectl_sqlite_transient())
-            }
-            return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                sqlite3_bind_text64(handle, index, $0, UInt64(buffer.count), pipectl_sqlite_transient(), UInt8(SQLITE_UTF8))
-            }
+        return string.withUTF8 { bindText($0, at: index) }
+    }
+
+    @inline(__always)
+    private func bindText(_ buffer: UnsafeBufferPointer<UInt8>, at index: Int32) -> Int32 {
+        // A nil pointer would bind NULL: empty text must stay empty text.
+        guard let base = buffer.baseAddress, buffer.count > 0 else {
+            return sqlite3_bind_text(handle, index, "", 0, pipectl_sqlite_transient())
+        }
+        return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+            sqlite3_bind_text64(handle, index, $0, UInt64(buffer.count), pipectl_sqlite_transient(), UInt8(SQLITE_UTF8))
         }
     }
 

@@ -55,18 +55,28 @@ final class EntityWriter {
         self.required = attributes.map { !$0.isOptional }
         // The layout has checked that every key name is an attribute.
         self.keySlots = model.uniqueKey(of: name).compactMap { keyName in attributes.firstIndex { $0.name == keyName } }
+        textKeySlot = keySlots.count == 1 ? keySlots[0] : nil
         self.keys = keys
         self.connection = connection
         self.insert = try connection.prepare(table.insertSQL)
     }
 
     var hasKey: Bool { !keySlots.isEmpty }
+    /// The key's slot when the key is one attribute.
+    private let textKeySlot: Int?
 
     // MARK: Keys
 
     /// The record's key, or nil when any part of it is empty (missing, NULL or empty text).
+    ///
+    /// A short text key is given by the bytes its hash carries (`EntityRecord.keyHash`): found and
+    /// kept without touching the text, which the reading thread made (see `TextKeyHash`).
     @inline(__always)
     func key(of record: EntityRecord) -> KeyIndex.Key? {
+        if let hash = record.keyHash, hash.hasInlineBytes {
+            assert(keyText(of: record, hashesTo: hash), "\(name): the record's key hash is not its key's")
+            return .canonical(hash)
+        }
         if keySlots.count == 1 {
             guard let value = record.values[keySlots[0]], !value.isEmpty else { return nil }
             if case .text(let text) = value { return .text(text) }
@@ -79,6 +89,13 @@ final class EntityWriter {
             tuple.append(value)
         }
         return .values(tuple)
+    }
+
+    /// Whether the record's key is one text value whose hash is `hash`.
+    private func keyText(of record: EntityRecord, hashesTo hash: TextKeyHash) -> Bool {
+        guard keySlots.count == 1, case .text(let text)? = record.values[keySlots[0]] else { return false }
+        var scratch: [UInt8] = []
+        return TextKeyHash(of: text, scratch: &scratch) == hash
     }
 
     /// Why a record with an empty key is skipped: `Item has an empty unique key 'name'`.
@@ -126,6 +143,11 @@ final class EntityWriter {
                 let parameter = Int32(column + 1)
                 switch source {
                 case .attribute(let slot):
+                    // An ASCII key is its canonical bytes: bound from those, the text is not touched.
+                    if slot == textKeySlot, let hash = record.keyHash, hash.isASCII,
+                       try hash.withInlineBytes({ try insert.bind(utf8: $0, at: parameter) }) != nil {
+                        continue
+                    }
                     let value = record.values[slot] ?? defaults[slot]
                     if required[slot], case .null = value {
                         throw Rejection(at: record.location, stage: "sqlite", field: attributes[slot].name,

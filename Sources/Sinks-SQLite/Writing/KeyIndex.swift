@@ -34,6 +34,9 @@ final class KeyIndex {
     /// A record's key values, in the shape the index hashes.
     enum Key {
         case text(String)
+        /// A text key given by the canonical bytes its hash carries (`TextKeyHash.hasInlineBytes`):
+        /// the same key as `.text` of the text they came from.
+        case canonical(TextKeyHash)
         case value(Value)
         case values([Value])
     }
@@ -91,7 +94,14 @@ final class KeyIndex {
         mutating func lookup(_ key: Key, hash: TextKeyHash?) throws -> Entry? {
             let number: Int32?
             switch key {
-            case .text(let text): return try lookup(text, hash: hash)
+            case .text(let text):
+                // The scratch buffer is taken out for the call: `self` is read inside it.
+                var scratch: [UInt8] = []
+                swap(&scratch, &normalized)
+                defer { swap(&scratch, &normalized) }
+                return try Self.withCanonicalBytes(text, hash: hash, scratch: &scratch) { try lookup(canonical: $0, hash: $1) }
+            case .canonical(let hash):
+                return try Self.withInlineBytes(of: hash) { try lookup(canonical: $0, hash: hash.value) }
             case .value(let value): number = values[value]
             case .values(let tuple): number = tuples[tuple]
             }
@@ -107,10 +117,18 @@ final class KeyIndex {
         }
 
         mutating func insert(_ key: Key, hash known: TextKeyHash?, rowID: Int64, first: Location) throws {
-            if case .text(let text) = key, texts.count >= limits.memoryKeys {
-                if spill == nil { spill = try KeySpill(directory: spillDirectory, runKeys: limits.runKeys) }
-                return try Self.withCanonicalBytes(text, hash: known, scratch: &normalized) { bytes, hash in
-                    try spill!.insert(bytes, hash: hash, rowID: rowID, first: first)
+            if texts.count >= limits.memoryKeys {
+                switch key {
+                case .text(let text):
+                    var scratch: [UInt8] = []
+                    swap(&scratch, &normalized)
+                    defer { swap(&scratch, &normalized) }
+                    return try Self.withCanonicalBytes(text, hash: known, scratch: &scratch) {
+                        try spill(canonical: $0, hash: $1, rowID: rowID, first: first)
+                    }
+                case .canonical(let hash):
+                    return try Self.withInlineBytes(of: hash) { try spill(canonical: $0, hash: hash.value, rowID: rowID, first: first) }
+                case .value, .values: break
                 }
             }
             guard rowIDs.count < Int32.max else {
@@ -124,6 +142,8 @@ final class KeyIndex {
                 Self.withCanonicalBytes(text, hash: known, scratch: &normalized) {
                     texts.insert($0, hash: UInt32(truncatingIfNeeded: $1), number)
                 }
+            case .canonical(let hash):
+                Self.withInlineBytes(of: hash) { texts.insert($0, hash: UInt32(truncatingIfNeeded: hash.value), number) }
             case .value(let value): values[value] = number
             case .values(let tuple): tuples[tuple] = number
             }
@@ -131,14 +151,26 @@ final class KeyIndex {
 
         // MARK: Text keys
 
-        private mutating func lookup(_ text: String, hash known: TextKeyHash?) throws -> Entry? {
-            try Self.withCanonicalBytes(text, hash: known, scratch: &normalized) { bytes, hash in
-                if let k = texts.find(bytes, hash: UInt32(truncatingIfNeeded: hash)) {
-                    let number = texts.number(k)
-                    return Entry(rowID: rowIDs[Int(number)], number: number)
-                }
-                return try spill?.find(bytes, hash: hash).map { Entry(rowID: $0.rowID, number: -1, spilledFirst: $0.first) }
+        private func lookup(canonical bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) throws -> Entry? {
+            if let k = texts.find(bytes, hash: UInt32(truncatingIfNeeded: hash)) {
+                let number = texts.number(k)
+                return Entry(rowID: rowIDs[Int(number)], number: number)
             }
+            return try spill?.find(bytes, hash: hash).map { Entry(rowID: $0.rowID, number: -1, spilledFirst: $0.first) }
+        }
+
+        private mutating func spill(canonical bytes: UnsafeBufferPointer<UInt8>, hash: UInt64, rowID: Int64, first: Location) throws {
+            if spill == nil { spill = try KeySpill(directory: spillDirectory, runKeys: limits.runKeys) }
+            try spill!.insert(bytes, hash: hash, rowID: rowID, first: first)
+        }
+
+        /// Calls `body` with the canonical bytes a `.canonical` key carries.
+        @inline(__always)
+        private static func withInlineBytes<R>(of hash: TextKeyHash, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+            guard let result = try hash.withInlineBytes(body) else {
+                preconditionFailure("a canonical key without its bytes")
+            }
+            return result
         }
 
         /// Calls `body` with the bytes `text` is compared by (see `TextKeyHash`) and their hash,
