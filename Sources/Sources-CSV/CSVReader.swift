@@ -103,6 +103,12 @@ public final class CSVReader: RecordReader {
         close(file)
     }
 
+    /// Trims the fields as each is made (see `RecordReader`): always possible.
+    public func trimWhileReading(fields indexes: [Int]) -> Bool {
+        assembler.pointee.trim(fields: indexes)
+        return true
+    }
+
     /// The next record; throws `Rejection` for a row with too many or too few fields (call again
     /// for the row after it) and `PipelineError` when the file cannot be read on.
     public func next() throws -> Record? {

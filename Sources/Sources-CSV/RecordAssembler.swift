@@ -71,8 +71,28 @@ struct RecordAssembler {
         fieldStartsUsed = 0
     }
 
+    /// Per field, whether it is trimmed as it is read (`CSVReader.trimWhileReading`).
+    private var trims: [Bool] = []
+
+    /// Trims fields `indexes` of the records from now on, and of those parsed already.
+    mutating func trim(fields indexes: [Int]) {
+        trims = Array(repeating: false, count: fieldNames.count)
+        for i in indexes where trims.indices.contains(i) { trims[i] = true }
+        for r in readyHead..<ready.count {
+            for i in indexes where ready[r].values.indices.contains(i) {
+                guard case .text(let text) = ready[r].values[i], let trimmed = TrimTransform.trimmed(text) else { continue }
+                ready[r].values[i] = .text(trimmed)
+            }
+        }
+    }
+
     mutating func addField(_ bytes: UnsafeRawBufferPointer) {
-        values.append(.text(String(decoding: bytes, as: UTF8.self)))
+        let i = values.count
+        if i < trims.count, trims[i], !headerPending {
+            values.append(.text(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[TrimTransform.trimmedRange(of: bytes)]), as: UTF8.self)))
+        } else {
+            values.append(.text(String(decoding: bytes, as: UTF8.self)))
+        }
     }
 
     /// Ends the row: the header, a record, or a rejection for the wrong number of fields.

@@ -42,6 +42,15 @@ public protocol RecordReader: AnyObject {
     func next() throws -> Record?
     /// Bytes of the input consumed so far, for progress.
     var bytesRead: Int64 { get }
+    /// Trims fields `indexes` (of `fieldNames`) as `trim` does, from every record it returns from
+    /// now on, where it can do so before it makes their text: cheaper than the transform making
+    /// each value again. False when it cannot; the `trim` step then runs as usual.
+    func trimWhileReading(fields indexes: [Int]) -> Bool
+}
+
+extension RecordReader {
+    /// A reader that makes its values in one piece leaves trimming to the transform.
+    public func trimWhileReading(fields indexes: [Int]) -> Bool { false }
 }
 
 /// A transform type (`trim`, `number`, ...): declares its options once and makes configured steps.

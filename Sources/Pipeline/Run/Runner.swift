@@ -56,8 +56,12 @@ public final class Runner {
         let reader = try source.reader.kind.makeReader(input: source.reader.input, options: source.reader.options,
                                                        fields: neededFields)
         var fields = reader.fieldNames
-        let steps = try source.transforms.map { try $0.make() }
+        var steps = try source.transforms.map { try $0.make() }
         for step in steps { fields = try step.bind(fields: fields) }
+        // A leading trim is done by the reader where it can: as it makes the values, not after.
+        if let trim = steps.first as? TrimTransform.Step, reader.trimWhileReading(fields: trim.fieldIndexes) {
+            steps.removeFirst()
+        }
         var fieldIndex: [String: Int] = [:]
         for (i, name) in fields.enumerated() where fieldIndex[name] == nil { fieldIndex[name] = i }
         let loads = try source.loads.map {

@@ -47,6 +47,9 @@ public struct TrimTransform: TransformKind {
             return fields
         }
 
+        /// The fields it trims, once bound; the same names reach it as leave it.
+        public var fieldIndexes: [Int] { indexes }
+
         public func apply(_ record: inout Record) throws {
             for i in indexes where i < record.values.count {
                 guard case .text(let text) = record.values[i], let trimmed = TrimTransform.trimmed(text) else { continue }
@@ -57,6 +60,15 @@ public struct TrimTransform: TransformKind {
 
     /// `text` without leading and trailing whitespace, or nil when there is nothing to trim (the
     /// common case, which then costs a look at the first and last byte and makes no new string).
+    /// The range of `bytes` (UTF-8) that is left once trimmed.
+    @inline(__always)
+    public static func trimmedRange(of bytes: UnsafeRawBufferPointer) -> Range<Int> {
+        let utf8 = bytes.assumingMemoryBound(to: UInt8.self)
+        guard let first = utf8.first, let last = utf8.last else { return 0..<0 }
+        if (0x21...0x7E).contains(first), (0x21...0x7E).contains(last) { return 0..<utf8.count }
+        return UTF8Text.trimmedRange(utf8, from: 0, to: utf8.count)
+    }
+
     public static func trimmed(_ text: String) -> String? {
         UTF8Text.withBytes(text) { bytes -> String? in
             guard let first = bytes.first, let last = bytes.last else { return nil }
