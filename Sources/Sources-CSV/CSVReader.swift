@@ -109,6 +109,11 @@ public final class CSVReader: RecordReader {
         return true
     }
 
+    /// Keeps the record's arrays for a later row (see `RecordReader`).
+    public func recycle(_ record: consuming Record) {
+        assembler.pointee.recycle(record)
+    }
+
     /// The next record; throws `Rejection` for a row with too many or too few fields (call again
     /// for the row after it) and `PipelineError` when the file cannot be read on.
     public func next() throws -> Record? {

@@ -119,9 +119,27 @@ struct RecordAssembler {
             values.removeAll(keepingCapacity: true)
             return
         }
-        ready.append(Record(values: values, location: location, fieldPositions: Array(fieldStarts[first..<end])))
-        values = []
-        values.reserveCapacity(expectedFields)
+        if var spare = spares.popLast() {
+            spare.fieldPositions.removeAll(keepingCapacity: true)
+            spare.fieldPositions.append(contentsOf: fieldStarts[first..<end])
+            swap(&spare.values, &values)
+            spare.location = location
+            ready.append(spare)
+            values.removeAll(keepingCapacity: true)
+        } else {
+            ready.append(Record(values: values, location: location, fieldPositions: Array(fieldStarts[first..<end])))
+            values = []
+            values.reserveCapacity(expectedFields)
+        }
+    }
+
+    /// Records handed back (`CSVReader.recycle`), whose arrays the next rows fill.
+    private var spares: [Record] = []
+
+    mutating func recycle(_ record: consuming Record) {
+        // A chunk (128 KiB) parses into a few thousand rows at once: enough spares for all of
+        // them, a few hundred bytes each for rows of a few fields.
+        if spares.count < 4096 { spares.append(record) }
     }
 
     /// Takes the first row as the field names: each must be there, and once.

@@ -31,3 +31,36 @@ struct TrimWhileReadingTests {
         #expect(records[7].values[0] == .text("quoted \"a\""))
     }
 }
+
+@Suite("CSV: records handed back and filled again")
+struct RecycleTests {
+    /// Every record recycled as soon as it is read: the later rows it holds have their own values
+    /// and positions, and nothing of the rows before; rows of the wrong width are still rejected.
+    @Test func recycledRecordsHoldOnlyTheirRow() throws {
+        var text = "name,note,count\n"
+        for k in 0..<9_000 {
+            text += k % 1_000 == 999 ? "short \(k),row\n" : "item \(k),\(k % 3 == 0 ? "" : "note \(k)"),\(k)\n"
+        }
+        let input = try CSVTest.file("rows.csv", text)
+        let plain = try CSVTest.read(input, chunkSize: 4096)
+
+        let reader = try CSVReader(input: input, options: .init(), chunkSize: 4096)
+        var values: [[Value]] = [], positions: [[TextPosition]] = [], locations: [Location] = [], rejected = 0
+        while true {
+            do {
+                guard let record = try reader.next() else { break }
+                // Copied element by element: the record's own arrays stay unshared, to be reused.
+                values.append(record.values.map { $0 })
+                positions.append(record.fieldPositions.map { $0 })
+                locations.append(record.location)
+                reader.recycle(record)
+            } catch is Rejection {
+                rejected += 1
+            }
+        }
+        #expect(rejected == 9 && plain.rejections.count == 9)
+        #expect(values == plain.records.map(\.values))
+        #expect(positions == plain.records.map(\.fieldPositions))
+        #expect(locations == plain.records.map(\.location))
+    }
+}

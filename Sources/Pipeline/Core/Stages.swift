@@ -46,11 +46,17 @@ public protocol RecordReader: AnyObject {
     /// now on, where it can do so before it makes their text: cheaper than the transform making
     /// each value again. False when it cannot; the `trim` step then runs as usual.
     func trimWhileReading(fields indexes: [Int]) -> Bool
+    /// Takes back a record the run is done with, whose arrays may then hold a later record's
+    /// values: a reader that makes its records one by one need not allocate them again.
+    func recycle(_ record: consuming Record)
 }
 
 extension RecordReader {
     /// A reader that makes its values in one piece leaves trimming to the transform.
     public func trimWhileReading(fields indexes: [Int]) -> Bool { false }
+
+    /// A reader that does not reuse records lets them go.
+    public func recycle(_ record: consuming Record) {}
 }
 
 /// A transform type (`trim`, `number`, ...): declares its options once and makes configured steps.

@@ -158,6 +158,7 @@ final class RecordFeed: @unchecked Sendable {
                 batch.isLast = true
                 return
             }
+            reader.recycle(consume record)
             batch.count += 1
         }
     }
