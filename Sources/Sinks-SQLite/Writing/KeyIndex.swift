@@ -110,6 +110,7 @@ final class KeyIndex {
 
         func prefetch(_ hash: TextKeyHash) {
             texts.prefetch(hash: UInt32(truncatingIfNeeded: hash.value))
+            spill?.prefetch(hash.value)
         }
 
         func firstLocation(of entry: Entry) -> Location {
@@ -151,7 +152,7 @@ final class KeyIndex {
 
         // MARK: Text keys
 
-        private func lookup(canonical bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) throws -> Entry? {
+        private mutating func lookup(canonical bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) throws -> Entry? {
             if let k = texts.find(bytes, hash: UInt32(truncatingIfNeeded: hash)) {
                 let number = texts.number(k)
                 return Entry(rowID: rowIDs[Int(number)], number: number)
