@@ -108,12 +108,14 @@ final class KeyIndex {
             return number.map { Entry(rowID: rowIDs[Int($0)], number: $0) }
         }
 
-        func prefetch(_ hash: TextKeyHash) {
+        // `mutating`, as `firstLocation` is, only so that the class's call reaches the state in
+        // place: a non-mutating one copies it, retaining and releasing every array in it.
+        mutating func prefetch(_ hash: TextKeyHash) {
             texts.prefetch(hash: UInt32(truncatingIfNeeded: hash.value))
             spill?.prefetch(hash.value)
         }
 
-        func firstLocation(of entry: Entry) -> Location {
+        mutating func firstLocation(of entry: Entry) -> Location {
             entry.spilledFirst ?? firsts[Int(entry.number)]
         }
 
