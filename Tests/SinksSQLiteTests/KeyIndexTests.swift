@@ -165,14 +165,17 @@ struct KeyIndexTests {
     func spilledPrefixes() throws {
         try withScratchFolder { folder in
             let index = SinksSQLite.KeyIndex(spillDirectory: folder, limits: .init(memoryKeys: 0, runKeys: 2))
-            let keys = ["a", "ab", "abc", "abcd", "b", "ba", "bab", String(repeating: "x", count: 5000)]
+            // The last is larger than the file's write buffer: written out past it.
+            let keys = ["a", "ab", "abc", "abcd", "b", "ba", "bab", String(repeating: "x", count: 5000),
+                        String(repeating: "y", count: 3 << 20)]
             for (k, key) in keys.enumerated() {
                 try index.insert(.text(key), rowID: Int64(k + 1), first: Location(file: "f.csv", line: k + 1))
             }
             for (k, key) in keys.enumerated() {
                 #expect(try index.lookup(.text(key))?.rowID == Int64(k + 1))
             }
-            for missing in ["abcde", "abd", "bb", "", String(repeating: "x", count: 4999), String(repeating: "x", count: 5001)] {
+            for missing in ["abcde", "abd", "bb", "", String(repeating: "x", count: 4999), String(repeating: "x", count: 5001),
+                            String(repeating: "y", count: (3 << 20) - 1)] {
                 #expect(try index.lookup(.text(missing)) == nil)
             }
         }
@@ -187,5 +190,20 @@ struct KeyIndexTests {
         try index.insert(.text("b"), rowID: 2, first: at)
         #expect(throws: PipelineError.self) { try index.insert(.text("c"), rowID: 3, first: at) }
         #expect(try index.lookup(.text("b"))?.rowID == 2)
+    }
+
+    @Test("a run's index is sorted by hash as a comparison sort sorts it, ties and every 16-bit digit included")
+    func runIndexOrder() {
+        var generator = SystemRandomNumberGenerator()
+        var hashes = (0..<50_000).map { _ in UInt64.random(in: .min ... .max, using: &generator) }
+        // Equal hashes, and hashes that differ in one digit only.
+        hashes += [7, 7, 7, 1 << 16, 1 << 32, 1 << 48, 1 << 48 | 1, .max, .max, 0, 0]
+        var entries = hashes.enumerated().map { IndexEntry(hash: $1, offset: Int64($0)) }
+        IndexEntry.sortByHash(&entries)
+        #expect(entries.map(\.hash) == hashes.sorted())
+        #expect(entries.allSatisfy { hashes[Int($0.offset)] == $0.hash })
+        var one = [IndexEntry(hash: 3, offset: 9)]
+        IndexEntry.sortByHash(&one)
+        #expect(one.map(\.offset) == [9])
     }
 }

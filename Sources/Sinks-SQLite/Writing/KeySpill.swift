@@ -99,37 +99,36 @@ struct KeySpill {
         let count = pendingHashes.count
         // Records in the order they came, reading the pending arrays front to back (in hash
         // order, each record cost a few cache misses); only the index is sorted.
-        var index: [(hash: UInt64, offset: Int64)] = []
+        var index: [IndexEntry] = []
         index.reserveCapacity(count)
-        var record: [UInt8] = []
-        func put<T: FixedWidthInteger>(_ value: T) {
-            withUnsafeBytes(of: value.littleEndian) { record.append(contentsOf: $0) }
-        }
         for k in 0..<count {
-            index.append((pendingHashes[k], file.size))
-            let first = pendingFirsts[k]
-            record.removeAll(keepingCapacity: true)
-            put(pendingRowIDs[k])
-            put(first.line)
-            put(first.column)
-            put(first.pathIndex)
-            put(first.context)
-            pending.withKey(k) { key in
-                put(UInt32(key.count))
-                record.append(contentsOf: key)
+            index.append(IndexEntry(hash: pendingHashes[k], offset: file.size))
+            let rowID = pendingRowIDs[k], first = pendingFirsts[k]
+            try pending.withKey(k) { key in
+                try file.append(count: Self.recordHeader + key.count) { record in
+                    record.storeBytes(of: rowID.littleEndian, toByteOffset: 0, as: Int64.self)
+                    record.storeBytes(of: first.line.littleEndian, toByteOffset: 8, as: Int32.self)
+                    record.storeBytes(of: first.column.littleEndian, toByteOffset: 12, as: Int32.self)
+                    record.storeBytes(of: first.pathIndex.littleEndian, toByteOffset: 16, as: Int32.self)
+                    record.storeBytes(of: first.context.littleEndian, toByteOffset: 20, as: Int32.self)
+                    record.storeBytes(of: UInt32(key.count).littleEndian, toByteOffset: 24, as: UInt32.self)
+                    if let base = key.baseAddress { (record + Self.recordHeader).copyMemory(from: base, byteCount: key.count) }
+                }
             }
-            try record.withUnsafeBufferPointer { try file.append($0) }
         }
-        index.sort { $0.hash < $1.hash }
+        IndexEntry.sortByHash(&index)
         let indexStart = file.size
         var samples: [UInt64] = []
         samples.reserveCapacity(count / Self.sampleSpacing + 1)
         var filter = BloomFilter(capacity: count, bitsPerKey: 10)
-        for (position, (hash, offset)) in index.enumerated() {
-            try file.append(hash)
-            try file.append(offset)
-            if position % Self.sampleSpacing == 0 { samples.append(hash) }
-            filter.insert(hash)
+        for position in index.indices {
+            let entry = index[position]
+            try file.append(count: 16) { bytes in
+                bytes.storeBytes(of: entry.hash.littleEndian, toByteOffset: 0, as: UInt64.self)
+                bytes.storeBytes(of: entry.offset.littleEndian, toByteOffset: 8, as: Int64.self)
+            }
+            if position % Self.sampleSpacing == 0 { samples.append(entry.hash) }
+            filter.insert(entry.hash)
         }
         try file.flush()
         runs.append(Run(indexStart: indexStart, count: count, samples: samples, filter: filter))
@@ -217,6 +216,39 @@ struct KeySpill {
                                                pathIndex: Int32(littleEndian: raw.loadUnaligned(fromByteOffset: 16, as: Int32.self)),
                                                context: Int32(littleEndian: raw.loadUnaligned(fromByteOffset: 20, as: Int32.self)))
             return Found(rowID: rowID, first: first(compact, rowID: rowID))
+        }
+    }
+}
+
+/// A run's index entry: a key's hash and where its record starts in the file.
+struct IndexEntry {
+    var hash: UInt64
+    var offset: Int64
+
+    /// Sorts `entries` by hash with a radix sort, 16 bits a pass from the lowest: a run's hashes
+    /// are spread evenly, and this took a quarter of the time of `sort(by:)`.
+    static func sortByHash(_ entries: inout [IndexEntry]) {
+        guard entries.count > 1 else { return }
+        var other = entries
+        var counts = [Int](repeating: 0, count: 1 << 16)
+        for shift in stride(from: 0, to: 64, by: 16) {
+            let digit = { (entry: IndexEntry) in Int(truncatingIfNeeded: entry.hash >> UInt64(shift)) & 0xFFFF }
+            entries.withUnsafeBufferPointer { source in
+                other.withUnsafeMutableBufferPointer { target in
+                    counts.withUnsafeMutableBufferPointer { counts in
+                        for i in counts.indices { counts[i] = 0 }
+                        for entry in source { counts[digit(entry)] += 1 }
+                        var start = 0
+                        for i in counts.indices { (counts[i], start) = (start, start + counts[i]) }
+                        for entry in source {
+                            let d = digit(entry)
+                            target[counts[d]] = entry
+                            counts[d] += 1
+                        }
+                    }
+                }
+            }
+            swap(&entries, &other)
         }
     }
 }
