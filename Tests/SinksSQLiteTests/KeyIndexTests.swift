@@ -196,8 +196,11 @@ struct KeyIndexTests {
     func runIndexOrder() {
         var generator = SystemRandomNumberGenerator()
         var hashes = (0..<50_000).map { _ in UInt64.random(in: .min ... .max, using: &generator) }
-        // Equal hashes, and hashes that differ in one digit only.
+        // Equal hashes, hashes that differ in one digit only, and many with the same top bits.
         hashes += [7, 7, 7, 1 << 16, 1 << 32, 1 << 48, 1 << 48 | 1, .max, .max, 0, 0]
+        hashes += (0..<20).map { _ in 0x1234 << 48 | UInt64.random(in: 0...0xFF, using: &generator) }
+        hashes += (0..<500).map { _ in 0xABCD << 48 | UInt64.random(in: 0...0xFFFF_FFFF, using: &generator) }
+        hashes.shuffle(using: &generator)
         var entries = hashes.enumerated().map { IndexEntry(hash: $1, offset: Int64($0)) }
         IndexEntry.sortByHash(&entries)
         #expect(entries.map(\.hash) == hashes.sorted())

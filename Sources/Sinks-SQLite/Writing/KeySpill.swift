@@ -225,30 +225,56 @@ struct IndexEntry {
     var hash: UInt64
     var offset: Int64
 
-    /// Sorts `entries` by hash with a radix sort, 16 bits a pass from the lowest: a run's hashes
-    /// are spread evenly, and this took a quarter of the time of `sort(by:)`.
+    /// Sorts `entries` by hash in place: into buckets by the top 16 bits (an American flag sort,
+    /// which needs no second array: a run's index is 4 MB, at the run's memory peak), then each
+    /// bucket, a handful of entries with a run's evenly spread hashes, by insertion. A quarter of
+    /// the time `sort(by:)` took.
     static func sortByHash(_ entries: inout [IndexEntry]) {
         guard entries.count > 1 else { return }
-        var other = entries
-        var counts = [Int](repeating: 0, count: 1 << 16)
-        for shift in stride(from: 0, to: 64, by: 16) {
-            let digit = { (entry: IndexEntry) in Int(truncatingIfNeeded: entry.hash >> UInt64(shift)) & 0xFFFF }
-            entries.withUnsafeBufferPointer { source in
-                other.withUnsafeMutableBufferPointer { target in
-                    counts.withUnsafeMutableBufferPointer { counts in
-                        for i in counts.indices { counts[i] = 0 }
-                        for entry in source { counts[digit(entry)] += 1 }
-                        var start = 0
-                        for i in counts.indices { (counts[i], start) = (start, start + counts[i]) }
-                        for entry in source {
-                            let d = digit(entry)
-                            target[counts[d]] = entry
-                            counts[d] += 1
-                        }
+        let buckets = 1 << 16
+        @inline(__always) func bucket(_ entry: IndexEntry) -> Int { Int(truncatingIfNeeded: entry.hash >> 48) }
+        let next = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: buckets)
+        let ends = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: buckets)
+        defer { next.deallocate(); ends.deallocate() }
+        ends.initialize(repeating: 0)
+        entries.withUnsafeMutableBufferPointer { entries in
+            for entry in entries { ends[bucket(entry)] += 1 }
+            var start: UInt32 = 0
+            for b in 0..<buckets { (next[b], start) = (start, start + ends[b]); ends[b] = start }
+            // Each entry taken out goes straight to the next free place of its bucket; the one
+            // there comes out in its turn, until an entry of this bucket comes back.
+            for b in 0..<buckets {
+                while next[b] < ends[b] {
+                    var entry = entries[Int(next[b])]
+                    var home = bucket(entry)
+                    while home != b {
+                        swap(&entry, &entries[Int(next[home])])
+                        next[home] += 1
+                        home = bucket(entry)
                     }
+                    entries[Int(next[b])] = entry
+                    next[b] += 1
                 }
             }
-            swap(&entries, &other)
+            var low = 0
+            for b in 0..<buckets {
+                let high = Int(ends[b])
+                if high - low > 32 {
+                    var slice = UnsafeMutableBufferPointer(rebasing: entries[low..<high])
+                    slice.sort { $0.hash < $1.hash }
+                } else if high - low > 1 {
+                    for i in (low + 1)..<high {
+                        let entry = entries[i]
+                        var j = i
+                        while j > low, entries[j - 1].hash > entry.hash {
+                            entries[j] = entries[j - 1]
+                            j -= 1
+                        }
+                        entries[j] = entry
+                    }
+                }
+                low = high
+            }
         }
     }
 }
