@@ -7,6 +7,8 @@ import Pipeline
 /// an exclusivity check each time.
 struct RecordAssembler {
     let file: String
+    /// The file's location, copied for each row: making one from the name looks the name up.
+    private let fileLocation: Location
     /// The header row's names, or the `columns` given.
     private(set) var fieldNames: [String]
     private(set) var headerPending: Bool
@@ -33,6 +35,7 @@ struct RecordAssembler {
 
     init(file: String, header: Bool, columns: [String]) {
         self.file = file
+        self.fileLocation = Location(file: file)
         self.hasHeader = header
         self.headerPending = header
         self.fieldNames = header ? [] : columns
@@ -111,7 +114,9 @@ struct RecordAssembler {
             values.removeAll(keepingCapacity: true)
             return
         }
-        let location = Location(file: file, line: line, column: 1)
+        var location = fileLocation
+        location.line = line
+        location.column = 1
         guard count == expectedFields else {
             let expected = hasHeader ? "the header has \(expectedFields)" : "'columns' names \(expectedFields)"
             let reason = "row has \(count) field\(count == 1 ? "" : "s"), \(expected)"

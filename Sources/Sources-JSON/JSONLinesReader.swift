@@ -33,6 +33,11 @@ public final class JSONLinesReader: RecordReader {
         try parser.skipByteOrderMark()
     }
 
+    /// Keeps the record's values array for the next record (see `RecordReader`).
+    public func recycle(_ record: consuming Record) {
+        parser.spareValues = record.values
+    }
+
     /// The next record; throws `Rejection` for a line that is not an object or a field that holds
     /// an object or array, `PipelineError` for a line that is not valid JSON.
     public func next() throws -> Record? {
@@ -45,7 +50,7 @@ public final class JSONLinesReader: RecordReader {
         parser.newlineIsWhitespace = false
         parser.depth = 0
         let location = parser.location(parser.position)
-        var values = [Value](repeating: .null, count: tree.fieldNames.count)
+        var values = parser.takeValues(count: tree.fieldNames.count)
         var problem: JSONParser.RecordProblem?
         if try parser.peek() == UInt8(ascii: "{") {
             try parser.parseRecord(tree, into: &values, problem: &problem)

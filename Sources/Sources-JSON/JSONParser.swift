@@ -21,6 +21,8 @@ final class JSONParser {
 
     /// The file as named in messages, and the stage that speaks (`json` or `jsonl`).
     let file: String
+    /// The file's location, copied for each record: making one from the name looks the name up.
+    let fileLocation: Location
     let stage: String
     /// The parser's mutable state, kept behind a pointer: as stored properties of the class, each
     /// access would pay a dynamic exclusivity check, several per byte.
@@ -105,6 +107,7 @@ final class JSONParser {
         }
         self.descriptor = descriptor
         self.file = input.displayPath
+        self.fileLocation = Location(file: input.displayPath)
         self.stage = stage
         self.chunkSize = max(chunkSize, 1)
         buffer = .allocate(byteCount: self.chunkSize + 4, alignment: 16)
@@ -131,7 +134,32 @@ final class JSONParser {
     }
 
     func location(_ position: TextPosition, path: String? = nil) -> Location {
-        Location(file: file, line: position.line, column: position.column, path: path)
+        var location = fileLocation
+        location.line = position.line
+        location.column = position.column
+        if let path { location.path = path }
+        return location
+    }
+
+    /// The values array of the record before, handed back by the reader's `recycle`.
+    var spareValues: [Value]?
+
+    /// An array of `count` nulls for a record's values: the one the record before handed back,
+    /// or a new one.
+    func takeValues(count: Int) -> [Value] {
+        guard var values = spareValues.take(), values.count == count else {
+            return [Value](repeating: .null, count: count)
+        }
+        for i in values.indices { values[i] = .null }
+        return values
+    }
+
+    /// The location of the record at `position` whose path is `base`'s with `[index]` appended.
+    func location(_ position: TextPosition, index: Int, under base: Location) -> Location {
+        var location = base.appendingPathIndex(index)
+        location.line = position.line
+        location.column = position.column
+        return location
     }
 
     func error(_ message: String, at position: TextPosition? = nil) -> PipelineError {

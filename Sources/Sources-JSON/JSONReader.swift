@@ -28,6 +28,8 @@ public final class JSONReader: RecordReader {
     /// The keys leading to the records array; each is an object left open around it.
     private let recordsPath: [String]
     private let pathPrefix: String
+    /// The records array's location, whose path each record's extends with its index.
+    private let recordsLocation: Location
     private var index = 0
     private var finished = false
 
@@ -53,6 +55,9 @@ public final class JSONReader: RecordReader {
         self.recordsPath = path
         self.pathPrefix = records ?? ""
         parser = try JSONParser(input: input, stage: "json", chunkSize: chunkSize)
+        var recordsLocation = parser.fileLocation
+        recordsLocation.path = pathPrefix
+        self.recordsLocation = recordsLocation
         try parser.skipByteOrderMark()
         guard try parser.skipWhitespace() != nil else {
             throw parser.error("the file is empty", at: TextPosition(line: 1, column: 1))
@@ -115,6 +120,11 @@ public final class JSONReader: RecordReader {
         }
     }
 
+    /// Keeps the record's values array for the next record (see `RecordReader`).
+    public func recycle(_ record: consuming Record) {
+        parser.spareValues = record.values
+    }
+
     /// The next record; throws `Rejection` for an element that is not an object or a field that
     /// holds an object or array (call again for the next one), `PipelineError` for bad JSON.
     public func next() throws -> Record? {
@@ -128,15 +138,14 @@ public final class JSONReader: RecordReader {
             return nil
         }
         let position = parser.position
-        let path = "\(pathPrefix)[\(index)]"
+        let location = parser.location(position, index: index, under: recordsLocation)
         index += 1
-        let location = parser.location(position, path: path)
         guard try parser.peek() == UInt8(ascii: "{") else {
             let kind = try parser.kindOfNext()
             try parser.skipValue()
             throw Rejection(at: location, stage: "json", reason: "the element is \(kind), not an object")
         }
-        var values = [Value](repeating: .null, count: tree.fieldNames.count)
+        var values = parser.takeValues(count: tree.fieldNames.count)
         var problem: JSONParser.RecordProblem?
         try parser.parseRecord(tree, into: &values, problem: &problem)
         if let problem { throw Rejection(at: location, stage: "json", field: problem.field, reason: problem.reason) }

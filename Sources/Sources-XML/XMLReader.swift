@@ -39,7 +39,11 @@ public final class XMLReader: RecordReader {
     private var matchedSteps = 0
     /// The names of the open elements outside a record, for record paths.
     private var ancestors: [FieldTree.Name] = []
-    private var pathPrefix = ""
+    /// The file's location, copied for each record: making one from the name looks the name up.
+    private let fileLocation: Location
+    /// The file's location with the path of the records now read (`items/item`), set when the
+    /// elements around them change; each record's location adds its number.
+    private var pathBase: Location
     private var pathPrefixAncestors: [FieldTree.Name]? = nil
     private var sawRoot = false
     private var recordCount = 0
@@ -47,6 +51,10 @@ public final class XMLReader: RecordReader {
 
     /// One record's fields, reused from record to record.
     private var scratch: Scratch
+    /// The values array of the record before, handed back by `recycle`.
+    private var spareValues: [Value]?
+    /// Per field, whether it is trimmed as it is read (`trimWhileReading`).
+    private var trims: [Bool]
     /// What libxml2 reported; behind a pointer, as its error handler's context.
     private let trap: UnsafeMutablePointer<XMLErrorTrap>
     private var failure: PipelineError?
@@ -101,10 +109,13 @@ public final class XMLReader: RecordReader {
         }
         self.input = input
         self.options = options
+        self.fileLocation = Location(file: input.displayPath)
+        self.pathBase = fileLocation
         self.file = descriptor
         self.reader = reader
         matchesAnywhere = recordSteps.count == 1
         scratch = Scratch(count: options.fields.count)
+        trims = Array(repeating: false, count: options.fields.count)
         trap = .allocate(capacity: 1)
         trap.initialize(to: XMLErrorTrap(displayPath: input.displayPath, path: input.url.path))
         // From here on libxml2 reports its errors to the trap instead of printing them.
@@ -185,6 +196,9 @@ public final class XMLReader: RecordReader {
         var record = Scratch(count: 0)
         swap(&record, &scratch)
         defer { swap(&record, &scratch) }
+        // The array the record before handed back (`recycle`) is this reader's alone again:
+        // filled in place, it is not copied.
+        if let spare = spareValues.take(), spare.count == record.filled.count { record.values = spare }
         for slot in record.values.indices {
             record.values[slot] = .text("")
             record.filled[slot] = false
@@ -196,10 +210,21 @@ public final class XMLReader: RecordReader {
             let slot = tree.attributeSlot(named: name)
             guard slot >= 0, !record.filled[slot] else { continue }
             record.filled[slot] = true
-            record.values[slot] = .text(try attributeText(current))
+            record.values[slot] = .text(try attributeText(current, trim: trims[slot]))
         }
         if !isEmpty { try readChildren(into: &record) }
         return Record(values: record.values, location: location)
+    }
+
+    /// Trims the fields as it makes their text (see `RecordReader`): always possible.
+    public func trimWhileReading(fields indexes: [Int]) -> Bool {
+        for i in indexes where trims.indices.contains(i) { trims[i] = true }
+        return true
+    }
+
+    /// Keeps the record's values array for the next record (see `RecordReader`).
+    public func recycle(_ record: consuming Record) {
+        spareValues = record.values
     }
 
     /// Reads the elements inside the record, filling the slots their names resolve to.
@@ -229,7 +254,7 @@ public final class XMLReader: RecordReader {
             case ReaderNode.endElement:
                 guard record.openElements.popLast() != nil else {
                     for slot in record.collecting {
-                        record.values[slot] = .text(String(decoding: record.texts[slot], as: UTF8.self))
+                        record.values[slot] = .text(record.texts[slot].withUnsafeBytes { XMLReader.text($0, trim: trims[slot]) })
                     }
                     return
                 }
@@ -243,10 +268,11 @@ public final class XMLReader: RecordReader {
     }
 
     /// The text of an attribute; its value is a list of text nodes, and entity references among them are refused.
-    private func attributeText(_ attribute: xmlAttrPtr) throws -> String {
+    private func attributeText(_ attribute: xmlAttrPtr, trim: Bool) throws -> String {
         var part = attribute.pointee.children
         if let only = part, only.pointee.next == nil, only.pointee.type == XML_TEXT_NODE {
-            return only.pointee.content.map { String(cString: $0) } ?? ""
+            guard let content = only.pointee.content else { return "" }
+            return XMLReader.text(UnsafeRawBufferPointer(start: content, count: strlen(content)), trim: trim)
         }
         var bytes: [UInt8] = []
         while let node = part {
@@ -256,7 +282,13 @@ public final class XMLReader: RecordReader {
                 bytes.append(contentsOf: UnsafeBufferPointer(start: content, count: strlen(content)))
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes.withUnsafeBytes { XMLReader.text($0, trim: trim) }
+    }
+
+    /// UTF-8 `bytes` as text, trimmed as the `trim` transform trims (`trimWhileReading`).
+    private static func text(_ bytes: UnsafeRawBufferPointer, trim: Bool) -> String {
+        let range = trim ? TrimTransform.trimmedRange(of: bytes) : 0..<bytes.count
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 
     // MARK: libxml2
@@ -328,10 +360,17 @@ public final class XMLReader: RecordReader {
         if pathPrefixAncestors != ancestors {
             pathPrefixAncestors = ancestors
             let names = ancestors + (element.pointee.name.map { [$0] } ?? [])
-            pathPrefix = names.map { String(cString: $0) }.joined(separator: "/")
+            pathBase.path = names.map { String(cString: $0) }.joined(separator: "/")
         }
-        var location = location(of: element)
-        location.path = pathPrefix + "[\(recordCount)]"
+        var location = pathBase.appendingPathIndex(recordCount)
+        location.line = line(of: element)
+        return location
+    }
+
+    /// The location of the node's start tag; see `line(of:)`.
+    private func location(of node: xmlNodePtr) -> Location {
+        var location = fileLocation
+        location.line = line(of: node)
         return location
     }
 
@@ -339,10 +378,10 @@ public final class XMLReader: RecordReader {
     /// libxml2 keeps none per node, and its parser position is up to a chunk ahead of the node.
     /// libxml2 keeps element lines in 16 bits: past line 65,535 the parser's line stands in, a few
     /// lines ahead at most.
-    private func location(of node: xmlNodePtr) -> Location {
-        var line = xmlGetLineNo(node)
-        if line <= 0 || line >= 65_535 { line = max(line, Int(xmlTextReaderGetParserLineNumber(reader))) }
-        return Location(file: input.displayPath, line: line)
+    private func line(of node: xmlNodePtr) -> Int {
+        let line = xmlGetLineNo(node)
+        guard line <= 0 || line >= 65_535 else { return line }
+        return max(line, Int(xmlTextReaderGetParserLineNumber(reader)))
     }
 
     private func entityError(_ node: xmlNodePtr) -> PipelineError {

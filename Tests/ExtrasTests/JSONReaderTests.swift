@@ -138,3 +138,41 @@ struct JSONReaderTests {
         #expect(result.records.map(\.location.column) == [2, 13, 26])
     }
 }
+
+@Suite("JSON: records handed back and filled again")
+struct JSONRecycleTests {
+    /// Every record recycled as soon as it is read, in an array and in JSON Lines: each later
+    /// record holds its own values, a field it lacks is null, and rejections still come.
+    @Test func recycledRecordsHoldOnlyTheirRecord() throws {
+        var objects: [String] = []
+        for k in 0..<3_000 {
+            objects.append(k % 500 == 499 ? "[\(k)]" : k % 3 == 0 ? "{\"name\": \"item \(k)\"}" : "{\"name\": \"item \(k)\", \"note\": \"n\(k)\", \"count\": \(k)}")
+        }
+        let fields = ["name", "note", "count"]
+        for lines in [false, true] {
+            let text = lines ? objects.joined(separator: "\n") + "\n" : "[" + objects.joined(separator: ",\n") + "]"
+            let input = try JSONTest.file(lines ? "rows.jsonl" : "rows.json", text)
+            func open() throws -> any RecordReader {
+                lines ? try JSONLinesReader(input: input, fields: fields, chunkSize: 4096)
+                    : try JSONReader(input: input, fields: fields, records: nil, chunkSize: 4096)
+            }
+            let plain = try JSONTest.collect(open())
+            let reader = try open()
+            var values: [[Value]] = [], locations: [Location] = [], rejected = 0
+            while true {
+                do {
+                    guard let record = try reader.next() else { break }
+                    values.append(record.values.map { $0 })
+                    locations.append(record.location)
+                    reader.recycle(record)
+                } catch is Rejection {
+                    rejected += 1
+                }
+            }
+            #expect(rejected == 6 && plain.rejections.count == 6)
+            #expect(values == plain.rows)
+            #expect(locations == plain.records.map(\.location))
+            #expect(values[3] == [.text("item 3"), .null, .null])
+        }
+    }
+}

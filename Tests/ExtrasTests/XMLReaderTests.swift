@@ -290,3 +290,60 @@ private func capturingStandardError(_ body: () throws -> Void) throws -> String 
     try body()
     return try String(contentsOf: url, encoding: .utf8)
 }
+
+@Suite("XML: a leading trim done while reading, records handed back")
+struct XMLReaderReuseTests {
+    static let padded = ["  Milk\t", "\u{A0}Crème\u{2009}", "x", "", " ", "\u{FEFF}Bread", "in side  ", " Fish &amp; chips "]
+
+    /// Attributes and child elements, trimmed as the `trim` transform trims them; a field that is
+    /// not trimmed keeps its whitespace.
+    @Test func fieldsAreTrimmedAsTheTrimTransformTrimsThem() throws {
+        var text = "<items>\n"
+        for k in 0..<2_000 {
+            let a = Self.padded[k % Self.padded.count], b = Self.padded[(k + 3) % Self.padded.count]
+            text += k % 2 == 0 ? "  <item name=\"\(a)\" note=\"\(b)\"/>\n" : "  <item><name>\(a)</name><note>\(b)</note></item>\n"
+        }
+        let input = try XMLTest.file("padded.xml", text + "</items>\n")
+        let plain = try XMLTest.read(input, record: "items/item", fields: ["name", "note"])
+
+        let reader = try XMLReader(input: input, options: .init(record: "items/item", fields: ["name", "note"]))
+        #expect(reader.trimWhileReading(fields: [0]))
+        var records: [Record] = []
+        while let record = try reader.next() { records.append(record) }
+
+        #expect(records.count == 2_000 && plain.count == 2_000)
+        for (k, record) in records.enumerated() {
+            let raw = plain[k].values[0].displayText
+            #expect(record.values[0] == .text(TrimTransform.trimmed(raw) ?? raw), "record \(k)")
+            #expect(record.values[1] == plain[k].values[1], "record \(k): not a trimmed field")
+            #expect(record.location == plain[k].location)
+        }
+        #expect(records[1].values[0] == .text("Crème"))
+        #expect(records[7].values[0] == .text("Fish & chips"))
+    }
+
+    /// Every record recycled as soon as it is read: the later records it holds have their own
+    /// values, and nothing of the records before (a field missing from a record is empty).
+    @Test func recycledRecordsHoldOnlyTheirRecord() throws {
+        var text = "<items>\n"
+        for k in 0..<3_000 {
+            text += k % 3 == 0 ? "  <item name=\"item \(k)\"/>\n" : "  <item name=\"item \(k)\" note=\"note \(k)\"><count>\(k)</count></item>\n"
+        }
+        let input = try XMLTest.file("rows.xml", text + "</items>\n")
+        let fields = ["name", "note", "count"]
+        let plain = try XMLTest.read(input, record: "items/item", fields: fields)
+
+        let reader = try XMLReader(input: input, options: .init(record: "items/item", fields: fields))
+        var values: [[Value]] = [], locations: [Location] = []
+        while let record = try reader.next() {
+            // Copied element by element: the record's own array stays unshared, to be reused.
+            values.append(record.values.map { $0 })
+            locations.append(record.location)
+            reader.recycle(record)
+        }
+        #expect(values == plain.map(\.values))
+        #expect(locations == plain.map(\.location))
+        #expect(values[3] == [.text("item 3"), .text(""), .text("")])
+        #expect(locations[2].path == "items/item[3]")
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+@testable import Pipeline
+
+@Suite("Location: names kept as numbers, paths as a prefix and an index")
+struct LocationTests {
+    @Test func printsAsEditorsLinkIt() {
+        #expect(Location(file: "data/g.csv", line: 3, column: 7).description == "data/g.csv:3:7")
+        #expect(Location(file: "data/g.csv", line: 3).description == "data/g.csv:3")
+        #expect(Location(file: "data/g.xml", line: 4, path: "items/item[2]").description == "data/g.xml:4 (items/item[2])")
+        #expect(Location(file: "data/g.json", path: "[0]").description == "data/g.json: at [0]")
+        #expect(Location(file: "data/g.csv").description == "data/g.csv")
+    }
+
+    /// Every path reads back as it was set, whether or not it ends in an index kept as a number.
+    @Test func pathsReadBackAsSet() {
+        let paths = ["items/item[17]", "items/item", "[0]", "[3]", "data.items[2147483647]", "a[2147483648]", "a[03]",
+                     "a[]", "a[x]", "a[3][4]", "]", "", "shop/aisle/item[1]"]
+        for path in paths {
+            var location = Location(file: "data/g.xml", line: 1)
+            location.path = path
+            #expect(location.path == path)
+            #expect(Location(file: "data/g.xml", line: 1, path: path).path == path)
+        }
+        var location = Location(file: "data/g.xml", path: "items/item[1]")
+        location.path = nil
+        #expect(location.path == nil && location.description == "data/g.xml")
+    }
+
+    /// A record's location made from its array's (`appendingPathIndex`) is the one made from the
+    /// whole path: equal, with the same hash, whichever way it was made.
+    @Test func indexedPathsEqualTheirText() {
+        let base = Location(file: "data/g.xml", path: "items/item")
+        for index in [0, 1, 17, 65_536, Int(Int32.max)] {
+            let indexed = base.appendingPathIndex(index)
+            let whole = Location(file: "data/g.xml", path: "items/item[\(index)]")
+            #expect(indexed.path == "items/item[\(index)]")
+            #expect(indexed == whole)
+            #expect(indexed.hashValue == whole.hashValue)
+        }
+        // Past what an index keeps as a number, and under a path that has an index: as text.
+        #expect(base.appendingPathIndex(Int(Int32.max) + 1).path == "items/item[2147483648]")
+        #expect(base.appendingPathIndex(2).appendingPathIndex(5).path == "items/item[2][5]")
+        #expect(Location(file: "data/g.json").appendingPathIndex(4).path == "[4]")
+        #expect(base.appendingPathIndex(3) != base.appendingPathIndex(4))
+        #expect(Location(file: "data/a.xml", path: "i[1]") != Location(file: "data/b.xml", path: "i[1]"))
+    }
+
+    @Test func linesAndColumnsAreOptional() {
+        var location = Location(file: "data/g.csv", line: 2, column: 5)
+        location.column = nil
+        #expect(location.line == 2 && location.column == nil && location.description == "data/g.csv:2")
+        location.line = nil
+        #expect(location == Location(file: "data/g.csv"))
+        location.file = "data/h.csv"
+        #expect(location.file == "data/h.csv")
+    }
+
+    /// What a list of locations keeps (`numbers`) gives the location back.
+    @Test func numbersGiveTheLocationBack() throws {
+        for location in [Location(file: "data/g.xml", line: 9, path: "items/item[4]"), Location(file: "data/g.csv", line: 2, column: 1),
+                         Location(file: "data/g.json", path: "x")] {
+            let numbers = try #require(location.numbers)
+            let back = Location(fileNumber: numbers.file, pathPrefix: numbers.pathPrefix, pathIndex: numbers.pathIndex,
+                                line: location.line, column: location.column)
+            #expect(back == location)
+            #expect(back.description == location.description)
+        }
+    }
+
+    /// Past its limit the table numbers no new name; names it knows keep their numbers.
+    @Test func theTableOfNamesHasALimit() {
+        let table = Location.NameTable(limit: 3)
+        #expect(table.number(for: "a") == 0 && table.number(for: "b") == 1 && table.number(for: "c") == 2)
+        #expect(table.number(for: "d") == nil)
+        #expect(table.number(for: "b") == 1 && table.name(2) == "c")
+    }
+}
