@@ -196,9 +196,12 @@ public final class XMLReader: RecordReader {
         var record = Scratch(count: 0)
         swap(&record, &scratch)
         defer { swap(&record, &scratch) }
-        // The array the record before handed back (`recycle`) is this reader's alone again:
-        // filled in place, it is not copied.
-        if let spare = spareValues.take(), spare.count == record.filled.count { record.values = spare }
+        // The array the record before handed back (`recycle`), or a new one.
+        if let spare = spareValues.take(), spare.count == record.filled.count {
+            record.values = spare
+        } else if record.values.count != record.filled.count {
+            record.values = Array(repeating: .text(""), count: record.filled.count)
+        }
         for slot in record.values.indices {
             record.values[slot] = .text("")
             record.filled[slot] = false
@@ -213,7 +216,11 @@ public final class XMLReader: RecordReader {
             record.values[slot] = .text(try attributeText(current, trim: trims[slot]))
         }
         if !isEmpty { try readChildren(into: &record) }
-        return Record(values: record.values, location: location)
+        // Handed out alone: were the array kept here too, the transforms' first change to the
+        // record would copy it.
+        let values = record.values
+        record.values = []
+        return Record(values: values, location: location)
     }
 
     /// Trims the fields as it makes their text (see `RecordReader`): always possible.

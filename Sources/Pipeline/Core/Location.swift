@@ -46,13 +46,9 @@ public struct Location: Sendable, Hashable, CustomStringConvertible {
     public var file: String {
         get { fileNumber >= 0 ? NameTable.shared.name(fileNumber) : overflow?.file ?? "" }
         set {
-            if let number = NameTable.shared.number(for: newValue) {
-                fileNumber = number
-                setOverflow(file: nil)
-            } else {
-                fileNumber = -1
-                setOverflow(file: newValue)
-            }
+            let number = NameTable.shared.number(for: newValue)
+            fileNumber = number ?? -1
+            setOverflow(file: number == nil ? newValue : nil)
         }
     }
 
@@ -74,17 +70,9 @@ public struct Location: Sendable, Hashable, CustomStringConvertible {
                 prefix = head
                 pathIndex = index
             }
-            guard let prefix else {
-                pathNumber = -1
-                return setOverflow(pathPrefix: nil)
-            }
-            if let number = NameTable.shared.number(for: prefix) {
-                pathNumber = number
-                setOverflow(pathPrefix: nil)
-            } else {
-                pathNumber = -2
-                setOverflow(pathPrefix: prefix)
-            }
+            let number = prefix.flatMap(NameTable.shared.number(for:))
+            pathNumber = prefix == nil ? -1 : number ?? -2
+            setOverflow(pathPrefix: number == nil ? prefix : nil)
         }
     }
 
