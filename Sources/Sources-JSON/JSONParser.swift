@@ -133,11 +133,10 @@ final class JSONParser {
         return TextPosition(line: line, column: Int(offset) + 1)
     }
 
-    func location(_ position: TextPosition, path: String? = nil) -> Location {
+    func location(_ position: TextPosition) -> Location {
         var location = fileLocation
         location.line = position.line
         location.column = position.column
-        if let path { location.path = path }
         return location
     }
 
