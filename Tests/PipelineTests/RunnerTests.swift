@@ -343,6 +343,56 @@ final class RunnerTests: XCTestCase {
         ])
     }
 
+    /// A field read by several loads and links reaches each of them: only its last use takes the
+    /// value from the source record, through enough records that the runner refills its own.
+    func testAFieldReadTwiceReachesEveryUse() throws {
+        let count = 3_000
+        let kind = ListReaderKind(fields: ["name", "qty", "count", "unit"], items: (0..<count).map {
+            record($0 + 2, "Item \($0) with a name too long to be stored inline", "\($0).5", "\($0 % 100)", "l")
+        })
+        let options = try Options(ConfigNode(.mapping([]), at: Location(file: "p.yaml")), spec: kind.spec)
+        let item = LoadSpec(
+            entity: "Item",
+            assignments: [.init(attribute: "name", field: "name"), .init(attribute: "quantity", field: "qty"),
+                          .init(attribute: "count", field: "count")],
+            links: [.init(relationship: "unit", target: LoadSpec(entity: "Unit", assignments: [.init(attribute: "name", field: "name")]))])
+        let unit = LoadSpec(entity: "Unit", assignments: [.init(attribute: "name", field: "name")])
+        let pipeline = PipelineDefinition(
+            file: URL(fileURLWithPath: "p.yaml"), name: "test",
+            store: StoreSettings(path: URL(fileURLWithPath: "/tmp/unused.sqlite")), model: model,
+            sources: [SourceDefinition(
+                name: "items",
+                reader: ReaderConfig(kind: kind, input: Input(url: URL(fileURLWithPath: "items.csv"), displayPath: "items.csv"), options: options),
+                transforms: [], loads: [item, unit])])
+        let sink = CollectingSink()
+        try Runner(pipeline: pipeline).run(into: sink)
+
+        XCTAssertEqual(sink.written.count, 2 * count)
+        for k in 0..<count {
+            let name = Value.text("Item \(k) with a name too long to be stored inline")
+            let (written, unitRecord) = (sink.written[2 * k], sink.written[2 * k + 1])
+            XCTAssertEqual(written.values, [name, .double(Double(k) + 0.5), .integer(Int64(k % 100))], "record \(k)")
+            XCTAssertEqual(written.links[0]?.values, [name], "record \(k), the link")
+            XCTAssertEqual(unitRecord.values, [name], "record \(k), the second load")
+        }
+    }
+
+    /// Values already of an attribute's type move on unconverted: `takesAsIs` must agree with
+    /// `convert` giving them back unchanged.
+    func testValuesTakenAsTheyAreConvertToThemselves() {
+        let values: [Value] = [.null, .text(""), .text("12"), .text("x"), .integer(70_000), .integer(1), .double(1.5),
+                               .decimal(Decimal(string: "0.125")!), .bool(true), .date(3.5), .binary([1, 2]),
+                               .binary(Array(repeating: 7, count: 16))]
+        for type in AttributeType.allCases {
+            for value in values where type.takesAsIs(value) {
+                XCTAssertEqual(try? type.convert(value).get(), value, "\(type) takes \(value) as it is")
+            }
+        }
+        XCTAssertTrue(AttributeType.string.takesAsIs(.text("x")))
+        XCTAssertFalse(AttributeType.string.takesAsIs(.text("")), "empty text becomes null")
+        XCTAssertFalse(AttributeType.integer16.takesAsIs(.integer(70_000)), "out of range for integer16")
+    }
+
     func testFieldsUsedInFirstUseOrder() {
         let load = LoadSpec(entity: "Item", assignments: [.init(attribute: "name", field: "b"), .init(attribute: "x", field: "a")],
                             links: [.init(relationship: "unit", target: LoadSpec(entity: "Unit", assignments: [.init(attribute: "name", field: "b"), .init(attribute: "y", field: "c")]))])

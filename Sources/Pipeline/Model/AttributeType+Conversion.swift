@@ -1,6 +1,21 @@
 import Foundation
 
 extension AttributeType {
+    /// Whether `convert` gives `value` back unchanged: already of this type, it moves on as it
+    /// is, without a copy (`LoadBinding.fill`).
+    func takesAsIs(_ value: Value) -> Bool {
+        switch value {
+        case .null: return false
+        case .text(let s): return (self == .string || self == .uri) && !s.isEmpty
+        case .integer: return self == .integer64
+        case .double: return self == .double || self == .float
+        case .decimal: return self == .decimal
+        case .bool: return self == .bool
+        case .date: return self == .date
+        case .binary: return self == .binary || self == .transformable
+        }
+    }
+
     /// Converts a value reaching an attribute of this type, or explains why it cannot.
     ///
     /// Text is parsed strictly: number formats with commas or currency signs go through the

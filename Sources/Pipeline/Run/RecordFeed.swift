@@ -50,6 +50,9 @@ final class RecordFeed: @unchecked Sendable {
         self.reader = reader
         self.steps = steps
         self.loads = loads
+        // The feed is what fills from these bindings, in this order: their last reads of a
+        // field may take its value.
+        LoadBinding.takeLastUses(in: loads)
         let item = Item(records: loads.map { $0.emptyRecord(at: location) })
         empty = (0..<batches).map { _ in Batch(items: Array(repeating: item, count: batchSize)) }
     }
@@ -146,7 +149,7 @@ final class RecordFeed: @unchecked Sendable {
                 // Every entity's values are converted before any is written, so a record is
                 // loaded whole or not at all.
                 for k in loads.indices {
-                    do { try loads[k].fill(&batch.items[i].records[k], from: record) } catch let rejection as Rejection {
+                    do { try loads[k].fill(&batch.items[i].records[k], from: &record) } catch let rejection as Rejection {
                         batch.items[i].rejectedEntity = loads[k].entity
                         throw rejection
                     }
