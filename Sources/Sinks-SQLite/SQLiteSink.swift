@@ -24,8 +24,9 @@ public final class SQLiteSink: RecordSink {
     private let file: StoreFile
     private let layout: any TableLayout
     private var connection: SQLiteConnection?
-    /// One per model entity; nil for abstract entities.
-    var writers: [EntityWriter?]
+    /// One per model entity; nil for abstract entities. Unchecked: read several times for every
+    /// record, emptied only by `finish` and `discard` on the same thread.
+    @exclusivity(unchecked) var writers: [EntityWriter?]
     /// The pipeline file's `store:` entry, for errors about the store as a whole.
     private let location: Location?
 

@@ -24,13 +24,15 @@ final class ZoneResolver {
     /// Days kept: 2^15 (about 90 years) from `firstDay`, which puts the first date resolved in
     /// the middle. A day outside is worked out each time.
     private static let span = 1 << 15
-    private var firstDay: Int64?
+    // Unchecked: a resolver belongs to one transform, on the reading thread, and each date
+    // reads these; run-time exclusivity checks cost more than the lookup itself.
+    @exclusivity(unchecked) private var firstDay: Int64?
     /// For each day of the span, 0 until it is first seen, then 1 + its entry in `kinds`. Two
     /// bytes a day, so that the table (64 KB) stays in the processor's cache among the records
     /// streaming through: spread over decades, days of 32 bytes each missed it on most values.
-    private var dayKinds = [UInt16](repeating: 0, count: ZoneResolver.span)
+    @exclusivity(unchecked) private var dayKinds = [UInt16](repeating: 0, count: ZoneResolver.span)
     /// The days' offsets: one entry per offset for the days far from a change, one per day near one.
-    private var kinds: [CachedDay] = []
+    @exclusivity(unchecked) private var kinds: [CachedDay] = []
     private var stableKinds: [Int64: UInt16] = [:]
 
     /// The offset in force at the start of the window around a day (a day before it), and the
