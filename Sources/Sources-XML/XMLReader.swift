@@ -35,24 +35,27 @@ public final class XMLReader: RecordReader {
     private let steps: [FieldTree.Name]
     /// A single step (`item`) matches at any depth; a path must match from the root.
     private let matchesAnywhere: Bool
+    // The properties read for every record are @exclusivity(unchecked): a reader belongs to one
+    // thread and is not reentered, and their run-time checks were four calls a record.
+
     /// How many leading steps of the record path the open elements match.
     private var matchedSteps = 0
     /// The names of the open elements outside a record, for record paths.
-    private var ancestors: [FieldTree.Name] = []
+    @exclusivity(unchecked) private var ancestors: [FieldTree.Name] = []
     /// The file's location, copied for each record: making one from the name looks the name up.
     private let fileLocation: Location
     /// The file's location with the path of the records now read (`items/item`), set when the
     /// elements around them change; each record's location adds its number.
-    private var pathBase: Location
-    private var pathPrefixAncestors: [FieldTree.Name]? = nil
+    @exclusivity(unchecked) private var pathBase: Location
+    @exclusivity(unchecked) private var pathPrefixAncestors: [FieldTree.Name]? = nil
     private var sawRoot = false
-    private var recordCount = 0
+    @exclusivity(unchecked) private var recordCount = 0
     private var finished = false
 
     /// One record's fields, reused from record to record.
-    private var scratch: Scratch
+    @exclusivity(unchecked) private var scratch: Scratch
     /// The values array of the record before, handed back by `recycle`.
-    private var spareValues: [Value]?
+    @exclusivity(unchecked) private var spareValues: [Value]?
     /// Per field, whether it is trimmed as it is read (`trimWhileReading`).
     private var trims: [Bool]
     /// What libxml2 reported; behind a pointer, as its error handler's context.
