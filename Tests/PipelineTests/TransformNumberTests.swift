@@ -115,6 +115,36 @@ struct TransformNumberTests {
         #expect(try AttributeType.double.convert(negative).get() == (.double(-1234.5)))
     }
 
+    /// `plainDecimal` stands in for `Double(s)` on the number transform's output: it must give
+    /// the same double, bit for bit, or nil and leave the text to `Double(s)`.
+    @Test func plainDecimalsParseAsDoubleDoes() {
+        var edge = ["0", "-0", "0.0", "-0.000", "00012", "1.", ".5", "-", "", "1..2", "1.2.3", "-.5", "+1", "1e5",
+                    "9007199254740992", "9007199254740993", "0.1", "0.3", "123456789012345.6", "1234567890123456789",
+                    "12345678901234567890", "0.0000000000000000000001", "0.00000000000000000000001", "1.7976931348623157"]
+        // A fixed sequence of random decimals: signs, 1 to 20 digits, a point anywhere.
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        for _ in 0..<20_000 {
+            let digits = (0..<(1 + next(20))).map { _ in Character(String(next(10))) }
+            var text = String(digits)
+            if next(3) > 0 { text.insert(".", at: text.index(text.startIndex, offsetBy: next(text.count + 1))) }
+            edge.append(next(4) == 0 ? "-" + text : text)
+        }
+        var fast = 0
+        for text in edge {
+            guard let value = AttributeType.plainDecimal(text) else { continue }
+            fast += 1
+            #expect(value.bitPattern == Double(text)?.bitPattern, "\(text)")
+        }
+        #expect(fast > 10_000, "most short decimals take the fast path")
+        #expect(AttributeType.plainDecimal("9007199254740993") == nil, "past 2^53: left to Double(s)")
+        #expect(AttributeType.plainDecimal("1.") == nil && AttributeType.plainDecimal(".5") == nil && AttributeType.plainDecimal("+1") == nil)
+        #expect(AttributeType.plainDecimal("-0")?.sign == .minus)
+    }
+
     @Test("plain text converts to a double only as digits, a sign, a point and an exponent")
     func plainTextToDouble() {
         for (text, expected) in [("42", 42.0), ("-1.5", -1.5), ("+.5", 0.5), ("1e5", 1e5), ("1.5E-3", 0.0015), ("2e+2", 200)] {
