@@ -38,6 +38,12 @@ public final class JSONLinesReader: RecordReader {
         parser.spareValues = record.values
     }
 
+    /// Trims the fields' strings (and numbers, kept as text) as they are made.
+    public func trimWhileReading(fields indexes: [Int]) -> Bool {
+        parser.trim(fields: indexes, count: tree.fieldNames.count)
+        return true
+    }
+
     /// The next record; throws `Rejection` for a line that is not an object or a field that holds
     /// an object or array, `PipelineError` for a line that is not valid JSON.
     public func next() throws -> Record? {

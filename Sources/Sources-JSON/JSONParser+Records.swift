@@ -20,7 +20,7 @@ extension JSONParser {
             }
             let target = tree.nodes[child]
             if let slot = target.slot {
-                values[slot] = try parseField(target.path, problem: &problem)
+                values[slot] = try parseField(target.path, trim: slot < trims.count && trims[slot], problem: &problem)
             } else if try peek() == UInt8(ascii: "{") {
                 try parseRecord(tree, node: child, into: &values, problem: &problem)
             } else {
@@ -42,8 +42,9 @@ extension JSONParser {
     }
 
     /// The value of one field: text for strings and numbers (numbers as written, so that decimals
-    /// stay exact), bool, null; an object or array turns the record away.
-    private func parseField(_ path: String, problem: inout RecordProblem?) throws -> Value {
+    /// stay exact; trimmed as the `trim` transform trims text, if `trim`), bool, null; an object
+    /// or array turns the record away.
+    private func parseField(_ path: String, trim: Bool, problem: inout RecordProblem?) throws -> Value {
         switch try peek() {
         case UInt8(ascii: "{"):
             var reason = "the value is an object; name a field inside it"
@@ -66,7 +67,7 @@ extension JSONParser {
             return .null
         default:
             switch try scanScalar(.value) {
-            case .string, .number: return .text(value.string)
+            case .string, .number: return .text(trim ? value.trimmedString : value.string)
             case .bool(let b): return .bool(b)
             case .null: return .null
             }

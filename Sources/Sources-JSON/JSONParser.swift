@@ -143,6 +143,16 @@ final class JSONParser {
     /// The values array of the record before, handed back by the reader's `recycle`.
     var spareValues: [Value]?
 
+    /// Per field slot, whether its text is trimmed as it is made (the readers'
+    /// `trimWhileReading`). Unchecked: read for every field, on the reading thread alone.
+    @exclusivity(unchecked) var trims: [Bool] = []
+
+    /// Trims slots `indexes` of records of `count` fields from now on.
+    func trim(fields indexes: [Int], count: Int) {
+        if trims.count != count { trims = Array(repeating: false, count: count) }
+        for i in indexes where trims.indices.contains(i) { trims[i] = true }
+    }
+
     /// An array of `count` nulls for a record's values: the one the record before handed back,
     /// or a new one.
     func takeValues(count: Int) -> [Value] {

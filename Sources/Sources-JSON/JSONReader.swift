@@ -125,6 +125,12 @@ public final class JSONReader: RecordReader {
         parser.spareValues = record.values
     }
 
+    /// Trims the fields' strings (and numbers, kept as text) as they are made.
+    public func trimWhileReading(fields indexes: [Int]) -> Bool {
+        parser.trim(fields: indexes, count: tree.fieldNames.count)
+        return true
+    }
+
     /// The next record; throws `Rejection` for an element that is not an object or a field that
     /// holds an object or array (call again for the next one), `PipelineError` for bad JSON.
     public func next() throws -> Record? {

@@ -139,6 +139,46 @@ struct JSONReaderTests {
     }
 }
 
+@Suite("JSON: a leading trim done while reading")
+struct JSONTrimWhileReadingTests {
+    /// Strings (escaped blanks too) and numbers kept as text, trimmed as the `trim` transform
+    /// trims them, in an array and in JSON Lines, over many chunks; a field not trimmed keeps its
+    /// blanks, and bools and nulls stay what they are.
+    @Test func fieldsAreTrimmedAsTheTrimTransformTrims() throws {
+        let padded = [#""  Milk\t""#, #""\u00a0Crème\u2009""#, #""x""#, #""""#, #"" ""#, #""\ufeffBread""#, #""in side  ""#,
+                      "12.5", "true", "null"]
+        var objects: [String] = []
+        for k in 0..<3_000 {
+            objects.append(#"{"name": \#(padded[k % padded.count]), "note": \#(padded[(k + 4) % padded.count])}"#)
+        }
+        for lines in [false, true] {
+            let text = lines ? objects.joined(separator: "\n") : "[\n" + objects.joined(separator: ",\n") + "\n]"
+            let input = try JSONTest.file(lines ? "padded.jsonl" : "padded.json", text)
+            let reader: any RecordReader = lines ? try JSONLinesReader(input: input, fields: ["name", "note"], chunkSize: 4096)
+                : try JSONReader(input: input, fields: ["name", "note"], records: nil, chunkSize: 4096)
+            #expect(reader.trimWhileReading(fields: [0]))
+            let trimmed = try JSONTest.collect(reader)
+            let plain = lines ? try JSONTest.readLines(text, fields: ["name", "note"], chunkSize: 4096)
+                : try JSONTest.read(text, fields: ["name", "note"], chunkSize: 4096)
+
+            #expect(trimmed.records.count == 3_000 && plain.records.count == 3_000)
+            for (k, record) in trimmed.records.enumerated() {
+                var expected = plain.records[k].values[0]
+                if case .text(let raw) = expected { expected = .text(TrimTransform.trimmed(raw) ?? raw) }
+                #expect(record.values[0] == expected, "record \(k)")
+                #expect(record.values[1] == plain.records[k].values[1], "record \(k): not a trimmed field")
+                #expect(record.location.line == plain.records[k].location.line && record.location.column == plain.records[k].location.column)
+            }
+            #expect(trimmed.records[0].values[0] == .text("Milk"))
+            #expect(trimmed.records[1].values[0] == .text("Crème"))
+            #expect(trimmed.records[5].values[0] == .text("Bread"))
+            #expect(trimmed.records[7].values[0] == .text("12.5"))
+            #expect(trimmed.records[8].values[0] == .bool(true) && trimmed.records[9].values[0] == .null)
+            #expect(trimmed.records[0].values[1] == .text(" "), "the note keeps its blank")
+        }
+    }
+}
+
 @Suite("JSON: records handed back and filled again")
 struct JSONRecycleTests {
     /// Every record recycled as soon as it is read, in an array and in JSON Lines: each later
