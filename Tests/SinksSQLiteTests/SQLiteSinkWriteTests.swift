@@ -32,6 +32,36 @@ struct SQLiteSinkWriteTests {
         }
     }
 
+    /// Records as the runner hands them over, each with its key's hash: an ASCII key of up to 24
+    /// bytes is bound from the bytes beside its hash (without a copy), longer and non-ASCII keys
+    /// from their text. Every row must keep its own name, with duplicates in between.
+    @Test("keys bound from the bytes beside their hash stay each row's own")
+    func keysBoundFromTheirHash() throws {
+        try withScratchFolder { folder in
+            let target = folder.appendingPathComponent("store.sqlite")
+            var names: [String] = []
+            for k in 0..<600 {
+                let base = String(repeating: "abcdefghij", count: 3)
+                names.append(k % 5 == 4 ? "Crème \(k)" : "\(k)-" + base.prefix(k % 30))
+            }
+            var scratch: [UInt8] = []
+            var records: [EntityRecord] = []
+            for (k, name) in names.enumerated() {
+                for again in [false, true] where !again || k % 7 == 0 {
+                    var record = Grocery.item(name, unit: k % 2 == 0 ? "kg" : "l", line: 2 + k)
+                    record.keyHash = TextKeyHash(of: name, scratch: &scratch)
+                    record.links[0]?.keyHash = TextKeyHash(of: k % 2 == 0 ? "kg" : "l", scratch: &scratch)
+                    records.append(record)
+                }
+            }
+            let log = try buildStore(at: target, records)
+            let store = try SQLiteStore(readingAt: target)
+            #expect(try store.rows("SELECT name FROM Item ORDER BY id") == names.map { [.text($0)] })
+            #expect(try store.rows("SELECT name FROM Unit ORDER BY id") == [[.text("kg")], [.text("l")]])
+            #expect(log.entities[Grocery.item] == counts(inserted: 600, alreadyPresent: 86))
+        }
+    }
+
     @Test("a record with an empty unique key is skipped and reported, never inserted")
     func emptyKey() throws {
         try withScratchFolder { folder in

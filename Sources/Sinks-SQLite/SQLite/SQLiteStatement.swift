@@ -84,6 +84,17 @@ final class SQLiteStatement {
         guard code == SQLITE_OK else { throw bindFailure(code, index) }
     }
 
+    /// Binds text given as its UTF-8 bytes without copying them (`SQLITE_STATIC`): they must stay
+    /// as they are until the statement has run, and valid until it is bound again or finalized.
+    @inline(__always)
+    func bind(unchangedUTF8 bytes: UnsafeBufferPointer<UInt8>, at index: Int32) throws {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return try bind(utf8: bytes, at: index) }
+        let code = base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+            sqlite3_bind_text64(handle, index, $0, UInt64(bytes.count), nil, UInt8(SQLITE_UTF8))
+        }
+        guard code == SQLITE_OK else { throw bindFailure(code, index) }
+    }
+
     @inline(__always)
     private func bindText(_ string: String, at index: Int32) -> Int32 {
         var string = string

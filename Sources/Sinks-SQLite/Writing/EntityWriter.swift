@@ -29,6 +29,9 @@ final class EntityWriter {
 
     private let connection: SQLiteConnection
     private let insert: SQLiteStatement
+    /// An ASCII text key's bytes for `insert`, which binds them from here without a copy: a copy
+    /// (`SQLITE_TRANSIENT`) cost SQLite a malloc and a free for every row.
+    private let keyBytes = UnsafeMutablePointer<UInt8>.allocate(capacity: TextKeyHash.inlineCapacity)
     // Prepared on first use: duplicates and their reporting are the rare path.
     private var compareStatement: SQLiteStatement?
     private var updateStatement: SQLiteStatement?
@@ -59,6 +62,11 @@ final class EntityWriter {
         self.keys = keys
         self.connection = connection
         self.insert = try connection.prepare(table.insertSQL)
+    }
+
+    deinit {
+        // SQLite reads bound bytes only while a statement runs, never when it is finalized.
+        keyBytes.deallocate()
     }
 
     var hasKey: Bool { !keySlots.isEmpty }
@@ -145,7 +153,11 @@ final class EntityWriter {
                 case .attribute(let slot):
                     // An ASCII key is its canonical bytes: bound from those, the text is not touched.
                     if slot == textKeySlot, let hash = record.keyHash, hash.isASCII,
-                       try hash.withInlineBytes({ try insert.bind(utf8: $0, at: parameter) }) != nil {
+                       let count = hash.withInlineBytes({ bytes -> Int in
+                           if let base = bytes.baseAddress { keyBytes.update(from: base, count: bytes.count) }
+                           return bytes.count
+                       }) {
+                        try insert.bind(unchangedUTF8: UnsafeBufferPointer(start: keyBytes, count: count), at: parameter)
                         continue
                     }
                     let value = record.values[slot] ?? defaults[slot]
