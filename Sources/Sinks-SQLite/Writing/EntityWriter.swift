@@ -65,7 +65,8 @@ final class EntityWriter {
     }
 
     deinit {
-        // SQLite reads bound bytes only while a statement runs, never when it is finalized.
+        // SQLite may keep the pointer until the statement is bound again or finalized: unbind first.
+        insert.reset()
         keyBytes.deallocate()
     }
 
