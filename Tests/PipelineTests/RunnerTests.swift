@@ -65,18 +65,24 @@ final class RunnerTests: XCTestCase {
     func pipeline(_ items: [Any], onReject: RejectPolicy = .continue,
                   assignments: [LoadSpec.Assignment]? = nil) throws -> PipelineDefinition {
         let kind = ListReaderKind(fields: ["name", "qty", "count", "unit"], items: items)
-        let options = try Options(ConfigNode(.mapping([]), at: Location(file: "p.yaml")), spec: kind.spec)
         let load = LoadSpec(
             entity: "Item",
             assignments: assignments ?? [.init(attribute: "name", field: "name"), .init(attribute: "quantity", field: "qty"),
                                          .init(attribute: "count", field: "count")],
             links: [.init(relationship: "unit", target: LoadSpec(entity: "Unit", assignments: [.init(attribute: "name", field: "unit")]))])
+        return try pipeline(kind, model: model, loads: [load], onReject: onReject)
+    }
+
+    /// One source read by `kind`, with no transforms, loading `loads`.
+    func pipeline(_ kind: ListReaderKind, model: StoreModel, loads: [LoadSpec],
+                  onReject: RejectPolicy = .continue) throws -> PipelineDefinition {
+        let options = try Options(ConfigNode(.mapping([]), at: Location(file: "p.yaml")), spec: kind.spec)
         return PipelineDefinition(
             file: URL(fileURLWithPath: "p.yaml"), name: "test",
             store: StoreSettings(path: URL(fileURLWithPath: "/tmp/unused.sqlite")), model: model,
             sources: [SourceDefinition(name: "items",
                                        reader: ReaderConfig(kind: kind, input: Input(url: URL(fileURLWithPath: "items.csv"), displayPath: "items.csv"), options: options),
-                                       transforms: [], loads: [load])],
+                                       transforms: [], loads: loads)],
             onReject: onReject)
     }
 
@@ -319,16 +325,10 @@ final class RunnerTests: XCTestCase {
             record(8, "Tea", "1", "A"),
             record(9, "Jam", "", ""),
         ])
-        let options = try Options(ConfigNode(.mapping([]), at: Location(file: "p.yaml")), spec: kind.spec)
-        let pipeline = PipelineDefinition(
-            file: URL(fileURLWithPath: "p.yaml"), name: "test",
-            store: StoreSettings(path: URL(fileURLWithPath: "/tmp/unused.sqlite")), model: model,
-            sources: [SourceDefinition(
-                name: "items",
-                reader: ReaderConfig(kind: kind, input: Input(url: URL(fileURLWithPath: "items.csv"), displayPath: "items.csv"), options: options),
-                transforms: [],
-                loads: [LoadSpec(entity: "Item", assignments: [.init(attribute: "name", field: "name"), .init(attribute: "count", field: "count"),
-                                                               .init(attribute: "code", field: "code")])])])
+        let pipeline = try pipeline(kind, model: model, loads: [
+            LoadSpec(entity: "Item", assignments: [.init(attribute: "name", field: "name"), .init(attribute: "count", field: "count"),
+                                                   .init(attribute: "code", field: "code")]),
+        ])
         let sink = CollectingSink()
         let runner = Runner(pipeline: pipeline)
         try runner.run(into: sink)
@@ -350,22 +350,14 @@ final class RunnerTests: XCTestCase {
         let kind = ListReaderKind(fields: ["name", "qty", "count", "unit"], items: (0..<count).map {
             record($0 + 2, "Item \($0) with a name too long to be stored inline", "\($0).5", "\($0 % 100)", "l")
         })
-        let options = try Options(ConfigNode(.mapping([]), at: Location(file: "p.yaml")), spec: kind.spec)
         let item = LoadSpec(
             entity: "Item",
             assignments: [.init(attribute: "name", field: "name"), .init(attribute: "quantity", field: "qty"),
                           .init(attribute: "count", field: "count")],
             links: [.init(relationship: "unit", target: LoadSpec(entity: "Unit", assignments: [.init(attribute: "name", field: "name")]))])
         let unit = LoadSpec(entity: "Unit", assignments: [.init(attribute: "name", field: "name")])
-        let pipeline = PipelineDefinition(
-            file: URL(fileURLWithPath: "p.yaml"), name: "test",
-            store: StoreSettings(path: URL(fileURLWithPath: "/tmp/unused.sqlite")), model: model,
-            sources: [SourceDefinition(
-                name: "items",
-                reader: ReaderConfig(kind: kind, input: Input(url: URL(fileURLWithPath: "items.csv"), displayPath: "items.csv"), options: options),
-                transforms: [], loads: [item, unit])])
         let sink = CollectingSink()
-        try Runner(pipeline: pipeline).run(into: sink)
+        try Runner(pipeline: try pipeline(kind, model: model, loads: [item, unit])).run(into: sink)
 
         XCTAssertEqual(sink.written.count, 2 * count)
         for k in 0..<count {
