@@ -92,7 +92,7 @@ struct RecordAssembler {
     mutating func addField(_ bytes: UnsafeRawBufferPointer) {
         let i = values.count
         if i < trims.count, trims[i], !headerPending {
-            values.append(.text(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[TrimTransform.trimmedRange(of: bytes)]), as: UTF8.self)))
+            values.append(.text(TrimTransform.trimmedText(bytes)))
         } else {
             values.append(.text(String(decoding: bytes, as: UTF8.self)))
         }

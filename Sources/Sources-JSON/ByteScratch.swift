@@ -1,5 +1,3 @@
-import Pipeline
-
 /// A growable byte buffer reused for every captured string, number and key: clearing and
 /// appending cost no more than a pointer move, unlike an Array's uniqueness checks.
 struct ByteScratch {
@@ -48,11 +46,5 @@ struct ByteScratch {
     /// The bytes as a String; they are valid UTF-8, checked while scanning.
     var string: String {
         String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// The bytes as a String without the blanks the `trim` transform removes around text.
-    var trimmedString: String {
-        let range = TrimTransform.trimmedRange(of: UnsafeRawBufferPointer(bytes))
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 }

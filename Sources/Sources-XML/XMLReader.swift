@@ -297,8 +297,7 @@ public final class XMLReader: RecordReader {
 
     /// UTF-8 `bytes` as text, trimmed as the `trim` transform trims (`trimWhileReading`).
     private static func text(_ bytes: UnsafeRawBufferPointer, trim: Bool) -> String {
-        let range = trim ? TrimTransform.trimmedRange(of: bytes) : 0..<bytes.count
-        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        trim ? TrimTransform.trimmedText(bytes) : String(decoding: bytes, as: UTF8.self)
     }
 
     // MARK: libxml2

@@ -58,8 +58,6 @@ public struct TrimTransform: TransformKind {
         }
     }
 
-    /// `text` without leading and trailing whitespace, or nil when there is nothing to trim (the
-    /// common case, which then costs a look at the first and last byte and makes no new string).
     /// The range of `bytes` (UTF-8) that is left once trimmed.
     @inline(__always)
     public static func trimmedRange(of bytes: UnsafeRawBufferPointer) -> Range<Int> {
@@ -68,6 +66,16 @@ public struct TrimTransform: TransformKind {
         if (0x21...0x7E).contains(first), (0x21...0x7E).contains(last) { return 0..<utf8.count }
         return UTF8Text.trimmedRange(utf8, from: 0, to: utf8.count)
     }
+
+    /// UTF-8 `bytes` as text, trimmed as this transform trims: for the readers that trim while
+    /// reading (`RecordReader.trimWhileReading`), which then make each value once.
+    @inline(__always)
+    public static func trimmedText(_ bytes: UnsafeRawBufferPointer) -> String {
+        String(decoding: UnsafeRawBufferPointer(rebasing: bytes[trimmedRange(of: bytes)]), as: UTF8.self)
+    }
+
+    /// `text` without leading and trailing whitespace, or nil when there is nothing to trim (the
+    /// common case, which then costs a look at the first and last byte and makes no new string).
 
     public static func trimmed(_ text: String) -> String? {
         UTF8Text.withBytes(text) { bytes -> String? in
