@@ -192,21 +192,34 @@ struct KeyIndexTests {
         #expect(try index.lookup(.text("b"))?.rowID == 2)
     }
 
-    @Test("a run's index is sorted by hash as a comparison sort sorts it, ties and every 16-bit digit included")
-    func runIndexOrder() {
+    @Test("a run's index holds every entry once, in the bucket of its hash's top bits, in the order they came")
+    func runIndexBuckets() {
         var generator = SystemRandomNumberGenerator()
         var hashes = (0..<50_000).map { _ in UInt64.random(in: .min ... .max, using: &generator) }
-        // Equal hashes, hashes that differ in one digit only, and many with the same top bits.
+        // Equal hashes, hashes that differ in low bits only, and many with the same top bits.
         hashes += [7, 7, 7, 1 << 16, 1 << 32, 1 << 48, 1 << 48 | 1, .max, .max, 0, 0]
-        hashes += (0..<20).map { _ in 0x1234 << 48 | UInt64.random(in: 0...0xFF, using: &generator) }
         hashes += (0..<500).map { _ in 0xABCD << 48 | UInt64.random(in: 0...0xFFFF_FFFF, using: &generator) }
         hashes.shuffle(using: &generator)
-        var entries = hashes.enumerated().map { IndexEntry(hash: $1, offset: Int64($0)) }
-        IndexEntry.sortByHash(&entries)
-        #expect(entries.map(\.hash) == hashes.sorted())
-        #expect(entries.allSatisfy { hashes[Int($0.offset)] == $0.hash })
-        var one = [IndexEntry(hash: 3, offset: 9)]
-        IndexEntry.sortByHash(&one)
-        #expect(one.map(\.offset) == [9])
+        // Left over from a larger run before: only the start is this run's.
+        var index = Array(repeating: IndexEntry(hash: 1, offset: -1), count: hashes.count + 10)
+        let buckets = IndexEntry.bucketed(hashes, offset: { Int64(1000 + $0) }, bucketSize: 64, into: &index)
+        #expect(buckets.starts.count == (1 << buckets.bits) + 1)
+        #expect(hashes.count >> buckets.bits <= 64 && hashes.count >> (buckets.bits - 1) > 64)
+        #expect(buckets.starts.first == 0 && buckets.starts.last == UInt32(hashes.count))
+        var seen = Set<Int64>()
+        for b in 0..<(1 << buckets.bits) {
+            let entries = index[Int(buckets.starts[b])..<Int(buckets.starts[b + 1])]
+            #expect(entries.allSatisfy { buckets.bucket(of: $0.hash) == b && hashes[Int($0.offset - 1000)] == $0.hash })
+            #expect(entries.map(\.offset) == entries.map(\.offset).sorted())
+            seen.formUnion(entries.map(\.offset))
+        }
+        #expect(seen.count == hashes.count)
+        for hash in hashes.prefix(100) {
+            let (start, end) = buckets.range(of: hash)
+            #expect(index[start..<end].contains { $0.hash == hash })
+        }
+        var one = [IndexEntry]()
+        let single = IndexEntry.bucketed([3], offset: { Int64(9 + $0) }, bucketSize: 64, into: &one)
+        #expect(single.bits == 0 && single.starts == [0, 1] && one.map(\.offset) == [9])
     }
 }

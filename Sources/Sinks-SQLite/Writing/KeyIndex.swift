@@ -238,6 +238,11 @@ struct TextKeyTable {
         try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[starts[k]..<starts[k + 1]])) }
     }
 
+    /// Calls `body` with where each key starts among the bytes of all keys: key `k` at `starts[k]`.
+    func withKeyStarts<R>(_ body: (UnsafeBufferPointer<Int>) throws -> R) rethrows -> R {
+        try starts.withUnsafeBufferPointer(body)
+    }
+
     /// Adds `key`, which is not in the table yet, with its `hash`.
     mutating func insert(_ key: UnsafeBufferPointer<UInt8>, hash: UInt32, _ number: Int32) {
         if (numbers.count + 1) * 2 > slots.count { grow() }

@@ -2,15 +2,16 @@ import Foundation
 import Pipeline
 internal import CSQLite
 
-/// The text keys of one entity past what `KeyIndex` keeps in memory, in sorted runs in a temporary
+/// The text keys of one entity past what `KeyIndex` keeps in memory, in runs in a temporary
 /// file beside the store: memory stays flat however many distinct keys an export has.
 ///
 /// New keys collect in memory (`pending`, found like the index's own) and are written out every
-/// `runKeys` keys as a run: the records, then an index of (hash, record offset) sorted by hash.
+/// `runKeys` keys as a run: the records, then an index of (hash, record offset) grouped into
+/// buckets by the hash's top bits.
 /// Finding a key that is in no run, which is what almost every key of a large export is, costs a
-/// look at one Bloom filter over all runs, one cache line. A key that may be in a run (a
+/// look at one Bloom filter over all spilled keys, one cache line. A key that may be in a run (a
 /// duplicate, or about one lookup in a thousand) asks each run's own filter and reads the runs
-/// that may hold it: the index entries near its hash, then the candidate record, two `pread`s.
+/// that may hold it: the index entries of its bucket, then the candidate record, two `pread`s.
 ///
 /// A value, kept by its key index's state: its fields are then checked for exclusive access when
 /// compiled, not at run time on every use (a class's are), which cost 5% of the writing thread
@@ -24,12 +25,13 @@ struct KeySpill {
     private struct Run {
         var indexStart: Int64
         var count: Int
-        /// Every `sampleSpacing`-th hash of the index, to find where a hash would be.
-        var samples: [UInt64]
+        /// Where each bucket of the index starts, and where the last one ends (see `IndexEntry.bucketed`).
+        var buckets: IndexEntry.Buckets
         var filter: BloomFilter
     }
 
-    private static let sampleSpacing = 128
+    /// Index entries per bucket, on average: what a lookup reads of each run that may hold its key.
+    private static let bucketSize = 64
     /// A record: rowID, a `LocationList.Compact` (four Int32) and the key's length (UInt32), then the key.
     private static let recordHeader = 28
 
@@ -44,22 +46,27 @@ struct KeySpill {
     /// First locations too unusual to compact, by row id (see `LocationList`).
     private var wholeFirsts: [Int64: Location] = [:]
     private var runs: [Run] = []
-    /// Every key in `runs`.
-    private var written: BloomFilter
-    private var writtenCount = 0
+    /// Every key in `runs` and `pending`, set as each key comes, just after its lookup read the
+    /// same block: set a run at a time, each key's block was a cache miss again (0.17 s of a
+    /// 5M-row load).
+    private var spilled: BloomFilter
+    private var spilledCount = 0
     private var readBuffer: [UInt8] = []
+    private var recordBuffer: [UInt8] = []
+    /// The index of the run being written, kept for the next run: refilled, not allocated again.
+    private var runIndex: [IndexEntry] = []
 
     init(directory: URL, runKeys: Int) throws {
         file = try SpillFile(directory: directory, holding: "the unique keys", stage: "sqlite")
         self.runKeys = max(runKeys, 1)
-        written = BloomFilter(capacity: 4 * self.runKeys, bitsPerKey: 16)
+        spilled = BloomFilter(capacity: 4 * self.runKeys, bitsPerKey: 16)
     }
 
     mutating func find(_ key: UnsafeBufferPointer<UInt8>, hash: UInt64) throws -> Found? {
         if let k = pending.find(key, hash: UInt32(truncatingIfNeeded: hash)) {
             return Found(rowID: pendingRowIDs[k], first: first(pendingFirsts[k], rowID: pendingRowIDs[k]))
         }
-        guard writtenCount > 0, written.mayContain(hash) else { return nil }
+        guard !runs.isEmpty, spilled.mayContain(hash) else { return nil }
         for run in runs where run.filter.mayContain(hash) {
             if let found = try probe(run, key, hash: hash) { return found }
         }
@@ -72,7 +79,7 @@ struct KeySpill {
     /// once keys spill (0.2 s of a 5M-row load).
     mutating func prefetch(_ hash: UInt64) {
         pending.prefetch(hash: UInt32(truncatingIfNeeded: hash))
-        if writtenCount > 0 { written.prefetch(hash) }
+        spilled.prefetch(hash)
     }
 
     /// Adds `key`, which `find` did not find.
@@ -84,6 +91,9 @@ struct KeySpill {
             wholeFirsts[rowID] = first
             compact = .whole
         }
+        if spilledCount >= spilled.capacity { try rebuildSpilledFilter(capacity: 2 * spilled.capacity) }
+        spilled.insert(hash)
+        spilledCount += 1
         pending.insert(key, hash: UInt32(truncatingIfNeeded: hash), Int32(pendingHashes.count))
         pendingHashes.append(hash)
         pendingRowIDs.append(rowID)
@@ -99,15 +109,13 @@ struct KeySpill {
 
     private mutating func writeRun() throws {
         let count = pendingHashes.count
+        let start = file.size
         // Records in the order they came, reading the pending arrays front to back (in hash
-        // order, each record cost a few cache misses); only the index is sorted.
-        var index: [IndexEntry] = []
-        index.reserveCapacity(count)
+        // order, each record cost a few cache misses); only the index is in bucket order.
         // The closures below use this, not `self`: capturing `self` while `pending` is in use
         // copied the spill (each of its arrays retained and released) for every record.
         let file = file
         for k in 0..<count {
-            index.append(IndexEntry(hash: pendingHashes[k], offset: file.size))
             let rowID = pendingRowIDs[k], first = pendingFirsts[k]
             try pending.withKey(k) { key in
                 try file.append(count: Self.recordHeader + key.count) { record in
@@ -121,38 +129,33 @@ struct KeySpill {
                 }
             }
         }
-        IndexEntry.sortByHash(&index)
+        // Record k starts after k headers and the keys before it.
+        let buckets = pending.withKeyStarts { keyStarts in
+            assert(file.size == start + Int64(count * Self.recordHeader + keyStarts[count]), "the run's records are not back to back")
+            return IndexEntry.bucketed(pendingHashes, offset: { start + Int64($0 * Self.recordHeader + keyStarts[$0]) },
+                                bucketSize: Self.bucketSize, into: &runIndex)
+        }
         let indexStart = file.size
-        var samples: [UInt64] = []
-        samples.reserveCapacity(count / Self.sampleSpacing + 1)
         var filter = BloomFilter(capacity: count, bitsPerKey: 10)
-        for position in index.indices {
-            let entry = index[position]
+        for entry in runIndex[..<count] {
             try file.append(count: 16) { bytes in
                 bytes.storeBytes(of: entry.hash.littleEndian, toByteOffset: 0, as: UInt64.self)
                 bytes.storeBytes(of: entry.offset.littleEndian, toByteOffset: 8, as: Int64.self)
             }
-            if position % Self.sampleSpacing == 0 { samples.append(entry.hash) }
             filter.insert(entry.hash)
         }
         try file.flush()
-        runs.append(Run(indexStart: indexStart, count: count, samples: samples, filter: filter))
+        runs.append(Run(indexStart: indexStart, count: count, buckets: buckets, filter: filter))
 
-        if writtenCount + count > written.capacity {
-            try rebuildWrittenFilter(capacity: max(2 * written.capacity, writtenCount + count))
-        } else {
-            for hash in pendingHashes { written.insert(hash) }
-        }
-        writtenCount += count
         pending.removeAll()
         pendingHashes.removeAll(keepingCapacity: true)
         pendingRowIDs.removeAll(keepingCapacity: true)
         pendingFirsts.removeAll(keepingCapacity: true)
     }
 
-    /// A larger filter over all runs, from their hashes on disk: it doubles, so each key is read
-    /// back about once over the whole run.
-    private mutating func rebuildWrittenFilter(capacity: Int) throws {
+    /// A larger filter over all spilled keys, from the runs' hashes on disk and the pending ones:
+    /// it doubles, so each key is read back about once over the whole run.
+    private mutating func rebuildSpilledFilter(capacity: Int) throws {
         var filter = BloomFilter(capacity: capacity, bitsPerKey: 16)
         let chunk = 4096
         for run in runs {
@@ -166,28 +169,21 @@ struct KeySpill {
                 position += n
             }
         }
-        written = filter
+        for hash in pendingHashes { filter.insert(hash) }
+        spilled = filter
     }
 
     private mutating func probe(_ run: Run, _ key: UnsafeBufferPointer<UInt8>, hash: UInt64) throws -> Found? {
-        // The first sample not below `hash`; entries with the hash start after the one before it.
-        var low = 0, high = run.samples.count
-        while low < high {
-            let middle = (low + high) / 2
-            if run.samples[middle] < hash { low = middle + 1 } else { high = middle }
-        }
-        var position = max(low - 1, 0) * Self.sampleSpacing
-        while position < run.count {
-            let n = min(2 * Self.sampleSpacing, run.count - position)
+        var (position, end) = run.buckets.range(of: hash)
+        while position < end {
+            let n = min(4 * Self.bucketSize, end - position)
             try readIndex(of: run, from: position, count: n)
             for e in 0..<n {
                 let (entryHash, offset) = readBuffer.withUnsafeBytes { raw in
                     (UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: e * 16, as: UInt64.self)),
                      Int64(littleEndian: raw.loadUnaligned(fromByteOffset: e * 16 + 8, as: Int64.self)))
                 }
-                if entryHash < hash { continue }
-                if entryHash > hash { return nil }
-                if let found = try record(at: offset, matching: key) { return found }
+                if entryHash == hash, let found = try record(at: offset, matching: key) { return found }
             }
             position += n
         }
@@ -208,12 +204,12 @@ struct KeySpill {
     private mutating func record(at offset: Int64, matching key: UnsafeBufferPointer<UInt8>) throws -> Found? {
         // As long as `key`'s record would be: a shorter record there ends the read early only
         // at the end of the file, and its length already says it is another key.
-        let read = try file.read(Self.recordHeader + key.count, at: offset, into: &readBuffer)
+        let read = try file.read(Self.recordHeader + key.count, at: offset, into: &recordBuffer)
         guard read >= Self.recordHeader else { throw cutShort() }
-        let length = readBuffer.withUnsafeBytes { Int(UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 24, as: UInt32.self))) }
+        let length = recordBuffer.withUnsafeBytes { Int(UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 24, as: UInt32.self))) }
         guard length == key.count else { return nil }
         guard read == Self.recordHeader + length else { throw cutShort() }
-        return readBuffer.withUnsafeBytes { raw -> Found? in
+        return recordBuffer.withUnsafeBytes { raw -> Found? in
             guard length == 0 || memcmp(raw.baseAddress! + Self.recordHeader, key.baseAddress!, length) == 0 else { return nil }
             let rowID = Int64(littleEndian: raw.loadUnaligned(fromByteOffset: 0, as: Int64.self))
             let compact = LocationList.Compact(line: Int32(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: Int32.self)),
@@ -230,57 +226,56 @@ struct IndexEntry {
     var hash: UInt64
     var offset: Int64
 
-    /// Sorts `entries` by hash in place: into buckets by the top 16 bits (an American flag sort,
-    /// which needs no second array: a run's index is 4 MB, at the run's memory peak), then each
-    /// bucket, a handful of entries with a run's evenly spread hashes, by insertion. A quarter of
-    /// the time `sort(by:)` took.
-    static func sortByHash(_ entries: inout [IndexEntry]) {
-        guard entries.count > 1 else { return }
-        let buckets = 1 << 16
-        @inline(__always) func bucket(_ entry: IndexEntry) -> Int { Int(truncatingIfNeeded: entry.hash >> 48) }
+    /// Where each bucket of a run's index starts: bucket `b` holds the entries whose hash's top
+    /// `bits` bits are `b`.
+    struct Buckets {
+        let bits: Int
+        /// `buckets + 1` positions: bucket `b` is `starts[b]..<starts[b + 1]`.
+        let starts: [UInt32]
+
+        func bucket(of hash: UInt64) -> Int {
+            Int(truncatingIfNeeded: (hash >> 32) >> UInt64(32 - bits))
+        }
+
+        /// The positions in the index of the entries that may have `hash`.
+        func range(of hash: UInt64) -> (start: Int, end: Int) {
+            let b = bucket(of: hash)
+            return (Int(starts[b]), Int(starts[b + 1]))
+        }
+    }
+
+    /// Fills the start of `index` with an entry for each of `hashes`, the k-th at `offset(k)`,
+    /// grouped into buckets of about `bucketSize` entries by the hash's top bits, and returns where
+    /// the buckets start. Within a bucket they keep their order: a lookup reads the whole bucket.
+    ///
+    /// Counted, then each entry written straight to its bucket's next place: a few thousand
+    /// buckets keep the places being written in the cache. Sorting the index fully by hash (65,536
+    /// buckets, then each sorted, in place) took 20 ms a run of 262,144 keys, mostly cache misses.
+    static func bucketed(_ hashes: [UInt64], offset: (Int) -> Int64, bucketSize: Int, into index: inout [IndexEntry]) -> Buckets {
+        var bits = 0
+        while bits < 24, hashes.count >> bits > bucketSize { bits += 1 }
+        let buckets = 1 << bits
+        let shape = Buckets(bits: bits, starts: [])
+        var starts = [UInt32](repeating: 0, count: buckets + 1)
         let next = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: buckets)
-        let ends = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: buckets)
-        defer { next.deallocate(); ends.deallocate() }
-        ends.initialize(repeating: 0)
-        entries.withUnsafeMutableBufferPointer { entries in
-            for entry in entries { ends[bucket(entry)] += 1 }
-            var start: UInt32 = 0
-            for b in 0..<buckets { (next[b], start) = (start, start + ends[b]); ends[b] = start }
-            // Each entry taken out goes straight to the next free place of its bucket; the one
-            // there comes out in its turn, until an entry of this bucket comes back.
-            for b in 0..<buckets {
-                while next[b] < ends[b] {
-                    var entry = entries[Int(next[b])]
-                    var home = bucket(entry)
-                    while home != b {
-                        swap(&entry, &entries[Int(next[home])])
-                        next[home] += 1
-                        home = bucket(entry)
-                    }
-                    entries[Int(next[b])] = entry
-                    next[b] += 1
-                }
-            }
-            var low = 0
-            for b in 0..<buckets {
-                let high = Int(ends[b])
-                if high - low > 32 {
-                    var slice = UnsafeMutableBufferPointer(rebasing: entries[low..<high])
-                    slice.sort { $0.hash < $1.hash }
-                } else if high - low > 1 {
-                    for i in (low + 1)..<high {
-                        let entry = entries[i]
-                        var j = i
-                        while j > low, entries[j - 1].hash > entry.hash {
-                            entries[j] = entries[j - 1]
-                            j -= 1
-                        }
-                        entries[j] = entry
-                    }
-                }
-                low = high
+        defer { next.deallocate() }
+        next.initialize(repeating: 0)
+        for hash in hashes { next[shape.bucket(of: hash)] += 1 }
+        var start: UInt32 = 0
+        for b in 0..<buckets {
+            starts[b] = start
+            (next[b], start) = (start, start + next[b])
+        }
+        starts[buckets] = start
+        if index.count < hashes.count { index = Array(repeating: IndexEntry(hash: 0, offset: 0), count: hashes.count) }
+        index.withUnsafeMutableBufferPointer { index in
+            for (k, hash) in hashes.enumerated() {
+                let b = shape.bucket(of: hash)
+                index[Int(next[b])] = IndexEntry(hash: hash, offset: offset(k))
+                next[b] += 1
             }
         }
+        return Buckets(bits: bits, starts: starts)
     }
 }
 
