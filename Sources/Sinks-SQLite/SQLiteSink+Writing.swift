@@ -14,7 +14,13 @@ extension SQLiteSink {
     /// `RecordSink.write`); it is left as it was.
     func store(_ record: inout EntityRecord, onDuplicate: DuplicatePolicy?, linkedFrom: (writer: EntityWriter, slot: Int)?,
                log: ImportLog) throws -> LinkedRow? {
-        let writer = try self.writer(for: record)
+        try unretainedWriter(for: record)._withUnsafeGuaranteedRef { writer in
+            try store(&record, of: writer, onDuplicate: onDuplicate, linkedFrom: linkedFrom, log: log)
+        }
+    }
+
+    private func store(_ record: inout EntityRecord, of writer: EntityWriter, onDuplicate: DuplicatePolicy?,
+                       linkedFrom: (writer: EntityWriter, slot: Int)?, log: ImportLog) throws -> LinkedRow? {
         // Through a buffer pointer: `record.links[slot]?.entity` would copy the linked record.
         try record.links.withUnsafeBufferPointer { linked in
             for slot in linked.indices {
@@ -133,6 +139,14 @@ extension SQLiteSink {
 
     /// The writer for a record's entity, checking that the record has the entity's shape.
     private func writer(for record: EntityRecord) throws -> EntityWriter {
+        try unretainedWriter(for: record).takeUnretainedValue()
+    }
+
+    /// `writer(for:)` without a retain: `writers` keeps every writer while the sink builds.
+    /// Retaining and releasing the writer of every record and linked record were four atomic
+    /// operations a row, each waiting for the writing thread's pending stores (its key tables'
+    /// cache misses) to complete.
+    private func unretainedWriter(for record: EntityRecord) throws -> Unmanaged<EntityWriter> {
         guard writers.indices.contains(record.entity) else {
             throw PipelineError(.invalidPipeline, at: record.location, stage: "sqlite",
                                 "a record names entity number \(record.entity), but the model has \(writers.count) entities")
@@ -146,7 +160,7 @@ extension SQLiteSink {
                                 "a record for '\(writer.name)' has \(record.values.count) values and \(record.links.count) links; "
                                     + "the entity has \(writer.attributes.count) attributes and \(writer.relationships.count) relationships")
         }
-        return writer
+        return Unmanaged.passUnretained(writer)
     }
 
     /// A link must go through a relationship with a column, to an entity that column may refer to.

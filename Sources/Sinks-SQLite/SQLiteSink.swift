@@ -101,8 +101,10 @@ public final class SQLiteSink: RecordSink {
 
     /// Starts loading where the record's key will be looked up: by then, the wait is over.
     public func prefetch(_ record: inout EntityRecord) {
-        guard let hash = record.keyHash, writers.indices.contains(record.entity), let writer = writers[record.entity] else { return }
-        writer.keys.prefetch(hash)
+        guard let hash = record.keyHash, writers.indices.contains(record.entity),
+              let writer = writers[record.entity].map(Unmanaged.passUnretained) else { return }
+        // Unretained, as in `store`: `writers` keeps the writer.
+        writer._withUnsafeGuaranteedRef { $0.keys.prefetch(hash) }
     }
 
     /// Commits, checks (foreign keys, integrity), shows the complete store to `review`, and puts it
