@@ -188,7 +188,11 @@ final class LoadBinding {
             } else {
                 linked = links[j].target.emptyRecord(at: record.location)
             }
-            let filled = Result { try links[j].target.fill(&linked, from: &record) }
+            // Unretained: `links` keeps the target, and a retain and release per linked record
+            // are two atomic operations on the busier reading thread.
+            let filled = Result {
+                try Unmanaged.passUnretained(links[j].target)._withUnsafeGuaranteedRef { try $0.fill(&linked, from: &record) }
+            }
             out.links[relationship] = consume linked
             try filled.get()
         }
