@@ -200,9 +200,8 @@ struct KeyIndexTests {
         hashes += [7, 7, 7, 1 << 16, 1 << 32, 1 << 48, 1 << 48 | 1, .max, .max, 0, 0]
         hashes += (0..<500).map { _ in 0xABCD << 48 | UInt64.random(in: 0...0xFFFF_FFFF, using: &generator) }
         hashes.shuffle(using: &generator)
-        // Left over from a larger run before: only the start is this run's.
-        var index = Array(repeating: IndexEntry(hash: 1, offset: -1), count: hashes.count + 10)
-        let buckets = IndexEntry.bucketed(hashes, offset: { Int64(1000 + $0) }, bucketSize: 64, into: &index)
+        let (index, buckets) = IndexEntry.bucketed(hashes, offset: { Int64(1000 + $0) }, bucketSize: 64)
+        #expect(index.count == hashes.count)
         #expect(buckets.starts.count == (1 << buckets.bits) + 1)
         #expect(hashes.count >> buckets.bits <= 64 && hashes.count >> (buckets.bits - 1) > 64)
         #expect(buckets.starts.first == 0 && buckets.starts.last == UInt32(hashes.count))
@@ -218,8 +217,7 @@ struct KeyIndexTests {
             let (start, end) = buckets.range(of: hash)
             #expect(index[start..<end].contains { $0.hash == hash })
         }
-        var one = [IndexEntry]()
-        let single = IndexEntry.bucketed([3], offset: { Int64(9 + $0) }, bucketSize: 64, into: &one)
+        let (one, single) = IndexEntry.bucketed([3], offset: { Int64(9 + $0) }, bucketSize: 64)
         #expect(single.bits == 0 && single.starts == [0, 1] && one.map(\.offset) == [9])
     }
 }

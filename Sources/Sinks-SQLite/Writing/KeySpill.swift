@@ -53,8 +53,6 @@ struct KeySpill {
     private var spilledCount = 0
     private var readBuffer: [UInt8] = []
     private var recordBuffer: [UInt8] = []
-    /// The index of the run being written, kept for the next run: refilled, not allocated again.
-    private var runIndex: [IndexEntry] = []
 
     init(directory: URL, runKeys: Int) throws {
         file = try SpillFile(directory: directory, holding: "the unique keys", stage: "sqlite")
@@ -130,14 +128,14 @@ struct KeySpill {
             }
         }
         // Record k starts after k headers and the keys before it.
-        let buckets = pending.withKeyStarts { keyStarts in
+        let (index, buckets) = pending.withKeyStarts { keyStarts in
             assert(file.size == start + Int64(count * Self.recordHeader + keyStarts[count]), "the run's records are not back to back")
             return IndexEntry.bucketed(pendingHashes, offset: { start + Int64($0 * Self.recordHeader + keyStarts[$0]) },
-                                bucketSize: Self.bucketSize, into: &runIndex)
+                                       bucketSize: Self.bucketSize)
         }
         let indexStart = file.size
         var filter = BloomFilter(capacity: count, bitsPerKey: 10)
-        for entry in runIndex[..<count] {
+        for entry in index {
             try file.append(count: 16) { bytes in
                 bytes.storeBytes(of: entry.hash.littleEndian, toByteOffset: 0, as: UInt64.self)
                 bytes.storeBytes(of: entry.offset.littleEndian, toByteOffset: 8, as: Int64.self)
@@ -244,14 +242,14 @@ struct IndexEntry {
         }
     }
 
-    /// Fills the start of `index` with an entry for each of `hashes`, the k-th at `offset(k)`,
-    /// grouped into buckets of about `bucketSize` entries by the hash's top bits, and returns where
-    /// the buckets start. Within a bucket they keep their order: a lookup reads the whole bucket.
+    /// An index entry for each of `hashes`, the k-th at `offset(k)`, grouped into buckets of about
+    /// `bucketSize` entries by the hash's top bits, and where the buckets start. Within a bucket
+    /// the entries keep their order: a lookup reads the whole bucket.
     ///
     /// Counted, then each entry written straight to its bucket's next place: a few thousand
     /// buckets keep the places being written in the cache. Sorting the index fully by hash (65,536
     /// buckets, then each sorted, in place) took 20 ms a run of 262,144 keys, mostly cache misses.
-    static func bucketed(_ hashes: [UInt64], offset: (Int) -> Int64, bucketSize: Int, into index: inout [IndexEntry]) -> Buckets {
+    static func bucketed(_ hashes: [UInt64], offset: (Int) -> Int64, bucketSize: Int) -> (entries: [IndexEntry], buckets: Buckets) {
         var bits = 0
         while bits < 24, hashes.count >> bits > bucketSize { bits += 1 }
         let buckets = 1 << bits
@@ -267,15 +265,15 @@ struct IndexEntry {
             (next[b], start) = (start, start + next[b])
         }
         starts[buckets] = start
-        if index.count < hashes.count { index = Array(repeating: IndexEntry(hash: 0, offset: 0), count: hashes.count) }
-        index.withUnsafeMutableBufferPointer { index in
+        let entries = [IndexEntry](unsafeUninitializedCapacity: hashes.count) { entries, initialized in
             for (k, hash) in hashes.enumerated() {
                 let b = shape.bucket(of: hash)
-                index[Int(next[b])] = IndexEntry(hash: hash, offset: offset(k))
+                (entries.baseAddress! + Int(next[b])).initialize(to: IndexEntry(hash: hash, offset: offset(k)))
                 next[b] += 1
             }
+            initialized = hashes.count
         }
-        return Buckets(bits: bits, starts: starts)
+        return (entries, Buckets(bits: bits, starts: starts))
     }
 }
 
