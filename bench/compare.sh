@@ -108,11 +108,20 @@ median() { python3 -c 'import statistics, sys; print(f"{statistics.median(map(fl
 # STORE removed before each run. The runs go round-robin over every planned command (run_all):
 # this machine's speed drifts by 20-40% over minutes, and in rounds every tool, and both sizes of
 # a --scale run, meet the same drift instead of one tool getting a slow spell.
-plan_names=() plan_groups=() plan_stores=() plan_commands=() plan_runs=()
+# INPUT=FILE: the file the command reads, read once before each run (see run_all).
+plan_names=() plan_groups=() plan_stores=() plan_commands=() plan_runs=() plan_inputs=()
 measure() {
     local name=$1 group=$2 store=$3; shift 3
     plan_names+=("$name") plan_groups+=("$group") plan_stores+=("$store")
-    plan_commands+=("$(printf '%q ' "$@")") plan_runs+=("${RUNS:-$runs}")
+    plan_commands+=("$(printf '%q ' "$@")") plan_runs+=("${RUNS:-$runs}") plan_inputs+=("${INPUT:--}")
+}
+
+input() {  # FORMAT SIZE: the data file of that format and size
+    case $1 in
+        csv) echo "$data/grocery-$2.csv" ;;
+        comma) echo "$data/grocery-$2-comma.csv" ;;
+        *) echo "$data/grocery-$2.$1" ;;
+    esac
 }
 
 # run_all: runs the plan, then records each command's median wall time, largest peak and the
@@ -128,6 +137,9 @@ run_all() {
             ((k <= plan_runs[i])) && [[ -z ${failed[$name]:-} ]] || continue
             log="$out/logs/${name//[^A-Za-z0-9.-]/_}.log"
             [[ ${plan_stores[$i]} != - ]] && rm -f "${plan_stores[$i]}" "${plan_stores[$i]}".building
+            # Every tool starts with its input in the page cache, which this machine empties now
+            # and then: read cold, the 5M JSON alone took 2.0 s off the disk (0.1 s warm).
+            [[ ${plan_inputs[$i]} != - ]] && cat "${plan_inputs[$i]}" >/dev/null
             if ! eval "\"\$timer\" -f '%e %M' -o \"\$out/logs/time\" ${plan_commands[$i]}" >"$log" 2>&1; then
                 echo "compare.sh: $name failed; its output:" >&2
                 tail -20 "$log" >&2
@@ -161,46 +173,46 @@ pipeline() {  # FORMAT SIZE: bench/pipelines/grocery-FORMAT.yaml for SIZE rows, 
 
 echo "measuring, $runs run(s) each in rounds, $n rows${scale:+ and pipectl at $scale rows}:" >&2
 for f in ${formats//,/ }; do
-    measure "pipectl $f" "$f" "$out/grocery-$f-$n.sqlite" "$pipectl" run "$(pipeline "$f" "$n")"
+    INPUT=$(input "$f" "$n") measure "pipectl $f" "$f" "$out/grocery-$f-$n.sqlite" "$pipectl" run "$(pipeline "$f" "$n")"
 done
 csv=$data/grocery-$n.csv
 if has floor "$peers"; then
-    measure "C floor" csv "$out/floor-$n.sqlite" "$out/floor" "$csv" "$out/floor-$n.sqlite"
-    measure "C floor, 256 MB cache" csv "$out/floor256-$n.sqlite" "$out/floor" --cache-mb 256 "$csv" "$out/floor256-$n.sqlite"
+    INPUT=$csv measure "C floor" csv "$out/floor-$n.sqlite" "$out/floor" "$csv" "$out/floor-$n.sqlite"
+    INPUT=$csv measure "C floor, 256 MB cache" csv "$out/floor256-$n.sqlite" "$out/floor" --cache-mb 256 "$csv" "$out/floor256-$n.sqlite"
 fi
 if has sqlite3 "$peers"; then
-    measure "sqlite3 .import (raw)" raw - bench/peers/sqlite3-raw.sh "$csv" "$out/sqlite3-raw-$n.sqlite"
-    measure "sqlite3 .import + SQL" csv "$out/sqlite3-$n.sqlite" bench/peers/sqlite3-normalize.sh "$csv" "$out/sqlite3-$n.sqlite"
+    INPUT=$csv measure "sqlite3 .import (raw)" raw - bench/peers/sqlite3-raw.sh "$csv" "$out/sqlite3-raw-$n.sqlite"
+    INPUT=$csv measure "sqlite3 .import + SQL" csv "$out/sqlite3-$n.sqlite" bench/peers/sqlite3-normalize.sh "$csv" "$out/sqlite3-$n.sqlite"
 fi
 if has python "$peers"; then
-    measure "Python csv + sqlite3" csv "$out/python-csv-$n.sqlite" \
+    INPUT=$csv measure "Python csv + sqlite3" csv "$out/python-csv-$n.sqlite" \
         python3 bench/peers/python_sqlite3.py csv "$csv" "$out/python-csv-$n.sqlite"
     if has xml "$formats"; then
         if pymod lxml; then
-            measure "Python lxml + sqlite3" xml "$out/python-xml-$n.sqlite" \
+            INPUT=$(input xml "$n") measure "Python lxml + sqlite3" xml "$out/python-xml-$n.sqlite" \
                 "$python" bench/peers/python_sqlite3.py xml "$data/grocery-$n.xml" "$out/python-xml-$n.sqlite"
         else notes+=("Python lxml: lxml is not installed, skipped"); fi
     fi
     if has json "$formats"; then
-        measure "Python json + sqlite3" json "$out/python-json-$n.sqlite" \
+        INPUT=$(input json "$n") measure "Python json + sqlite3" json "$out/python-json-$n.sqlite" \
             python3 bench/peers/python_sqlite3.py json "$data/grocery-$n.json" "$out/python-json-$n.sqlite"
     fi
 fi
 if has duckdb "$peers"; then
     if pymod duckdb; then
-        measure "DuckDB into SQLite" csv "$out/duckdb-$n.sqlite" \
+        INPUT=$csv measure "DuckDB into SQLite" csv "$out/duckdb-$n.sqlite" \
             "$python" bench/peers/duckdb_sqlite.py "$csv" "$out/duckdb-$n.sqlite"
     else notes+=("DuckDB: duckdb is not installed, skipped"); fi
 fi
 if has sqlite-utils "$peers"; then
     if pymod sqlite_utils; then
-        RUNS=1 measure "sqlite-utils (100k rows, 1 run)" csv-100k "$out/sqlite-utils-100000.sqlite" \
+        RUNS=1 INPUT=$(input csv 100000) measure "sqlite-utils (100k rows, 1 run)" csv-100k "$out/sqlite-utils-100000.sqlite" \
             "$python" bench/peers/sqlite_utils_load.py "$data/grocery-100000.csv" "$out/sqlite-utils-100000.sqlite"
     else notes+=("sqlite-utils: sqlite-utils is not installed, skipped"); fi
 fi
 if [[ -n $scale ]]; then
     for f in ${formats//,/ }; do
-        measure "pipectl $f, $scale rows" "scale-$f" "$out/grocery-$f-$scale.sqlite" "$pipectl" run "$(pipeline "$f" "$scale")"
+        INPUT=$(input "$f" "$scale") measure "pipectl $f, $scale rows" "scale-$f" "$out/grocery-$f-$scale.sqlite" "$pipectl" run "$(pipeline "$f" "$scale")"
     done
 fi
 
