@@ -143,9 +143,10 @@ extension SQLiteSink {
     }
 
     /// `writer(for:)` without a retain: `writers` keeps every writer while the sink builds.
-    /// Retaining and releasing the writer of every record and linked record were four atomic
-    /// operations a row, each waiting for the writing thread's pending stores (its key tables'
-    /// cache misses) to complete.
+    /// Retaining and releasing the writer of every record and linked record were four pairs of
+    /// atomic operations a row, each waiting for the writing thread's pending stores (its key
+    /// tables' cache misses) to complete. (`_withUnsafeGuaranteedRef`, underscored, is public in
+    /// every standard library since Swift 5, on Linux and Apple's platforms.)
     private func unretainedWriter(for record: EntityRecord) throws -> Unmanaged<EntityWriter> {
         guard writers.indices.contains(record.entity) else {
             throw PipelineError(.invalidPipeline, at: record.location, stage: "sqlite",
