@@ -181,6 +181,29 @@ struct KeyIndexTests {
         }
     }
 
+    @Test("spilled keys with the same hash: each is found by its bytes, in whichever run it went to")
+    func spilledHashCollisions() throws {
+        try withScratchFolder { folder in
+            var spill = try KeySpill(directory: folder, runKeys: 2)
+            func bytes<R>(_ key: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+                var key = key
+                return try key.withUTF8(body)
+            }
+            // Five keys, one hash: two runs of two and one pending, several candidates in one bucket.
+            let keys = ["apple", "pear", "plum", "fig", "kiwi"]
+            for (k, key) in keys.enumerated() {
+                try bytes(key) { try spill.insert($0, hash: 42, rowID: Int64(k + 1), first: Location(file: "f.csv", line: k + 2)) }
+            }
+            for (k, key) in keys.enumerated() {
+                let found = try bytes(key) { try spill.find($0, hash: 42) }
+                #expect(found?.rowID == Int64(k + 1))
+                #expect(found?.first == Location(file: "f.csv", line: k + 2))
+            }
+            #expect(try bytes("grape") { try spill.find($0, hash: 42) } == nil)
+            #expect(try bytes("apple") { try spill.find($0, hash: 43) } == nil)
+        }
+    }
+
     @Test("a folder that cannot take the keys' file is an error when the first key would go there")
     func unwritableSpillFolder() throws {
         let folder = URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)")

@@ -232,6 +232,10 @@ struct IndexEntry {
         let starts: [UInt32]
 
         func bucket(of hash: UInt64) -> Int {
+            Self.bucket(of: hash, bits: bits)
+        }
+
+        static func bucket(of hash: UInt64, bits: Int) -> Int {
             Int(truncatingIfNeeded: (hash >> 32) >> UInt64(32 - bits))
         }
 
@@ -253,12 +257,11 @@ struct IndexEntry {
         var bits = 0
         while bits < 24, hashes.count >> bits > bucketSize { bits += 1 }
         let buckets = 1 << bits
-        let shape = Buckets(bits: bits, starts: [])
         var starts = [UInt32](repeating: 0, count: buckets + 1)
         let next = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: buckets)
         defer { next.deallocate() }
         next.initialize(repeating: 0)
-        for hash in hashes { next[shape.bucket(of: hash)] += 1 }
+        for hash in hashes { next[Buckets.bucket(of: hash, bits: bits)] += 1 }
         var start: UInt32 = 0
         for b in 0..<buckets {
             starts[b] = start
@@ -267,7 +270,7 @@ struct IndexEntry {
         starts[buckets] = start
         let entries = [IndexEntry](unsafeUninitializedCapacity: hashes.count) { entries, initialized in
             for (k, hash) in hashes.enumerated() {
-                let b = shape.bucket(of: hash)
+                let b = Buckets.bucket(of: hash, bits: bits)
                 (entries.baseAddress! + Int(next[b])).initialize(to: IndexEntry(hash: hash, offset: offset(k)))
                 next[b] += 1
             }
