@@ -15,6 +15,8 @@ import Pipeline
 public struct XLSXReportWriter: Sendable {
     /// Adds the durations to the Summary sheet (the workbook then differs from run to run).
     public var includeDurations: Bool
+    /// Rows a sheet holds before a table goes on in the next one: Excel's limit, less in tests.
+    var rowsPerSheet = XLSXWorkbook.maxRowsPerSheet
 
     public init(includeDurations: Bool = false) {
         self.includeDurations = includeDurations
@@ -28,14 +30,13 @@ public struct XLSXReportWriter: Sendable {
         // libxlsxwriter writes in place: build aside and rename, so a failure leaves no half file.
         let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial")
         defer { try? FileManager.default.removeItem(at: partial) }
-        let workbook = try XLSXWorkbook(url: partial, name: name, created: report.pinnedCreationTime)
-        var names = XLSXSheetNames()
-        try writeSummary(report, into: workbook, named: names.claim("Summary"))
-        try writeIssues(report.issues, into: workbook.addSheet(names.claim("Rejected")))
-        try writeDuplicates(report.duplicates, into: workbook.addSheet(names.claim("Duplicates")))
-        try writeChanges(report, into: workbook.addSheet(names.claim("Changes")))
+        let workbook = try XLSXWorkbook(url: partial, name: name, created: report.pinnedCreationTime, rowsPerSheet: rowsPerSheet)
+        try writeSummary(report, into: workbook)
+        try writeIssues(report.issues, into: workbook)
+        try writeDuplicates(report.duplicates, into: workbook)
+        try writeChanges(report, into: workbook)
         for rows in storedRows {
-            try writeRows(rows, into: workbook.addSheet(names.claim(rows.entity)))
+            try writeRows(rows, into: workbook)
         }
         try workbook.close()
         guard rename(partial.path, url.path) == 0 else {
@@ -46,8 +47,8 @@ public struct XLSXReportWriter: Sendable {
 
     private static let countTitles = ["read", "inserted", "already present", "updated", "skipped", "rejected"]
 
-    private func writeSummary(_ report: ImportReport, into workbook: XLSXWorkbook, named sheetName: String) throws {
-        let sheet = try workbook.addSheet(sheetName)
+    private func writeSummary(_ report: ImportReport, into workbook: XLSXWorkbook) throws {
+        let sheet = try workbook.addSheet("Summary")
         var row = 0
         var facts = [("Pipeline", report.pipelineName), ("Pipeline file", report.pipelineFile),
                      ("Store", report.storePath), ("Layout", report.storeLayout), ("Outcome", report.outcome.name)]
@@ -117,82 +118,66 @@ public struct XLSXReportWriter: Sendable {
             // Column numbers in the counts table: inserted 2, already present 3, skipped 5, rejected 6.
             try workbook.addColumnChart(
                 on: sheet, at: row + 1, 0, title: "Records per entity",
-                categories: (sheetName, firstEntityRow, lastEntityRow, 0),
+                categories: (sheet.title, firstEntityRow, lastEntityRow, 0),
                 series: [("inserted", 2), ("already present", 3), ("skipped", 5), ("rejected", 6)])
         }
         try sheet.fitColumns()
     }
 
-    private func writeIssues(_ issues: [ImportReport.Issue], into sheet: XLSXSheet) throws {
-        let titles = ["Kind", "Source", "Location", "Stage", "Entity", "Field", "Raw value", "Reason"]
-        try sheet.header(titles)
-        for (index, issue) in issues.enumerated() {
-            let row = index + 1
-            let cells = [issue.kind.rawValue, issue.source, issue.location, issue.stage ?? "", issue.entity ?? "",
-                         issue.field ?? "", issue.rawValue ?? "", issue.reason]
-            for (column, cell) in cells.enumerated() { try sheet.text(row, column, cell) }
+    private func writeIssues(_ issues: [ImportReport.Issue], into workbook: XLSXWorkbook) throws {
+        let table = try XLSXTable("Rejected", titles: ["Kind", "Source", "Location", "Stage", "Entity", "Field", "Raw value", "Reason"],
+                                  in: workbook)
+        for issue in issues {
+            try table.addRow([issue.kind.rawValue, issue.source, issue.location, issue.stage ?? "", issue.entity ?? "",
+                              issue.field ?? "", issue.rawValue ?? "", issue.reason])
         }
-        try sheet.autofilter(headerRow: 0, lastRow: issues.count, columns: titles.count)
-        try sheet.fitColumns()
+        try table.finish()
     }
 
-    private func writeDuplicates(_ duplicates: [ImportReport.Duplicate], into sheet: XLSXSheet) throws {
-        let titles = ["Source", "Entity", "Key", "First location", "Again location", "Field", "First value", "Again value",
-                      "Result"]
-        try sheet.header(titles)
-        var row = 1
+    private func writeDuplicates(_ duplicates: [ImportReport.Duplicate], into workbook: XLSXWorkbook) throws {
+        let table = try XLSXTable("Duplicates", titles: ["Source", "Entity", "Key", "First location", "Again location", "Field",
+                                                         "First value", "Again value", "Result"], in: workbook)
         for duplicate in duplicates {
             let result = duplicate.differences.isEmpty ? "same values" : duplicate.updated ? "updated" : "kept the first"
             // One row per differing field, so that the filter finds every conflict; one for a plain repeat.
             let differences = duplicate.differences.isEmpty ? [nil] : duplicate.differences.map(Optional.some)
             for difference in differences {
-                let cells = [duplicate.source, duplicate.entity, duplicate.key, duplicate.first, duplicate.again,
-                             difference?.field ?? "", difference?.first ?? "", difference?.again ?? "", result]
-                for (column, cell) in cells.enumerated() { try sheet.text(row, column, cell) }
-                row += 1
+                try table.addRow([duplicate.source, duplicate.entity, duplicate.key, duplicate.first, duplicate.again,
+                                  difference?.field ?? "", difference?.first ?? "", difference?.again ?? "", result])
             }
         }
-        try sheet.autofilter(headerRow: 0, lastRow: row - 1, columns: titles.count)
-        try sheet.fitColumns()
+        try table.finish()
     }
 
-    private func writeChanges(_ report: ImportReport, into sheet: XLSXSheet) throws {
-        let titles = ["Entity", "Key", "Change", "Field", "Old value", "New value"]
-        try sheet.header(titles)
-        var row = 1
+    private func writeChanges(_ report: ImportReport, into workbook: XLSXWorkbook) throws {
+        let table = try XLSXTable("Changes", titles: ["Entity", "Key", "Change", "Field", "Old value", "New value"], in: workbook)
         guard let changes = report.changes else {
-            try sheet.text(row, 0, report.changesUnavailable ?? "")
-            return try sheet.fitColumns()
+            try table.addRow([report.changesUnavailable ?? ""])
+            return try table.finish(filter: false)
         }
         for note in changes.notes {
-            try sheet.text(row, 0, note)
-            row += 1
+            try table.addRow([note])
         }
         for change in changes.changes {
             // One row per changed field, so that the filter finds every one; one for an added or removed record.
             let fields = change.fields.isEmpty ? [nil] : change.fields.map(Optional.some)
             for field in fields {
-                let cells = [change.entity, change.key, change.kind.rawValue, field?.name ?? "", field?.old ?? "", field?.new ?? ""]
-                for (column, cell) in cells.enumerated() { try sheet.text(row, column, cell) }
-                row += 1
+                try table.addRow([change.entity, change.key, change.kind.rawValue, field?.name ?? "", field?.old ?? "", field?.new ?? ""])
             }
         }
-        try sheet.autofilter(headerRow: 0, lastRow: row - 1, columns: titles.count)
-        try sheet.fitColumns()
+        try table.finish()
     }
 
-    private func writeRows(_ rows: StoredRows, into sheet: XLSXSheet) throws {
-        try sheet.header(rows.columns.map(\.name))
+    private func writeRows(_ rows: StoredRows, into workbook: XLSXWorkbook) throws {
+        let table = try XLSXTable(rows.entity, titles: rows.columns.map(\.name), in: workbook)
         let types = rows.columns.map(\.type)
-        var row = 0
         try rows.forEachRow { values in
-            row += 1
+            let (sheet, row) = try table.nextRow()
             for (column, value) in values.prefix(types.count).enumerated() {
                 try XLSXReportWriter.write(value, as: types[column], into: sheet, row, column)
             }
         }
-        try sheet.autofilter(headerRow: 0, lastRow: row, columns: types.count)
-        try sheet.fitColumns()
+        try table.finish()
     }
 
     /// One stored value as the cell its attribute type calls for.

@@ -15,11 +15,19 @@ final class XLSXWorkbook {
     let bold: UnsafeMutablePointer<lxw_format>?
     let date: UnsafeMutablePointer<lxw_format>?
     let wrap: UnsafeMutablePointer<lxw_format>?
+    /// The rows a sheet holds, its header included; a longer table goes on in another sheet
+    /// (`XLSXTable`).
+    let rowsPerSheet: Int
+    private var names = XLSXSheetNames()
+
+    /// Excel's (and LibreOffice's) limit: 1,048,576 rows a sheet.
+    static let maxRowsPerSheet = 1 << 20
 
     /// Creates the workbook at `url` (nothing is written before `close`); `created` pins the
     /// document's creation time, which would otherwise be the wall clock.
-    init(url: URL, name: String, created: Int) throws {
+    init(url: URL, name: String, created: Int, rowsPerSheet: Int = XLSXWorkbook.maxRowsPerSheet) throws {
         self.name = name
+        self.rowsPerSheet = min(max(rowsPerSheet, 2), XLSXWorkbook.maxRowsPerSheet)
         var options = lxw_workbook_options()
         options.constant_memory = UInt8(LXW_TRUE.rawValue)
         guard let workbook = url.withUnsafeFileSystemRepresentation({ path in
@@ -46,12 +54,14 @@ final class XLSXWorkbook {
         if let workbook { lxw_workbook_free(workbook) }
     }
 
-    /// Adds a sheet; `title` must be a valid, unused sheet name (see `XLSXSheetNames`).
-    func addSheet(_ title: String) throws -> XLSXSheet {
+    /// Adds a sheet named `wanted`, made a valid name not yet taken (see `XLSXSheetNames`):
+    /// "Item", then "Item (2)".
+    func addSheet(_ wanted: String) throws -> XLSXSheet {
+        let title = names.claim(wanted)
         guard let workbook, let sheet = workbook_add_worksheet(workbook, title) else {
             throw PipelineError(.io, at: Location(file: name), stage: "report", "cannot add the sheet '\(title)'")
         }
-        return XLSXSheet(sheet: sheet, workbook: self)
+        return XLSXSheet(sheet: sheet, title: title, workbook: self)
     }
 
     /// A column chart placed on `sheet` at (`row`, `column`), one series per value column.

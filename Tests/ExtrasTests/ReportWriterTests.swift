@@ -40,4 +40,51 @@ final class ReportWriterTests: XCTestCase {
         XCTAssertEqual(names.claim(String(repeating: "x", count: 40)), String(repeating: "x", count: 31))
         XCTAssertEqual(names.claim(String(repeating: "x", count: 35)), String(repeating: "x", count: 27) + " (2)")
     }
+
+    func testTablesLongerThanASheetGoOnInTheNextSheet() throws {
+        var report = self.report
+        report.outcome = .succeeded
+        report.duplicates = (1...5).map {
+            ImportReport.Duplicate(source: "items", entity: "Item", key: "name=n\($0)", first: "a.csv:\($0 + 1):1", again: "a.csv:9:1",
+                  differences: [], updated: false)
+        }
+        let items = StoredRows(entity: "Item", columns: [.init(name: "id", type: .integer64), .init(name: "name", type: .string)]) { emit in
+            for k in 1...5 { try emit([.integer(Int64(k)), .text("n\(k)")]) }
+        }
+        var writer = XLSXReportWriter()
+        writer.rowsPerSheet = 3  // the header and two rows
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("long-tables-\(UUID().uuidString).xlsx")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try writer.write(report, storedRows: [items], to: url)
+
+        let names = try unzip(url, "xl/workbook.xml").components(separatedBy: "<sheet name=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        XCTAssertEqual(names, ["Summary", "Rejected", "Duplicates", "Duplicates (2)", "Duplicates (3)", "Changes", "Item", "Item (2)", "Item (3)"])
+        // Every sheet of a table has the header and a filter over its own rows; no row is lost or repeated.
+        for (sheet, keys) in [(3, ["n1", "n2"]), (4, ["n3", "n4"]), (5, ["n5"])] {
+            let xml = try unzip(url, "xl/worksheets/sheet\(sheet).xml")
+            XCTAssertTrue(xml.contains("<t>Again location</t>"), xml)
+            XCTAssertTrue(xml.contains("<autoFilter ref=\"A1:I\(keys.count + 1)\"/>"), xml)
+            XCTAssertEqual(xml.components(separatedBy: "<t>name=").dropFirst().map { String($0.prefix { $0 != "<" }) }, keys)
+        }
+        for (sheet, ids) in [(7, [1, 2]), (8, [3, 4]), (9, [5])] {
+            let xml = try unzip(url, "xl/worksheets/sheet\(sheet).xml")
+            XCTAssertTrue(xml.contains("<t>name</t>") && xml.contains("<autoFilter ref=\"A1:B\(ids.count + 1)\"/>"), xml)
+            let cellsOfColumnA = xml.components(separatedBy: "<c r=\"A").dropFirst(2)  // past the header
+            XCTAssertEqual(cellsOfColumnA.map { String($0.split(separator: ">")[2].prefix { $0 != "<" }) }, ids.map(String.init))
+        }
+    }
+
+    /// One part of a workbook (a zip), read with `unzip -p` (scripts/setup installs it).
+    private func unzip(_ url: URL, _ part: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["unzip", "-p", url.path, part]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, "unzip -p \(part)")
+        return String(decoding: data, as: UTF8.self)
+    }
 }
