@@ -22,6 +22,36 @@ final class ReportWriterTests: XCTestCase {
         XCTAssertEqual(try JSONDecoder().decode(ImportReport.self, from: data), expected)
     }
 
+    func testJSONWrittenInSlicesIsTheWholeDocument() throws {
+        var report = self.report
+        report.duplicates = (1...7).map {
+            ImportReport.Duplicate(source: "items", entity: "Item", key: "name=n\($0) \"/\\ é", first: "a.csv:\($0 + 1):1", again: "a.csv:9:1",
+                                   differences: $0.isMultiple(of: 3) ? [.init(field: "quantity", first: "1", again: "2\n")] : [],
+                                   updated: $0 == 6)
+        }
+        report.issues += (1...4).map {
+            ImportReport.Issue(kind: .rejected, source: "items", stage: "number", location: "a.csv:\($0):2", field: "quantity",
+                               rawValue: "x\t\($0)", reason: "not a number")
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        for (lists, durations) in [(report, true), (report, false), (self.report, true)] {
+            var whole = lists
+            if !durations { whole.durations = [] }
+            let expected = try encoder.encode(whole) + Data("\n".utf8)
+            for sliceSize in [1, 2, 3, 4096] {
+                var writer = JSONReportWriter(includeDurations: durations)
+                writer.sliceSize = sliceSize
+                let data = try writer.data(for: lists)
+                XCTAssertEqual(String(decoding: data, as: UTF8.self), String(decoding: expected, as: UTF8.self), "slices of \(sliceSize)")
+            }
+        }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try JSONReportWriter().write(report, to: url)
+        XCTAssertEqual(try JSONDecoder().decode(ImportReport.self, from: Data(contentsOf: url)), report)
+    }
+
     func testWorkbookThatCannotBeWrittenSaysWhyAndLeavesNothing() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-folder-\(UUID().uuidString)")
         XCTAssertThrowsError(try XLSXReportWriter().write(report, to: folder.appendingPathComponent("r.xlsx"), name: "r.xlsx")) { error in
