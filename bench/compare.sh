@@ -180,6 +180,13 @@ if has floor "$peers"; then
     INPUT=$csv measure "C floor" csv "$out/floor-$n.sqlite" "$out/floor" "$csv" "$out/floor-$n.sqlite"
     INPUT=$csv measure "C floor, 256 MB cache" csv "$out/floor256-$n.sqlite" "$out/floor" --cache-mb 256 "$csv" "$out/floor256-$n.sqlite"
 fi
+# The larger size next, before the peers: a ratio of two runs minutes apart is also a ratio of
+# the machine's speed then (see measure).
+if [[ -n $scale ]]; then
+    for f in ${formats//,/ }; do
+        INPUT=$(input "$f" "$scale") measure "pipectl $f, $scale rows" "scale-$f" "$out/grocery-$f-$scale.sqlite" "$pipectl" run "$(pipeline "$f" "$scale")"
+    done
+fi
 if has sqlite3 "$peers"; then
     INPUT=$csv measure "sqlite3 .import (raw)" raw - bench/peers/sqlite3-raw.sh "$csv" "$out/sqlite3-raw-$n.sqlite"
     INPUT=$csv measure "sqlite3 .import + SQL" csv "$out/sqlite3-$n.sqlite" bench/peers/sqlite3-normalize.sh "$csv" "$out/sqlite3-$n.sqlite"
@@ -209,11 +216,6 @@ if has sqlite-utils "$peers"; then
         RUNS=1 INPUT=$(input csv 100000) measure "sqlite-utils (100k rows, 1 run)" csv-100k "$out/sqlite-utils-100000.sqlite" \
             "$python" bench/peers/sqlite_utils_load.py "$data/grocery-100000.csv" "$out/sqlite-utils-100000.sqlite"
     else notes+=("sqlite-utils: sqlite-utils is not installed, skipped"); fi
-fi
-if [[ -n $scale ]]; then
-    for f in ${formats//,/ }; do
-        INPUT=$(input "$f" "$scale") measure "pipectl $f, $scale rows" "scale-$f" "$out/grocery-$f-$scale.sqlite" "$pipectl" run "$(pipeline "$f" "$scale")"
-    done
 fi
 
 run_all
