@@ -15,11 +15,15 @@ import Pipeline
 public struct XLSXReportWriter: Sendable {
     /// Adds the durations to the Summary sheet (the workbook then differs from run to run).
     public var includeDurations: Bool
+    /// The most stored rows the caller gives per entity (the pipeline's `report: { stored_rows: }`), for
+    /// the Summary sheet to say so; nil when every row is given.
+    public var rowsPerEntity: Int?
     /// Rows a sheet holds before a table goes on in the next one: Excel's limit, less in tests.
     var rowsPerSheet = XLSXWorkbook.maxRowsPerSheet
 
-    public init(includeDurations: Bool = false) {
+    public init(includeDurations: Bool = false, rowsPerEntity: Int? = nil) {
         self.includeDurations = includeDurations
+        self.rowsPerEntity = rowsPerEntity
     }
 
     /// Writes the workbook to `url`; `name` is how messages call it. Throws
@@ -53,6 +57,10 @@ public struct XLSXReportWriter: Sendable {
         var facts = [("Pipeline", report.pipelineName), ("Pipeline file", report.pipelineFile),
                      ("Store", report.storePath), ("Layout", report.storeLayout), ("Outcome", report.outcome.name)]
         if let message = report.outcome.message { facts.append(("Why", message)) }
+        if let limit = rowsPerEntity, report.outcome == .succeeded {
+            facts.append(("Entity sheets", limit == 0 ? "left out (stored_rows: 0); the store has every row"
+                : "the first \(limit) stored rows of each entity (stored_rows: \(limit)); the store has every row"))
+        }
         for (label, value) in facts {
             try sheet.text(row, 0, label, bold: true)
             try sheet.text(row, 1, value, wrap: label == "Why")

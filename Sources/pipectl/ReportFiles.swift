@@ -43,8 +43,10 @@ struct ReportFiles {
             case .json:
                 try JSONReportWriter().write(report, to: url, name: name)
             case .xlsx:
-                let rows = outcome == .succeeded ? try StoredRowsQuery.rows(of: runner.pipeline) : []
-                try XLSXReportWriter(includeDurations: runner.pipeline.report.durations).write(report, storedRows: rows, to: url, name: name)
+                let settings = runner.pipeline.report
+                let rows = outcome == .succeeded ? try StoredRowsQuery.rows(of: runner.pipeline, limit: settings.storedRows) : []
+                try XLSXReportWriter(includeDurations: settings.durations, rowsPerEntity: settings.storedRows)
+                    .write(report, storedRows: rows, to: url, name: name)
             }
         }
     }

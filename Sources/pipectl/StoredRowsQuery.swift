@@ -10,7 +10,9 @@ enum StoredRowsQuery {
     /// Rows are read in pages of this many, by row id, so that memory stays flat for any store size.
     static let pageSize = 4096
 
-    static func rows(of pipeline: PipelineDefinition) throws -> [StoredRows] {
+    /// `limit`: the most rows of each entity (the pipeline's `report: { stored_rows: }`), nil for all.
+    static func rows(of pipeline: PipelineDefinition, limit: Int? = nil) throws -> [StoredRows] {
+        guard limit != 0 else { return [] }
         let store = try SQLiteStore(readingAt: pipeline.store.path)
         let model = pipeline.model
         let schema = pipeline.store.layout == .coredata ? try CoreDataSchema(model) : nil
@@ -45,13 +47,16 @@ enum StoredRowsQuery {
             }
             let select = "SELECT \(sqlColumns.map(quote).joined(separator: ", ")) FROM \(quote(table)) "
                 + "WHERE \(filter)\(quote(sqlColumns[0])) > "
-            let order = " ORDER BY \(quote(sqlColumns[0])) LIMIT \(pageSize)"
+            let order = " ORDER BY \(quote(sqlColumns[0])) LIMIT "
             out.append(StoredRows(entity: entity.name, columns: columns) { emit in
                 var last: Int64 = .min
-                while true {
-                    let page = try store.rows(select + String(last) + order)
+                var left = limit ?? .max
+                while left > 0 {
+                    let size = min(pageSize, left)
+                    let page = try store.rows(select + String(last) + order + String(size))
                     for row in page { try emit(row) }
-                    guard page.count == pageSize, case .integer(let id)? = page.last?.first else { break }
+                    left -= page.count
+                    guard page.count == size, case .integer(let id)? = page.last?.first else { break }
                     last = id
                 }
             })

@@ -183,6 +183,38 @@ final class ReportTests: XCTestCase {
         XCTAssertNotNil(summary.range(of: #"<t>items</t></is></c><c r="B[0-9]+"><v>[0-9.e-]+</v>"#, options: .regularExpression), summary)
     }
 
+    func testStoredRowsKeepsTheEntitySheetsShort() throws {
+        let ws = try Workspace()
+        let yaml = try String(decoding: ws.bytes("pipelines/grocery-sqlite.yaml"), as: UTF8.self)
+        func run(rows: Int) throws -> (status: Int32, stderr: String) {
+            try ws.write(yaml.replacingOccurrences(of: "json: ../build/grocery-report.json }",
+                                                   with: "json: ../build/grocery-report.json, stored_rows: \(rows) }"),
+                         to: "pipelines/grocery-sqlite.yaml")
+            let result = try ws.run("run", "-q", "pipelines/grocery-sqlite.yaml")
+            return (result.status, result.stderr)
+        }
+        for (rows, sheets) in [(2, ["Summary", "Rejected", "Duplicates", "Changes", "Unit", "LocationAtHome", "LocationAtShop", "Item"]),
+                               (0, ["Summary", "Rejected", "Duplicates", "Changes"])] {
+            XCTAssertEqual(try run(rows: rows).status, 0)
+            let workbook = try Workbook(ws.root.appendingPathComponent("build/grocery-report.xlsx"))
+            XCTAssertEqual(try workbook.sheetNames(), sheets)
+            let summary = try workbook.sheet(1)
+            XCTAssertTrue(summary.contains("<t>Entity sheets</t>") && summary.contains("(stored_rows: \(rows)); the store has every row</t>"), summary)
+            // The counts are whole (a row lower, under the note), and every duplicate is listed.
+            XCTAssertTrue(summary.contains(#"<t>Item</t></is></c><c r="C16"><v>414</v></c>"#), summary)
+            XCTAssertTrue(try workbook.sheet(3).contains(#"<autoFilter ref="A1:I6"/>"#))
+            guard rows == 2 else { continue }
+            // The first two items by row id, under the header.
+            let items = try workbook.sheet(8)
+            XCTAssertTrue(items.contains(#"<autoFilter ref="A1:I3"/>"#) && items.contains(#"<row r="3"><c r="A3"><v>2</v></c>"#)
+                              && !items.contains(#"<row r="4">"#), items)
+        }
+        let bad = try run(rows: -1)
+        XCTAssertEqual(bad.status, 65, bad.stderr)
+        XCTAssertTrue(bad.stderr.contains("error: pipeline: 'stored_rows' must be 0 or more (the most stored rows the workbook shows per entity), not -1"),
+                      bad.stderr)
+    }
+
     func testReportOptionWritesAnExtraReport() throws {
         let ws = try Workspace()
         let result = try ws.run("run", "-q", "pipelines/grocery-sqlite.yaml", "--report", "out/nested/extra.xlsx")

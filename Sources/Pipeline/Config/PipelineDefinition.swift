@@ -61,10 +61,13 @@ public struct ReportSettings: Sendable {
     public var json: URL?
     /// Durations in the workbook too (the JSON always has them, under one key CI can drop).
     public var durations: Bool
-    public init(xlsx: URL? = nil, json: URL? = nil, durations: Bool = false) {
+    /// The most stored rows the workbook shows per entity; nil for every row.
+    public var storedRows: Int?
+    public init(xlsx: URL? = nil, json: URL? = nil, durations: Bool = false, storedRows: Int? = nil) {
         self.xlsx = xlsx
         self.json = json
         self.durations = durations
+        self.storedRows = storedRows
     }
 }
 

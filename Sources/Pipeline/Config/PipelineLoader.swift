@@ -136,9 +136,13 @@ extension PipelineLoader {
 
         func reportSettings(from node: ConfigNode) throws -> ReportSettings {
             let options = try Options(node, spec: PipelineSpecs.report, stage: "pipeline")
+            if let rowsNode = options.node("stored_rows"), let rows = options.integer("stored_rows"), rows < 0 {
+                throw rowsNode.error("'stored_rows' must be 0 or more (the most stored rows the workbook shows per entity), not \(rows)")
+            }
             return ReportSettings(xlsx: try options.path("xlsx").map(resolve),
                                   json: try options.path("json").map(resolve),
-                                  durations: options.bool("durations") ?? false)
+                                  durations: options.bool("durations") ?? false,
+                                  storedRows: options.integer("stored_rows"))
         }
     }
 }

@@ -89,6 +89,8 @@ public enum PipelineSpecs {
             OptionSpec("json", .path, "The JSON report for CI, relative to the pipeline file's folder."),
             OptionSpec("durations", .bool, default: "false",
                        "Also show each stage's wall-clock time in the workbook's Summary sheet (it then differs between runs)."),
+            OptionSpec("stored_rows", .integer, default: "every row",
+                       "The most stored rows the workbook shows per entity (0: no entity sheets); the counts, the JSON and the store are whole."),
         ])
 
     /// Every fixed section, in the order the reference lists them.
