@@ -27,12 +27,15 @@ struct ReportFiles {
     }
 
     /// Writes every report of `runner`'s run; the workbook's entity sheets come from the finished
-    /// store, so only a run that put a store in place has them.
-    func write(runner: Runner, outcome: ImportReport.Outcome, changes: ChangeReview) throws {
+    /// store, so only a run that put a store in place has them. `status` shows which is being
+    /// written (a large store's workbook takes a while).
+    func write(runner: Runner, outcome: ImportReport.Outcome, changes: ChangeReview, status: StatusLine? = nil) throws {
+        defer { status?.clear() }
         guard !files.isEmpty else { return }
         let report = ImportReport(runner: runner, outcome: outcome, changes: changes.result, display: Terminal.display)
         for (url, format) in files {
             let name = Terminal.display(url)
+            status?.show("writing \(name)")
             do {
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             } catch {

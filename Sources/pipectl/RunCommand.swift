@@ -69,7 +69,8 @@ struct RunCommand: ParsableCommand {
                 RunSummary(runner: runner, elapsed: Date().timeIntervalSince(started), dryRun: dryRun).print()
                 if case .success(let changes) = review.result { Terminal.standardOutput.write(ChangesText.summary(changes)) }
             }
-            try reports.write(runner: runner, outcome: dryRun ? .dryRun : .succeeded, changes: review)
+            try reports.write(runner: runner, outcome: dryRun ? .dryRun : .succeeded, changes: review,
+                              status: quiet ? nil : StatusLine())
         } catch let error as PipelineError {
             throw fail(with: error)
         }

@@ -46,8 +46,14 @@ final class ProgressTests: XCTestCase {
         XCTAssertTrue(output.hasPrefix("\r\u{1B}[Kitems: 16,384 records, "), output.debugDescription)
         XCTAssertTrue(output.contains("\r\u{1B}[Kbig: wrote build/big.sqlite in "), output.debugDescription)
         XCTAssertNotNil(output.range(of: #"records, [0-9,]+/s, [0-9]+% of input"#, options: .regularExpression), output)
+        // Then the finish, which takes about as long again on a large store.
+        XCTAssertTrue(output.contains("\r\u{1B}[Kfinishing build/big.sqlite: indexes and checks\r\u{1B}[K"), output.debugDescription)
 
-        let quiet = try runOnATerminal("run -q big.yaml", in: ws)
+        // A report: the line says which file is being written, and is gone once it is.
+        let reported = try runOnATerminal("run big.yaml --report build/big.xlsx", in: ws)
+        XCTAssertTrue(reported.hasSuffix("\r\u{1B}[Kwriting build/big.xlsx\r\u{1B}[K"), reported.debugDescription)
+
+        let quiet = try runOnATerminal("run -q big.yaml --report build/big.xlsx", in: ws)
         XCTAssertEqual(quiet, "")
     }
     #endif

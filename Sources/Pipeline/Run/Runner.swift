@@ -11,6 +11,9 @@ public final class Runner {
     public private(set) var durations: [(stage: String, seconds: Double)] = []
     /// Called now and then with the source index and the bytes it has read, for progress lines.
     public var progress: ((_ source: Int, _ bytesRead: Int64) -> Void)?
+    /// Called once every record is written, as the sink finishes the store: its indexes and
+    /// checks take about as long again as the writing, for progress lines to say so.
+    public var finishing: (() -> Void)?
 
     public init(pipeline: PipelineDefinition) {
         self.pipeline = pipeline
@@ -39,6 +42,7 @@ public final class Runner {
                                         + first.description.dropPrefix("\(first.location): rejected: \(first.stage): "))
             }
             let started = DispatchTime.now()
+            finishing?()
             try sink.finish(log: log, publish: !dryRun)
             durations.append(("finish", Runner.seconds(since: started)))
         } catch {
