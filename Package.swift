@@ -74,7 +74,7 @@ let package = Package(
         .testTarget(name: "SourcesCSVTests", dependencies: ["SourcesCSV", "Pipeline"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SinksSQLiteTests", dependencies: ["SinksSQLite", "Pipeline", "CSQLite"]),
         .testTarget(name: "ExtrasTests", dependencies: ["SourcesCSV", "SourcesXML", "SourcesJSON", "ReportsXLSX", "Pipeline"]),
-        .testTarget(name: "pipectlTests", dependencies: ["pipectl", "SinksSQLite", "Pipeline"], exclude: ["Fixtures"]),
+        .testTarget(name: "pipectlTests", dependencies: ["pipectl", "SinksSQLite", "Pipeline", "ReportsXLSX"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )
