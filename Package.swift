@@ -37,9 +37,11 @@ let package = Package(
             name: "CXLSXWriter", path: "Sources/CXLSXWriter", pkgConfig: "xlsxwriter",
             providers: [.apt(["libxlsxwriter-dev"]), .brew(["libxlsxwriter"])]),
 
+        .target(name: "Pipeline"),
+        .target(name: "Transforms", dependencies: ["Pipeline"]),
         .target(
-            name: "Pipeline",
-            dependencies: [.product(name: "Yams", package: "Yams")]),
+            name: "PipelineFile",
+            dependencies: ["Pipeline", .product(name: "Yams", package: "Yams")]),
         .target(name: "SourcesCSV", dependencies: ["Pipeline", "CCSV"], path: "Sources/Sources-CSV"),
         .target(name: "SourcesXML", dependencies: ["Pipeline", "CLibXML2"], path: "Sources/Sources-XML"),
         .target(name: "SourcesJSON", dependencies: ["Pipeline"], path: "Sources/Sources-JSON"),
@@ -54,7 +56,8 @@ let package = Package(
         .executableTarget(
             name: "pipectl",
             dependencies: [
-                "Pipeline", "SourcesCSV", "SourcesXML", "SourcesJSON", "SinksSQLite", "ReportsXLSX",
+                "Pipeline", "PipelineFile", "Transforms", "SourcesCSV", "SourcesXML", "SourcesJSON", "SinksSQLite",
+                "ReportsXLSX",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
@@ -67,13 +70,20 @@ let package = Package(
         .executableTarget(name: "FuzzJSON", dependencies: ["FuzzSupport", "Pipeline", "SourcesJSON"], path: "Fuzz/FuzzJSON"),
         .executableTarget(name: "FuzzPlist", dependencies: ["FuzzSupport", "Pipeline", "SourcesJSON"], path: "Fuzz/FuzzPlist"),
         .executableTarget(
-            name: "FuzzPipeline", dependencies: ["FuzzSupport", "Pipeline", "SourcesCSV", "SourcesXML", "SourcesJSON"],
+            name: "FuzzPipeline",
+            dependencies: ["FuzzSupport", "Pipeline", "PipelineFile", "Transforms", "SourcesCSV", "SourcesXML", "SourcesJSON"],
             path: "Fuzz/FuzzPipeline"),
 
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline"]),
+        .testTarget(name: "TransformsTests", dependencies: ["Transforms", "Pipeline", "PipelineFile"]),
+        .testTarget(
+            name: "PipelineFileTests",
+            dependencies: ["PipelineFile", "Pipeline", "Transforms", "SourcesCSV", "SourcesXML", "SourcesJSON"],
+            resources: [.copy("Fixtures")]),
         .testTarget(name: "SourcesCSVTests", dependencies: ["SourcesCSV", "Pipeline"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SinksSQLiteTests", dependencies: ["SinksSQLite", "Pipeline", "CSQLite"]),
-        .testTarget(name: "ExtrasTests", dependencies: ["SourcesCSV", "SourcesXML", "SourcesJSON", "ReportsXLSX", "Pipeline"]),
+        .testTarget(
+            name: "ExtrasTests", dependencies: ["SourcesCSV", "SourcesXML", "SourcesJSON", "ReportsXLSX", "Pipeline", "PipelineFile"]),
         .testTarget(name: "pipectlTests", dependencies: ["pipectl", "SinksSQLite", "Pipeline", "ReportsXLSX"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

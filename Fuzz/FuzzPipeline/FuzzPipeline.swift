@@ -1,14 +1,17 @@
 import Foundation
 import FuzzSupport
 import Pipeline
+import PipelineFile
 import SourcesCSV
 import SourcesJSON
 import SourcesXML
+import Transforms
 
 /// The components a pipeline file may name (the Core Data model reader aside: `model:` paths are
 /// checked for existence, which is all the loader does with them before a run).
 let registry = ComponentRegistry(
-    readers: [CSVReaderKind(), XMLReaderKind(), JSONReaderKind(), JSONLinesReaderKind(), PropertyListReaderKind()])
+    readers: [CSVReaderKind(), XMLReaderKind(), JSONReaderKind(), JSONLinesReaderKind(), PropertyListReaderKind()],
+    transforms: StandardTransforms.all)
 
 /// libFuzzer's entry point: the pipeline-file loader on arbitrary text, in a folder of its own so
 /// that paths in the file resolve against it.

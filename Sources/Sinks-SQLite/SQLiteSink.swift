@@ -17,7 +17,7 @@ import Pipeline
 /// a `<relationship>_id` foreign key per to-one relationship; metadata in `pipectl_metadata`.
 /// Layout `coredata`: the store Core Data writes for the model (`ZITEM`, `Z_PK`, Z_METADATA with
 /// the version hashes and the metadata keys), which an app opens without migrating it.
-public final class SQLiteSink: RecordSink {
+public final class SQLiteSink: PrefetchingSink {
     private enum State { case building, finished, discarded }
 
     private var state = State.building

@@ -13,7 +13,7 @@ internal import CCSV
 /// let reader = try CSVReader(input: Input(url: url, displayPath: "data/grocery.csv"))
 /// while let record = try reader.next() { ... }  // throws Rejection for a row of the wrong width
 /// ```
-public final class CSVReader: RecordReader {
+public final class CSVReader: TrimmingReader, RecyclingReader {
     /// The file read, and how it is named in messages and record locations.
     public let input: Input
     /// The options as given (`auto` included); `encoding` and `delimiter` tell what `auto` found.

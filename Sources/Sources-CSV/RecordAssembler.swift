@@ -83,7 +83,7 @@ struct RecordAssembler {
         for i in indexes where trims.indices.contains(i) { trims[i] = true }
         for r in readyHead..<ready.count {
             for i in indexes where ready[r].values.indices.contains(i) {
-                guard case .text(let text) = ready[r].values[i], let trimmed = TrimTransform.trimmed(text) else { continue }
+                guard case .text(let text) = ready[r].values[i], let trimmed = Trimming.trimmed(text) else { continue }
                 ready[r].values[i] = .text(trimmed)
             }
         }
@@ -92,7 +92,7 @@ struct RecordAssembler {
     mutating func addField(_ bytes: UnsafeRawBufferPointer) {
         let i = values.count
         if i < trims.count, trims[i], !headerPending {
-            values.append(.text(TrimTransform.trimmedText(bytes)))
+            values.append(.text(Trimming.text(bytes)))
         } else {
             values.append(.text(String(decoding: bytes, as: UTF8.self)))
         }

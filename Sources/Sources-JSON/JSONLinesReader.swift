@@ -8,7 +8,7 @@ import Pipeline
 /// ```swift
 /// let reader = try JSONLinesReader(input: input, fields: ["name", "quantity"])
 /// ```
-public final class JSONLinesReader: RecordReader {
+public final class JSONLinesReader: TrimmingReader, RecyclingReader {
     public let input: Input
     public var fieldNames: [String] { tree.fieldNames }
     public var bytesRead: Int64 { parser.bytesRead }

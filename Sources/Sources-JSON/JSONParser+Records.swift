@@ -67,7 +67,7 @@ extension JSONParser {
             return .null
         default:
             switch try scanScalar(.value) {
-            case .string, .number: return .text(trim ? TrimTransform.trimmedText(UnsafeRawBufferPointer(value.bytes)) : value.string)
+            case .string, .number: return .text(trim ? Trimming.text(UnsafeRawBufferPointer(value.bytes)) : value.string)
             case .bool(let b): return .bool(b)
             case .null: return .null
             }

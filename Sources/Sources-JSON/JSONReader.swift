@@ -14,7 +14,7 @@ import Pipeline
 /// let reader = try JSONReader(input: input, fields: ["name", "quantity"], records: "data.items")
 /// while let record = try reader.next() { ... }  // throws Rejection for an element that is not an object
 /// ```
-public final class JSONReader: RecordReader {
+public final class JSONReader: TrimmingReader, RecyclingReader {
     /// The file read, and how it is named in messages and record locations.
     public let input: Input
     /// The fields of every record, in order.

@@ -14,7 +14,7 @@ internal import CLibXML2
 /// let reader = try XMLReader(input: input, options: .init(record: "items/item", fields: ["name", "unit"]))
 /// while let record = try reader.next() { ... }  // record.location.path is "items/item[1]", ...
 /// ```
-public final class XMLReader: RecordReader {
+public final class XMLReader: TrimmingReader, RecyclingReader {
     /// The file read, and how it is named in messages and record locations.
     public let input: Input
     public let options: Options
@@ -297,7 +297,7 @@ public final class XMLReader: RecordReader {
 
     /// UTF-8 `bytes` as text, trimmed as the `trim` transform trims (`trimWhileReading`).
     private static func text(_ bytes: UnsafeRawBufferPointer, trim: Bool) -> String {
-        trim ? TrimTransform.trimmedText(bytes) : String(decoding: bytes, as: UTF8.self)
+        trim ? Trimming.text(bytes) : String(decoding: bytes, as: UTF8.self)
     }
 
     // MARK: libxml2

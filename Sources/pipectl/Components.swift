@@ -1,12 +1,14 @@
-import Pipeline
+import PipelineFile
 import SinksSQLite
 import SourcesCSV
 import SourcesJSON
 import SourcesXML
+import Transforms
 
 /// Every reader and transform a pipeline file may name, and the model-file reader.
 enum Components {
     static let registry = ComponentRegistry(
         readers: [CSVReaderKind(), XMLReaderKind(), JSONReaderKind(), JSONLinesReaderKind(), PropertyListReaderKind()],
+        transforms: StandardTransforms.all,
         modelReader: { try CoreDataModelReader.read($0) })
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Pipeline
+import PipelineFile
 import SinksSQLite
 
 /// `pipectl diff OLD NEW [--pipeline FILE]`: what changed between two stores, record by record; a

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Pipeline
+import PipelineFile
 
 /// The pipeline file argument shared by the commands that read one.
 struct PipelineOptions: ParsableArguments {

@@ -154,7 +154,7 @@ struct JSONTrimWhileReadingTests {
         for lines in [false, true] {
             let text = lines ? objects.joined(separator: "\n") : "[\n" + objects.joined(separator: ",\n") + "\n]"
             let input = try JSONTest.file(lines ? "padded.jsonl" : "padded.json", text)
-            let reader: any RecordReader = lines ? try JSONLinesReader(input: input, fields: ["name", "note"], chunkSize: 4096)
+            let reader: any TrimmingReader = lines ? try JSONLinesReader(input: input, fields: ["name", "note"], chunkSize: 4096)
                 : try JSONReader(input: input, fields: ["name", "note"], records: nil, chunkSize: 4096)
             #expect(reader.trimWhileReading(fields: [0]))
             let trimmed = try JSONTest.collect(reader)
@@ -164,7 +164,7 @@ struct JSONTrimWhileReadingTests {
             #expect(trimmed.records.count == 3_000 && plain.records.count == 3_000)
             for (k, record) in trimmed.records.enumerated() {
                 var expected = plain.records[k].values[0]
-                if case .text(let raw) = expected { expected = .text(TrimTransform.trimmed(raw) ?? raw) }
+                if case .text(let raw) = expected { expected = .text(Trimming.trimmed(raw) ?? raw) }
                 #expect(record.values[0] == expected, "record \(k)")
                 #expect(record.values[1] == plain.records[k].values[1], "record \(k): not a trimmed field")
                 #expect(record.location.line == plain.records[k].location.line && record.location.column == plain.records[k].location.column)
@@ -192,7 +192,7 @@ struct JSONRecycleTests {
         for lines in [false, true] {
             let text = lines ? objects.joined(separator: "\n") + "\n" : "[" + objects.joined(separator: ",\n") + "]"
             let input = try JSONTest.file(lines ? "rows.jsonl" : "rows.json", text)
-            func open() throws -> any RecordReader {
+            func open() throws -> any RecyclingReader {
                 lines ? try JSONLinesReader(input: input, fields: fields, chunkSize: 4096)
                     : try JSONReader(input: input, fields: fields, records: nil, chunkSize: 4096)
             }

@@ -1,5 +1,6 @@
 import Foundation
 import Pipeline
+import PipelineFile
 import SourcesCSV
 import SourcesJSON
 import SourcesXML

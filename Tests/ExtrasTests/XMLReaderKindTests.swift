@@ -1,5 +1,6 @@
 import Foundation
 import Pipeline
+import PipelineFile
 import SourcesXML
 import Testing
 

@@ -314,7 +314,7 @@ struct XMLReaderReuseTests {
         #expect(records.count == 2_000 && plain.count == 2_000)
         for (k, record) in records.enumerated() {
             let raw = plain[k].values[0].displayText
-            #expect(record.values[0] == .text(TrimTransform.trimmed(raw) ?? raw), "record \(k)")
+            #expect(record.values[0] == .text(Trimming.trimmed(raw) ?? raw), "record \(k)")
             #expect(record.values[1] == plain[k].values[1], "record \(k): not a trimmed field")
             #expect(record.location == plain[k].location)
         }

@@ -23,7 +23,7 @@ struct TrimWhileReadingTests {
         #expect(records.count == 6_000)
         for (k, record) in records.enumerated() {
             guard case .text(let raw) = plain.records[k].values[0] else { Issue.record("row \(k)"); continue }
-            #expect(record.values[0] == .text(TrimTransform.trimmed(raw) ?? raw), "row \(k)")
+            #expect(record.values[0] == .text(Trimming.trimmed(raw) ?? raw), "row \(k)")
             #expect(record.values[1] == plain.records[k].values[1], "row \(k): not a trimmed field")
             #expect(record.fieldPositions == plain.records[k].fieldPositions)
         }

@@ -42,21 +42,22 @@ public protocol RecordReader: AnyObject {
     func next() throws -> Record?
     /// Bytes of the input consumed so far, for progress.
     var bytesRead: Int64 { get }
-    /// Trims fields `indexes` (of `fieldNames`) as `trim` does, from every record it returns from
-    /// now on, where it can do so before it makes their text: cheaper than the transform making
-    /// each value again. False when it cannot; the `trim` step then runs as usual.
-    func trimWhileReading(fields indexes: [Int]) -> Bool
-    /// Takes back a record the run is done with, whose arrays may then hold a later record's
-    /// values: a reader that makes its records one by one need not allocate them again.
-    func recycle(_ record: consuming Record)
 }
 
-extension RecordReader {
-    /// A reader that makes its values in one piece leaves trimming to the transform.
-    public func trimWhileReading(fields indexes: [Int]) -> Bool { false }
+/// A reader that can apply a leading `trim` step itself, as it makes each value's text: cheaper
+/// than the step making each value a second time. The run hands it the step's fields and drops
+/// the step when it accepts.
+public protocol TrimmingReader: RecordReader {
+    /// Trims fields `indexes` (of `fieldNames`) by the `Trimming` rule in every record it returns
+    /// from now on; false when it cannot, and the step then runs as usual.
+    func trimWhileReading(fields indexes: [Int]) -> Bool
+}
 
-    /// A reader that does not reuse records lets them go.
-    public func recycle(_ record: consuming Record) {}
+/// A reader that reuses the storage of records the run is done with, so that it need not
+/// allocate each record's arrays again.
+public protocol RecyclingReader: RecordReader {
+    /// Takes back a record the run is done with; its arrays may then hold a later record's values.
+    func recycle(_ record: consuming Record)
 }
 
 /// A transform type (`trim`, `number`, ...): declares its options once and makes configured steps.
@@ -74,6 +75,12 @@ public protocol Transform: AnyObject {
     func bind(fields: [String]) throws -> [String]
     /// Transforms one record in place; throws `Rejection` to turn the record away.
     func apply(_ record: inout Record) throws
+}
+
+/// A `trim` step, which a `TrimmingReader` may take over when it comes first.
+public protocol TrimmingStep: Transform {
+    /// The fields it trims (indexes into the names it was bound to).
+    var fieldIndexes: [Int] { get }
 }
 
 /// One record for one entity, ready for a sink: typed values and the related records to link.
@@ -111,9 +118,6 @@ public protocol RecordSink: AnyObject {
     /// was: passed by value from the batch it sits in, a record is copied, which retains and
     /// releases every array and string in it.
     func write(_ record: inout EntityRecord, onDuplicate: DuplicatePolicy, log: ImportLog) throws
-    /// A hint that `record` is among the next to be written: a sink may start loading what
-    /// writing it will read (an index's memory), so that the wait overlaps the records before.
-    func prefetch(_ record: inout EntityRecord)
     /// Completes the output and checks it; with `publish`, puts it in place atomically, otherwise
     /// (a dry run) throws it away once checked.
     func finish(log: ImportLog, publish: Bool) throws
@@ -121,10 +125,14 @@ public protocol RecordSink: AnyObject {
     func discard()
 }
 
-extension RecordSink {
-    /// A sink without an index to warm up ignores the hint.
-    public func prefetch(_ record: inout EntityRecord) {}
+/// A sink with an index to warm up: told a few records ahead what it will write, it may start
+/// loading what writing them reads, so that the wait overlaps the records before.
+public protocol PrefetchingSink: RecordSink {
+    /// A hint that `record` is among the next to be written.
+    func prefetch(_ record: inout EntityRecord)
+}
 
+extension RecordSink {
     /// Writes one record given by value: see `write(_:onDuplicate:log:)`.
     public func write(_ record: EntityRecord, onDuplicate: DuplicatePolicy, log: ImportLog) throws {
         var record = record

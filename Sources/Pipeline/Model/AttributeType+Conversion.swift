@@ -163,7 +163,8 @@ extension AttributeType {
     /// 10^0 through 10^22: the powers of ten a double holds exactly.
     private static let powersOfTen: [Double] = (0...22).map { k in (0..<k).reduce(1.0) { product, _ in product * 10 } }
 
-    static func looksNumeric(_ s: String) -> Bool {
+    /// Whether `s` is written as a plain decimal number (digits, one sign, one point, an exponent).
+    public static func looksNumeric(_ s: String) -> Bool {
         var sawDigit = false
         var previous: UInt8?
         for c in s.utf8 {

@@ -32,6 +32,7 @@ final class RecordFeed: @unchecked Sendable {
     }
 
     private let reader: any RecordReader
+    private let recycler: (any RecyclingReader)?
     private let steps: [any Transform]
     private let loads: [LoadBinding]
     private let condition = NSCondition()
@@ -48,6 +49,7 @@ final class RecordFeed: @unchecked Sendable {
     init(reader: any RecordReader, steps: [any Transform], loads: [LoadBinding], location: Location,
          batchSize: Int = 256, batches: Int = 16) {
         self.reader = reader
+        self.recycler = reader as? any RecyclingReader
         self.steps = steps
         self.loads = loads
         // The feed is what fills from these bindings, in this order: their last reads of a
@@ -161,7 +163,7 @@ final class RecordFeed: @unchecked Sendable {
                 batch.isLast = true
                 return
             }
-            reader.recycle(consume record)
+            recycler?.recycle(consume record)
             batch.count += 1
         }
     }

@@ -51,7 +51,7 @@ public final class Runner {
         }
     }
 
-    /// How many records ahead the sink is told of one (`RecordSink.prefetch`): a record takes
+    /// How many records ahead the sink is told of one (`PrefetchingSink.prefetch`): a record takes
     /// microseconds to write, a cache miss a fraction of one, so a few ahead is soon enough.
     static let prefetchDistance = 4
 
@@ -63,7 +63,8 @@ public final class Runner {
         var steps = try source.transforms.map { try $0.make() }
         for step in steps { fields = try step.bind(fields: fields) }
         // A leading trim is done by the reader where it can: as it makes the values, not after.
-        if let trim = steps.first as? TrimTransform.Step, reader.trimWhileReading(fields: trim.fieldIndexes) {
+        if let trim = steps.first as? any TrimmingStep, let trimming = reader as? any TrimmingReader,
+           trimming.trimWhileReading(fields: trim.fieldIndexes) {
             steps.removeFirst()
         }
         var fieldIndex: [String: Int] = [:]
@@ -76,13 +77,15 @@ public final class Runner {
                               location: Location(file: source.reader.input.displayPath))
         feed.start()
         defer { feed.stop() }
+        let prefetching = sink as? any PrefetchingSink
         var read = 0, reported = 0
         while true {
             var batch = feed.take()
             for i in 0..<batch.count {
                 let ahead = i + Runner.prefetchDistance
-                if ahead < batch.count, batch.items[ahead].rejection == nil, !batch.items[ahead].records.isEmpty {
-                    sink.prefetch(&batch.items[ahead].records[0])
+                if let prefetching, ahead < batch.count, batch.items[ahead].rejection == nil,
+                   !batch.items[ahead].records.isEmpty {
+                    prefetching.prefetch(&batch.items[ahead].records[0])
                 }
                 read += 1
                 log.recordRead()

@@ -1,0 +1,179 @@
+import Foundation
+
+/// A pipeline file, loaded and checked: everything a run needs, with the locations of what the
+/// user wrote so that later errors can point back at it.
+public struct PipelineDefinition: Sendable {
+    /// The pipeline file itself.
+    public var file: URL
+    public var name: String
+    public var store: StoreSettings
+    public var model: StoreModel
+    public var sources: [SourceDefinition]
+    public var report: ReportSettings
+    /// What a rejected record does to the run.
+    public var onReject: RejectPolicy
+
+    public init(file: URL, name: String, store: StoreSettings, model: StoreModel, sources: [SourceDefinition],
+                report: ReportSettings = ReportSettings(), onReject: RejectPolicy = .continue) {
+        self.file = file
+        self.name = name
+        self.store = store
+        self.model = model
+        self.sources = sources
+        self.report = report
+        self.onReject = onReject
+    }
+}
+
+public enum StoreLayout: String, Sendable, CaseIterable {
+    /// Ordinary tables, foreign keys and unique indexes, for any SQL client.
+    case sqlite
+    /// The tables and metadata Core Data writes, so an app opens the store as its own.
+    case coredata
+}
+
+public struct StoreSettings: Sendable {
+    /// Where the finished store goes (resolved against the pipeline file's folder).
+    public var path: URL
+    public var layout: StoreLayout
+    /// The app's `.xcdatamodeld` or `.xcdatamodel`, if the entities come from it.
+    public var modelPath: URL?
+    /// Keys written into the store's metadata, in file order.
+    public var metadata: [(key: String, value: Value)]
+    /// The store's UUID (Core Data's Z_UUID), upper-case. Set by the pipeline, or derived from
+    /// the inputs by whoever runs it, so that the same inputs give the same bytes.
+    public var uuid: String?
+    public var location: Location?
+
+    public init(path: URL, layout: StoreLayout = .sqlite, modelPath: URL? = nil,
+                metadata: [(key: String, value: Value)] = [], uuid: String? = nil, location: Location? = nil) {
+        self.path = path
+        self.layout = layout
+        self.modelPath = modelPath
+        self.metadata = metadata
+        self.uuid = uuid
+        self.location = location
+    }
+}
+
+public struct ReportSettings: Sendable {
+    public var xlsx: URL?
+    public var json: URL?
+    /// Durations in the workbook too (the JSON always has them, under one key CI can drop).
+    public var durations: Bool
+    /// The most stored rows the workbook shows per entity; nil for every row.
+    public var storedRows: Int?
+    public init(xlsx: URL? = nil, json: URL? = nil, durations: Bool = false, storedRows: Int? = nil) {
+        self.xlsx = xlsx
+        self.json = json
+        self.durations = durations
+        self.storedRows = storedRows
+    }
+}
+
+public enum RejectPolicy: String, Sendable {
+    /// Rejected records are counted and reported; the store is written without them.
+    case `continue`
+    /// Any rejected record fails the run; the previous store stays.
+    case fail
+}
+
+public enum DuplicatePolicy: String, Sendable {
+    /// A record whose key exists is counted as already present; the first one's values stay.
+    case keep
+    /// A record whose key exists replaces the stored values.
+    case update
+}
+
+/// One `sources:` entry: where records come from, how they are transformed, what they load.
+public struct SourceDefinition: Sendable {
+    public var name: String
+    public var reader: ReaderConfig
+    public var transforms: [TransformConfig]
+    public var loads: [LoadSpec]
+    public var onDuplicate: DuplicatePolicy
+    public var location: Location?
+
+    public init(name: String, reader: ReaderConfig, transforms: [TransformConfig], loads: [LoadSpec],
+                onDuplicate: DuplicatePolicy = .keep, location: Location? = nil) {
+        self.name = name
+        self.reader = reader
+        self.transforms = transforms
+        self.loads = loads
+        self.onDuplicate = onDuplicate
+        self.location = location
+    }
+}
+
+/// A source's `read:` block: the format, the input and the checked options.
+public struct ReaderConfig: Sendable {
+    public var kind: any ReaderKind
+    public var input: Input
+    public var options: Options
+    public var location: Location?
+
+    public init(kind: any ReaderKind, input: Input, options: Options, location: Location? = nil) {
+        self.kind = kind
+        self.input = input
+        self.options = options
+        self.location = location
+    }
+}
+
+/// One entry of a source's `transform:` list, made into a step when the source runs (steps hold
+/// per-run state such as bound field indexes).
+public struct TransformConfig: Sendable {
+    public var kind: any TransformKind
+    public var node: ConfigNode
+
+    public init(kind: any TransformKind, node: ConfigNode) {
+        self.kind = kind
+        self.node = node
+    }
+
+    public func make() throws -> any Transform { try kind.make(node) }
+}
+
+/// What one record loads into an entity: attributes from fields, and related records found or
+/// created by their unique key.
+///
+/// `load: { Item: { name: name, unit: { Unit: { name: unit } } } }`
+public struct LoadSpec: Sendable {
+    public struct Assignment: Sendable {
+        public var attribute: String
+        /// The record field whose value the attribute takes.
+        public var field: String
+        public var location: Location?
+        public var sourceLine: String?
+        public init(attribute: String, field: String, location: Location? = nil, sourceLine: String? = nil) {
+            self.attribute = attribute
+            self.field = field
+            self.location = location
+            self.sourceLine = sourceLine
+        }
+    }
+
+    public struct Link: Sendable {
+        public var relationship: String
+        /// The related record, found by (or created with) its unique key.
+        public var target: LoadSpec
+        public var location: Location?
+        public init(relationship: String, target: LoadSpec, location: Location? = nil) {
+            self.relationship = relationship
+            self.target = target
+            self.location = location
+        }
+    }
+
+    public var entity: String
+    public var assignments: [Assignment]
+    public var links: [Link]
+    public var location: Location?
+
+    public init(entity: String, assignments: [Assignment], links: [Link] = [], location: Location? = nil) {
+        self.entity = entity
+        self.assignments = assignments
+        self.links = links
+        self.location = location
+    }
+}

@@ -1,0 +1,100 @@
+import Pipeline
+
+extension PipelineLoader.Context {
+    /// `load:`: per entity, attributes from fields and links to records found by their unique key.
+    ///
+    /// `load: { Item: { name: name, unit: { Unit: { name: unit } } } }`
+    func loads(from node: ConfigNode, model: StoreModel) throws -> [LoadSpec] {
+        guard let pairs = node.mapping else {
+            throw node.error("'load' expects a mapping of entity names to what each record sets, found \(node.kindDescription)")
+        }
+        guard !pairs.isEmpty else { throw node.error("'load' is empty: name the entities each record loads") }
+        return try pairs.map { key, value in
+            let spec = try loadSpec(entityKey: key, body: value, model: model)
+            if let missing = missingKey(of: spec, model: model) {
+                throw key.error("loading '\(spec.entity)' must set its unique key: \(missing)")
+            }
+            return spec
+        }
+    }
+
+    private func loadSpec(entityKey key: ConfigNode, body: ConfigNode, model: StoreModel) throws -> LoadSpec {
+        let entity = try loadableEntity(key, model: model)
+        guard let pairs = body.mapping else {
+            throw body.error("'\(entity)' expects a mapping of its attributes to record fields, found \(body.kindDescription)")
+        }
+        guard !pairs.isEmpty else { throw body.error("nothing is loaded into '\(entity)': map its attributes to record fields") }
+        let attributes = model.allAttributes(of: entity).map(\.name)
+        let relationships = model.allRelationships(of: entity)
+        var assignments: [LoadSpec.Assignment] = []
+        var links: [LoadSpec.Link] = []
+        for (memberKey, value) in pairs {
+            guard let member = memberKey.scalar else {
+                throw memberKey.error("expected an attribute or relationship name, found \(memberKey.kindDescription)")
+            }
+            if attributes.contains(member) {
+                guard let field = value.scalar, !field.isEmpty else {
+                    throw value.error("attribute '\(entity).\(member)' takes the name of a record field, found \(value.kindDescription)")
+                }
+                assignments.append(LoadSpec.Assignment(attribute: member, field: field, location: value.location,
+                                                       sourceLine: value.sourceLine))
+            } else if let relationship = relationships.first(where: { $0.name == member }) {
+                links.append(try link(relationship, key: memberKey, value: value, entity: entity, model: model))
+            } else {
+                // The value's shape tells what was meant: a mapping links, a field name assigns.
+                let names = value.mapping != nil ? relationships.map(\.name) : attributes
+                let what = value.mapping != nil ? "relationship" : "attribute"
+                let hint = Suggestion.closest(to: member, in: names) ?? Suggestion.closest(to: member, in: attributes + relationships.map(\.name))
+                throw memberKey.error("entity '\(entity)' has no \(what) '\(member)'" + (hint.map { "; did you mean '\($0)'?" } ?? ""))
+            }
+        }
+        return LoadSpec(entity: entity, assignments: assignments, links: links, location: key.location)
+    }
+
+    /// `relationship: { Target: { keyAttribute: field, ... } }`: find or create the target by its key.
+    private func link(_ relationship: Relationship, key: ConfigNode, value: ConfigNode, entity: String,
+                      model: StoreModel) throws -> LoadSpec.Link {
+        let destinationKey = model.uniqueKey(of: relationship.destination).first ?? "key"
+        guard let pairs = value.mapping, pairs.count == 1, let (targetKey, targetBody) = pairs.first else {
+            throw value.error("relationship '\(entity).\(relationship.name)' links a record found by its unique key: write "
+                                  + "'{ \(relationship.destination): { \(destinationKey): field } }', found \(value.kindDescription)")
+        }
+        let target = try loadableEntity(targetKey, model: model)
+        guard model.lineage(of: target).contains(where: { $0.name == relationship.destination }) else {
+            throw targetKey.error("relationship '\(entity).\(relationship.name)' leads to '\(relationship.destination)', "
+                                      + "and '\(target)' is not '\(relationship.destination)' or one of its sub-entities")
+        }
+        guard !model.uniqueKey(of: target).isEmpty else {
+            throw targetKey.error("'\(target)' has no unique key, so the record to link cannot be found: "
+                                      + "give '\(target)' one with 'unique:' under 'entities'")
+        }
+        let spec = try loadSpec(entityKey: targetKey, body: targetBody, model: model)
+        if let missing = missingKey(of: spec, model: model) {
+            throw targetKey.error("the link to '\(target)' must set its unique key: \(missing)")
+        }
+        return LoadSpec.Link(relationship: relationship.name, target: spec, location: key.location)
+    }
+
+    /// An entity records can be loaded into: declared and not abstract.
+    private func loadableEntity(_ node: ConfigNode, model: StoreModel) throws -> String {
+        let names = model.entities.map(\.name)
+        guard let name = node.scalar, let entity = model[name] else {
+            let name = node.scalar ?? ""
+            throw node.error("unknown entity '\(name)'\(Suggestion.hint(for: name, in: names)) (entities: \(names.joined(separator: ", ")))")
+        }
+        if entity.isAbstract {
+            let concrete = model.entities.filter { !$0.isAbstract && $0.name != name && model.lineage(of: $0.name).contains { $0.name == name } }
+            throw node.error("entity '\(name)' is abstract: load one of its sub-entities"
+                                 + (concrete.isEmpty ? "" : " (\(concrete.map(\.name).joined(separator: ", ")))"))
+        }
+        return name
+    }
+
+    /// Which unique-key attributes the spec leaves unset, in words, or nil when it sets them all.
+    private func missingKey(of spec: LoadSpec, model: StoreModel) -> String? {
+        let set = Set(spec.assignments.map(\.attribute))
+        let missing = model.uniqueKey(of: spec.entity).filter { !set.contains($0) }
+        guard !missing.isEmpty else { return nil }
+        return missing.map { "'\($0)'" }.joined(separator: ", ") + (missing.count == 1 ? " is missing" : " are missing")
+    }
+}

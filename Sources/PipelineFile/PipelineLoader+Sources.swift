@@ -1,0 +1,109 @@
+import Foundation
+import Pipeline
+
+extension PipelineLoader.Context {
+    /// `sources:`: a non-empty list, names unique.
+    func sources(from node: ConfigNode, model: StoreModel) throws -> [SourceDefinition] {
+        guard let items = node.sequence else {
+            throw node.error("'sources' expects a list of sources, found \(node.kindDescription)")
+        }
+        guard !items.isEmpty else { throw node.error("'sources' is empty: a pipeline needs at least one source") }
+        var seen: [String: ConfigNode] = [:]
+        return try items.map { item in
+            let options = try Options(item, spec: PipelineSpecs.source, stage: "pipeline")
+            let nameNode = try options.required("name")
+            guard let name = nameNode.scalar, !name.isEmpty else { throw nameNode.error("'name' must not be empty") }
+            if let first = seen[name] {
+                throw nameNode.error("there is already a source named '\(name)'"
+                                         + (first.location.line.map { " (line \($0))" } ?? "")
+                                         + "; source names must be unique")
+            }
+            seen[name] = nameNode
+            return SourceDefinition(
+                name: name,
+                reader: try readerConfig(from: options.required("read")),
+                transforms: try options.node("transform").map(transforms) ?? [],
+                loads: try loads(from: options.required("load"), model: model),
+                onDuplicate: options.string("on_duplicate").flatMap(DuplicatePolicy.init(rawValue:)) ?? .keep,
+                location: item.location)
+        }
+    }
+
+    /// `read:`: one key names the format and the input, the others are that format's options.
+    func readerConfig(from node: ConfigNode) throws -> ReaderConfig {
+        let pairs = node.mapping ?? []
+        let formats = registry.readers.map(\.name)
+        let formatList = formats.isEmpty ? "no reader formats are registered" : "formats: " + formats.joined(separator: ", ")
+
+        var found: (kind: any ReaderKind, key: ConfigNode, value: ConfigNode)?
+        for (key, value) in pairs {
+            guard let name = key.scalar, let kind = registry.reader(named: name) else { continue }
+            if let first = found {
+                throw key.error("'read' names two formats, '\(first.kind.name)' and '\(name)'; a source reads one input")
+            }
+            found = (kind, key, value)
+        }
+        guard let (kind, _, pathNode) = found else {
+            // A key that no format takes as an option is most likely a misspelled format.
+            let optionNames = Set(registry.readers.flatMap { $0.spec.options.map(\.name) })
+            if let stray = pairs.first(where: { !optionNames.contains($0.key.scalar ?? "") }) {
+                let name = stray.key.scalar ?? ""
+                throw stray.key.error("unknown reader format '\(name)'\(Suggestion.hint(for: name, in: formats)) (\(formatList))")
+            }
+            let example = formats.first.map { ", e.g. '\($0): data/items.\($0)'" } ?? ""
+            throw node.error("'read' needs a key naming the format and the input file\(example) (\(formatList))")
+        }
+
+        guard let path = pathNode.scalar, !path.isEmpty else {
+            throw pathNode.error("'\(kind.name)' expects the path of the input file, found \(pathNode.kindDescription)")
+        }
+        let options = try Options(node, spec: kind.spec.named("read"), stage: "pipeline", ignoring: [kind.name])
+        try kind.validate(options)
+        let input = try self.input(path, at: pathNode)
+        return ReaderConfig(kind: kind, input: input, options: options, location: node.location)
+    }
+
+    /// An input file, resolved against the pipeline's folder; it must exist and be a file.
+    func input(_ path: String, at node: ConfigNode) throws -> Input {
+        let url = resolve(path)
+        let shown = displayPath(of: url)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw PipelineError(.io, at: node.location, stage: "pipeline", "no such file: \(shown)", sourceLine: node.sourceLine)
+        }
+        guard !isDirectory.boolValue else {
+            throw PipelineError(.io, at: node.location, stage: "pipeline", "\(shown) is a directory, not an input file",
+                                sourceLine: node.sourceLine)
+        }
+        return Input(url: url, displayPath: shown)
+    }
+
+    /// `transform:`: a list of one-key mappings naming a transform; each is made once here so that
+    /// its option errors surface before any record is read.
+    func transforms(from node: ConfigNode) throws -> [TransformConfig] {
+        if node.isNull { return [] }
+        guard let items = node.sequence else {
+            throw node.error("'transform' expects a list of steps such as '- trim: all', found \(node.kindDescription)")
+        }
+        let names = registry.transforms.map(\.name)
+        return try items.map { item in
+            guard let pairs = item.mapping, pairs.count == 1, let (key, value) = pairs.first, let name = key.scalar else {
+                throw item.error("each transform step is a mapping with one key naming the transform, such as '- trim: all'"
+                                     + ", found \(item.kindDescription)")
+            }
+            guard let kind = registry.transform(named: name) else {
+                throw key.error("unknown transform '\(name)'\(Suggestion.hint(for: name, in: names))"
+                                    + " (transforms: \(names.joined(separator: ", ")))")
+            }
+            let config = TransformConfig(kind: kind, node: value)
+            do {
+                _ = try config.make()
+            } catch var error as PipelineError where error.kind == .invalidPipeline {
+                // A mistake in the file, whichever component finds it, is the pipeline's to report.
+                error.stage = "pipeline"
+                throw error
+            }
+            return config
+        }
+    }
+}

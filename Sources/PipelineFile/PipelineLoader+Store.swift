@@ -1,0 +1,60 @@
+import Foundation
+import Pipeline
+
+extension PipelineLoader.Context {
+    /// `store:`: path, layout and metadata.
+    func storeSettings(from node: ConfigNode) throws -> StoreSettings {
+        let options = try Options(node, spec: PipelineSpecs.store, stage: "pipeline")
+        var modelPath: URL?
+        if let modelNode = options.node("model"), let path = try options.path("model") {
+            let url = resolve(path)
+            guard FileManager.default.fileExists(atPath: url.path) else {
+                throw PipelineError(.io, at: modelNode.location, stage: "pipeline",
+                                    "no such model: \(displayPath(of: url))", sourceLine: modelNode.sourceLine)
+            }
+            modelPath = url
+        }
+        let pathNode = try options.required("path")
+        guard let path = pathNode.scalar, !path.isEmpty else { throw pathNode.error("'path' must not be empty") }
+        let layout = options.string("layout").flatMap(StoreLayout.init(rawValue:)) ?? .sqlite
+        let metadata = try options.node("metadata").map(metadataValues) ?? []
+        var uuid: String?
+        if let uuidNode = options.node("uuid") {
+            guard let text = uuidNode.scalar, let parsed = UUID(uuidString: text) else {
+                throw uuidNode.error("'uuid' expects a UUID such as 3F2504E0-4F89-11D3-9A0C-0305E82C3301, found \(uuidNode.kindDescription)")
+            }
+            uuid = parsed.uuidString
+        }
+        return StoreSettings(path: resolve(path), layout: layout, modelPath: modelPath, metadata: metadata, uuid: uuid,
+                             location: node.location)
+    }
+
+    /// `metadata:` values typed as written: unquoted `true`/`false`, integers and decimals keep
+    /// their type, anything else (and anything quoted) is text.
+    func metadataValues(from node: ConfigNode) throws -> [(key: String, value: Value)] {
+        guard let pairs = node.mapping else {
+            throw node.error("'metadata' expects a mapping of names to values, found \(node.kindDescription)")
+        }
+        return try pairs.map { key, value in
+            guard let name = key.scalar, !name.isEmpty else {
+                throw key.error("metadata names must be plain names, found \(key.kindDescription)")
+            }
+            guard let text = value.scalar else {
+                throw value.error("metadata '\(name)' expects a single value (text, number or true/false), found \(value.kindDescription)")
+            }
+            return (name, PipelineLoader.Context.typedScalar(text, quoted: value.isQuoted))
+        }
+    }
+
+    static func typedScalar(_ text: String, quoted: Bool) -> Value {
+        guard !quoted else { return .text(text) }
+        switch text {
+        case "true", "True", "TRUE": return .bool(true)
+        case "false", "False", "FALSE": return .bool(false)
+        default: break
+        }
+        if let integer = Int64(text) { return .integer(integer) }
+        if AttributeType.looksNumeric(text), let double = Double(text), double.isFinite { return .double(double) }
+        return .text(text)
+    }
+}

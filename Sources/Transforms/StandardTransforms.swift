@@ -1,0 +1,13 @@
+import Pipeline
+
+/// The transforms every pipeline may use, in the order the docs list them.
+public enum StandardTransforms {
+    public static let all: [any TransformKind] = [
+        TrimTransform(),
+        NumberTransform(),
+        DateTransform(),
+        DefaultTransform(),
+        SetTransform(),
+        RenameTransform(),
+    ]
+}
