@@ -36,6 +36,8 @@ let package = Package(
         .systemLibrary(
             name: "CXLSXWriter", path: "Sources/CXLSXWriter", pkgConfig: "xlsxwriter",
             providers: [.apt(["libxlsxwriter-dev"]), .brew(["libxlsxwriter"])]),
+        // A compiler builtin (prefetch) Swift does not expose: a header, no library.
+        .systemLibrary(name: "CPrefetch", path: "Sources/CPrefetch"),
 
         .target(name: "Pipeline"),
         .target(name: "Transforms", dependencies: ["Pipeline"]),
@@ -45,10 +47,15 @@ let package = Package(
         .target(name: "SourcesCSV", dependencies: ["Pipeline", "CCSV"], path: "Sources/Sources-CSV"),
         .target(name: "SourcesXML", dependencies: ["Pipeline", "CLibXML2"], path: "Sources/Sources-XML"),
         .target(name: "SourcesJSON", dependencies: ["Pipeline"], path: "Sources/Sources-JSON"),
+        .target(name: "SQLite", dependencies: ["Pipeline", "CSQLite"]),
+        .target(
+            name: "CoreDataFormat",
+            dependencies: ["Pipeline", .product(name: "Crypto", package: "swift-crypto")]),
         .target(
             name: "SinksSQLite",
-            dependencies: ["Pipeline", "CSQLite", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["Pipeline", "SQLite", "CoreDataFormat", "CPrefetch"],
             path: "Sources/Sinks-SQLite"),
+        .target(name: "StoreTools", dependencies: ["Pipeline", "SQLite", "CoreDataFormat", "SinksSQLite", "ReportsXLSX"]),
         .target(
             name: "ReportsXLSX",
             dependencies: ["Pipeline", "CXLSXWriter", .product(name: "Crypto", package: "swift-crypto")],
@@ -56,8 +63,8 @@ let package = Package(
         .executableTarget(
             name: "pipectl",
             dependencies: [
-                "Pipeline", "PipelineFile", "Transforms", "SourcesCSV", "SourcesXML", "SourcesJSON", "SinksSQLite",
-                "ReportsXLSX",
+                "Pipeline", "PipelineFile", "Transforms", "SourcesCSV", "SourcesXML", "SourcesJSON", "CoreDataFormat",
+                "SinksSQLite", "StoreTools", "ReportsXLSX",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
@@ -81,10 +88,13 @@ let package = Package(
             dependencies: ["PipelineFile", "Pipeline", "Transforms", "SourcesCSV", "SourcesXML", "SourcesJSON"],
             resources: [.copy("Fixtures")]),
         .testTarget(name: "SourcesCSVTests", dependencies: ["SourcesCSV", "Pipeline"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "SinksSQLiteTests", dependencies: ["SinksSQLite", "Pipeline", "CSQLite"]),
+        // The sink, the Core Data format and the store tools share the Core Data cases and one test target.
+        .testTarget(name: "SinksSQLiteTests", dependencies: ["SinksSQLite", "CoreDataFormat", "StoreTools", "SQLite", "Pipeline"]),
         .testTarget(
             name: "ExtrasTests", dependencies: ["SourcesCSV", "SourcesXML", "SourcesJSON", "ReportsXLSX", "Pipeline", "PipelineFile"]),
-        .testTarget(name: "pipectlTests", dependencies: ["pipectl", "SinksSQLite", "Pipeline", "ReportsXLSX"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "pipectlTests", dependencies: ["pipectl", "SinksSQLite", "CoreDataFormat", "Pipeline", "ReportsXLSX"],
+            exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

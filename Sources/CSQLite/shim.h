@@ -6,7 +6,3 @@ static inline sqlite3_destructor_type pipectl_sqlite_transient(void) { return SQ
 // SQLite keeps memory statistics by default, taking a global mutex around every allocation it
 // makes (several a row); pipectl reads none. Only takes effect before SQLite is initialized.
 static inline void pipectl_sqlite_disable_memory_statistics(void) { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); }
-
-// Asks the processor to start loading the cache line at `address`, for a read soon: the key
-// index looks a record's key up a few records ahead, so that its miss overlaps other work.
-static inline void pipectl_prefetch(const void *address) { __builtin_prefetch(address, 0, 3); }

@@ -1,4 +1,6 @@
 import Pipeline
+import CoreDataFormat
+import SQLite
 
 extension SQLiteSink {
     /// Writes `record` after the records it links to and returns its row, or nil when it was
@@ -109,7 +111,7 @@ extension SQLiteSink {
             switch writer.table.columns[column].source {
             case .attribute(let slot):
                 let attribute = writer.attributes[slot]
-                return (attribute.name, EntityWriter.displayText(stored: stored[column], as: attribute.type),
+                return (attribute.name, StoredValue.displayText(stored[column], as: attribute.type),
                         (record.values[slot] ?? .null).displayText)
             case .link(let slot):
                 let first: Int64? = if case .integer(let id) = stored[column] { id } else { nil }

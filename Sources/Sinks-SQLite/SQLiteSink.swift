@@ -1,5 +1,7 @@
 import Foundation
 import Pipeline
+import CoreDataFormat
+import SQLite
 
 /// The unique-key SQLite sink: builds a store from entity records, finding or creating linked
 /// records by their unique keys, and puts it in place atomically.
@@ -47,12 +49,7 @@ public final class SQLiteSink: PrefetchingSink {
     /// `keyLimits`: how many unique keys stay in memory before they go to disk; tests set them low.
     init(settings: StoreSettings, model: StoreModel, keyLimits: KeyIndex.Limits) throws {
         location = settings.location
-        switch settings.layout {
-        case .sqlite:
-            layout = try PlainTableLayout(model: model, settings: settings)
-        case .coredata:
-            layout = try CoreDataTableLayout(model: model, settings: settings)
-        }
+        layout = try StoreTables.layout(model: model, settings: settings)
         file = try StoreFile(target: settings.path, location: settings.location)
         do {
             let connection = try SQLiteConnection(path: file.building.path, readOnly: false)
@@ -81,7 +78,7 @@ public final class SQLiteSink: PrefetchingSink {
             writers = []
             try? file.removeBuilding()
             state = .discarded
-            throw (error as? PipelineError)?.located(at: settings.location) ?? error
+            throw PipelineError.converting(error, at: settings.location)
         }
     }
 
@@ -94,8 +91,8 @@ public final class SQLiteSink: PrefetchingSink {
         guard state == .building else { throw notBuilding() }
         do {
             _ = try store(&record, onDuplicate: onDuplicate, linkedFrom: nil, log: log)
-        } catch let error as PipelineError {
-            throw error.located(at: record.location)
+        } catch {
+            throw PipelineError.converting(error, at: record.location)
         }
     }
 
@@ -136,7 +133,7 @@ public final class SQLiteSink: PrefetchingSink {
             state = .finished
         } catch {
             discard()
-            throw (error as? PipelineError)?.located(at: location) ?? error
+            throw PipelineError.converting(error, at: location)
         }
     }
 

@@ -1,5 +1,7 @@
 import Foundation
 import Pipeline
+import CoreDataFormat
+import SQLite
 
 /// Reads an existing store: for tests, `pipectl inspect` and reports.
 ///
@@ -17,21 +19,29 @@ public final class SQLiteStore {
 
     /// Opens the store at `url` read-only; throws `PipelineError` when it is missing or not a
     /// SQLite database.
-    public init(readingAt url: URL) throws {
+    public init(readingAt url: URL) throws(PipelineError) {
         self.url = url
-        connection = try SQLiteConnection(path: url.path, readOnly: true)
-        try connection.checkReadable()
+        do throws(SQLiteError) {
+            connection = try SQLiteConnection(path: url.path, readOnly: true)
+            try connection.checkReadable()
+        } catch {
+            throw PipelineError(error)
+        }
     }
 
     /// Every row `sql` returns, each as its column values.
-    public func rows(_ sql: String) throws -> [[Value]] {
-        try connection.rows(sql)
+    public func rows(_ sql: String) throws(PipelineError) -> [[Value]] {
+        do { return try connection.rows(sql) } catch { throw PipelineError(error) }
     }
 
     /// The first column of the first row `sql` returns, or nil when it returns no row.
-    public func scalar(_ sql: String) throws -> Value? {
-        let statement = try connection.prepare(sql)
-        defer { statement.reset() }
-        return try statement.step() ? statement.value(at: 0) : nil
+    public func scalar(_ sql: String) throws(PipelineError) -> Value? {
+        do throws(SQLiteError) {
+            let statement = try connection.prepare(sql)
+            defer { statement.reset() }
+            return try statement.step() ? statement.value(at: 0) : nil
+        } catch {
+            throw PipelineError(error)
+        }
     }
 }

@@ -2,6 +2,8 @@ import Foundation
 import Pipeline
 import ReportsXLSX
 import SinksSQLite
+import CoreDataFormat
+import StoreTools
 
 /// The comparison of a run's new store with the one at its target, for the report's Changes sheet.
 /// Taken while both exist: after the new store is complete and checked, before it replaces the old.

@@ -1,5 +1,7 @@
 import PipelineFile
 import SinksSQLite
+import CoreDataFormat
+import StoreTools
 import SourcesCSV
 import SourcesJSON
 import SourcesXML

@@ -3,6 +3,8 @@ import Foundation
 import Pipeline
 import PipelineFile
 import SinksSQLite
+import CoreDataFormat
+import StoreTools
 
 /// `pipectl diff OLD NEW [--pipeline FILE]`: what changed between two stores, record by record; a
 /// CI gate that fails when a regenerated store differs from the one that shipped.

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import Pipeline
 import SinksSQLite
+import CoreDataFormat
+import StoreTools
 
 extension ExitCodes {
     /// `pipectl inspect --model`: the store does not fit the model (version hashes or Z_PRIMARYKEY).

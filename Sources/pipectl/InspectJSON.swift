@@ -1,6 +1,8 @@
 import Foundation
 import Pipeline
 import SinksSQLite
+import CoreDataFormat
+import StoreTools
 
 /// `pipectl inspect --json`: the facts of the text output as one JSON object with sorted keys,
 /// so that CI can read and diff it. Missing facts are `null`; data is base64, dates ISO 8601.

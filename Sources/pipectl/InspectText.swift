@@ -1,6 +1,8 @@
 import Foundation
 import Pipeline
 import SinksSQLite
+import CoreDataFormat
+import StoreTools
 
 /// `pipectl inspect`'s text output: one section per topic, values as the user would write them
 /// (strings quoted, data as base64, dates in ISO 8601), everything in a stable order.

@@ -1,6 +1,7 @@
 import Foundation
 import Pipeline
 import ReportsXLSX
+import StoreTools
 
 /// The reports a run writes: the pipeline's `report:` files plus `--report FILE`, each as XLSX or
 /// JSON by its extension.

@@ -3,6 +3,8 @@ import Foundation
 import Pipeline
 import ReportsXLSX
 import SinksSQLite
+import CoreDataFormat
+import StoreTools
 
 /// `pipectl run FILE`: runs a pipeline and puts the finished store in place.
 struct RunCommand: ParsableCommand {

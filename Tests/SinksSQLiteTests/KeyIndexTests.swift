@@ -2,6 +2,9 @@ import Foundation
 import Pipeline
 @testable import SinksSQLite
 import Testing
+@testable import CoreDataFormat
+@testable import StoreTools
+import SQLite
 
 @Suite("KeyIndex: unique keys in memory, and on disk past a limit")
 struct KeyIndexTests {

@@ -2,6 +2,9 @@ import Foundation
 import Pipeline
 @testable import SinksSQLite
 import Testing
+@testable import CoreDataFormat
+@testable import StoreTools
+import SQLite
 
 @Suite("Unique keys past the memory limit: the same store and the same log")
 struct KeySpillStoreTests {

@@ -2,6 +2,9 @@ import Foundation
 import Pipeline
 import SinksSQLite
 import Testing
+@testable import CoreDataFormat
+@testable import StoreTools
+import SQLite
 
 @Suite("SQLite sink: plain layout schema")
 struct SQLiteSinkSchemaTests {

@@ -2,6 +2,9 @@ import Foundation
 import Pipeline
 import SinksSQLite
 import Testing
+@testable import CoreDataFormat
+@testable import StoreTools
+import SQLite
 
 @Suite("SQLiteStore: reading a store")
 struct SQLiteStoreTests {

@@ -1,8 +1,10 @@
-import CSQLite
 import Foundation
 import Pipeline
 @testable import SinksSQLite
 import Testing
+@testable import CoreDataFormat
+@testable import StoreTools
+import SQLite
 
 @Suite("Store comparison: what changed between two stores")
 struct StoreComparisonTests {
@@ -114,10 +116,9 @@ struct StoreComparisonTests {
     }
 
     private func execute(_ sql: String, at url: URL) throws {
-        var db: OpaquePointer?
-        guard sqlite3_open(url.path, &db) == SQLITE_OK else { throw CocoaError(.fileWriteUnknown) }
-        defer { sqlite3_close(db) }
-        guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { throw CocoaError(.fileWriteUnknown) }
+        let connection = try SQLiteConnection(path: url.path, readOnly: false)
+        try connection.execute(sql)
+        try connection.close()
     }
 }
 

@@ -1,6 +1,9 @@
 import Foundation
 import Pipeline
 import SinksSQLite
+@testable import CoreDataFormat
+@testable import StoreTools
+import SQLite
 
 /// The grocery model of the design document, built in code.
 enum Grocery {

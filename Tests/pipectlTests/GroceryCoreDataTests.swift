@@ -1,6 +1,7 @@
 import Foundation
 import Pipeline
 import SinksSQLite
+import CoreDataFormat
 import XCTest
 
 /// `pipectl run pipelines/grocery.yaml`, the README's main job: a Core Data store from the app's

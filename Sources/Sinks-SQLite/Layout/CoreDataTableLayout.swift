@@ -1,5 +1,7 @@
 import Foundation
 import Pipeline
+import CoreDataFormat
+import SQLite
 
 /// The Core Data layout: the store Core Data itself writes for the model, so that an app opens it
 /// as its own, without migrating (see `CoreDataStoreFormat`).
@@ -112,7 +114,8 @@ struct CoreDataTableLayout: TableLayout {
 
             tables.append(EntityTable(name: table.name, rowID: "Z_PK", columns: columns,
                                       constants: [("Z_ENT", String(number)), ("Z_OPT", "1")],
-                                      linkTargets: linkTargets, entityNumber: Int64(number), uniqueConstraints: constraints))
+                                      linkTargets: linkTargets, entityNumber: Int64(number), entityColumn: "Z_ENT",
+                                      uniqueConstraints: constraints))
         }
 
         var linkChecks: [LinkCheck] = []
@@ -151,8 +154,8 @@ struct CoreDataTableLayout: TableLayout {
         }
         do {
             metadata = try CoreDataMetadata(model: model, extra: extra).binaryPropertyList()
-        } catch let error as PipelineError {
-            throw error.located(at: settings.location)
+        } catch {
+            throw PipelineError.converting(error, at: settings.location)
         }
         if let given = settings.uuid {
             guard let uuid = UUID(uuidString: given) else {

@@ -1,4 +1,6 @@
 import Pipeline
+import CoreDataFormat
+import SQLite
 
 /// The plain layout: ordinary tables that any SQL client reads.
 ///

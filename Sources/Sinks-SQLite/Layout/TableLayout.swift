@@ -1,4 +1,6 @@
 import Pipeline
+import CoreDataFormat
+import SQLite
 
 /// What differs between store layouts: the schema, the names of tables and columns, and what is
 /// written besides the records. The sink does everything else (unique keys, linking, statements,
@@ -31,11 +33,12 @@ extension TableLayout {
     func configure(_ connection: SQLiteConnection) throws {}
 }
 
-/// Where the records of one concrete entity go, as a layout names it; the sink prepares its
-/// statements from this once.
-struct EntityTable {
+/// Where the records of one concrete entity go, as a layout names it: the sink prepares its
+/// statements from this once, and the store tools (inspect, diff, reports) read stores back by
+/// it (`StoreTables`), so that no one else derives a table or column name.
+public struct EntityTable: Sendable {
     /// What a column holds.
-    enum Source {
+    public enum Source: Sendable {
         /// Attribute slot `Int` of `model.allAttributes(of:)`.
         case attribute(Int)
         /// The row id of the record linked through relationship slot `Int` of
@@ -47,43 +50,50 @@ struct EntityTable {
     }
 
     /// How an attribute's value is stored, where the layout differs from the value as it is.
-    enum Storage {
+    public enum Storage: Sendable {
         case asIs
         /// A UUID as its 16 bytes (Core Data), not as text.
         case uuidBytes
     }
 
-    struct Column {
-        var name: String
-        var source: Source
-        var storage = Storage.asIs
+    public struct Column: Sendable {
+        /// Unquoted.
+        public internal(set) var name: String
+        public internal(set) var source: Source
+        public internal(set) var storage = Storage.asIs
     }
 
     /// The table, unquoted.
-    var name: String
+    public internal(set) var name: String
     /// The integer primary key column, unquoted.
-    var rowID: String
+    public internal(set) var rowID: String
     /// Columns written from each record, in parameter order.
-    var columns: [Column]
+    public internal(set) var columns: [Column]
     /// Columns every new row gets as they are, with their values as SQL literals.
     var constants: [(column: String, literal: String)] = []
     /// Per relationship slot, the entities (model indexes) its linked records may be: the
     /// destination, and in a layout that keeps a hierarchy in one table its concrete
     /// sub-entities. Empty for a relationship this layout has no column for (to-many).
-    var linkTargets: [[Int]]
-    /// The number that tells this entity's rows apart in a table shared with other entities
-    /// (Core Data's `Z_ENT`); nil when the table holds one entity only.
-    var entityNumber: Int64? = nil
+    public internal(set) var linkTargets: [[Int]]
+    /// The number that tells this entity's rows apart in a table shared with other entities, and
+    /// the column that holds it (Core Data's `Z_ENT`); nil when the table holds one entity only.
+    public internal(set) var entityNumber: Int64? = nil
+    public internal(set) var entityColumn: String? = nil
     /// Unique indexes over the table that rows can break while they are written (Core Data's
     /// uniqueness constraints), to name them when a row does.
     var uniqueConstraints: [UniqueConstraint] = []
 
     /// A unique index that is in place while rows are written.
-    struct UniqueConstraint {
+    struct UniqueConstraint: Sendable {
         /// Its columns, in index order, unquoted.
         var columns: [String]
         /// As users know it: `Item (code, shop)`.
         var description: String
+    }
+
+    /// The column of attribute `slot` (of `model.allAttributes(of:)`), if the table has one.
+    public func column(ofAttribute slot: Int) -> String? {
+        columns.first { if case .attribute(slot) = $0.source { true } else { false } }?.name
     }
 }
 

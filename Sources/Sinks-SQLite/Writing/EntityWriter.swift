@@ -1,5 +1,7 @@
 import Foundation
 import Pipeline
+import CoreDataFormat
+import SQLite
 
 /// Writes the records of one concrete entity: its prepared statements, what each parameter binds,
 /// and the index of the unique keys written so far.
@@ -135,7 +137,7 @@ final class EntityWriter {
         try statement.bind(.integer(rowID), at: 1)
         guard try statement.step() else { return "\(table.rowID)=\(rowID)" }
         return keySlots.indices.map { i in
-            "\(attributes[keySlots[i]].name)=\(EntityWriter.displayText(stored: statement.value(at: Int32(i)), as: attributes[keySlots[i]].type))"
+            "\(attributes[keySlots[i]].name)=\(StoredValue.displayText(statement.value(at: Int32(i)), as: attributes[keySlots[i]].type))"
         }.joined(separator: ", ")
     }
 
@@ -177,8 +179,8 @@ final class EntityWriter {
             insert.reset()
             throw error
         }
-        if let columns = try insert.runUnlessUniqueConflict() {
-            throw uniqueConflict(columns, record: record, links: links, stored: nil)
+        guard try insert.runUnlessUniqueConflict() else {
+            throw try uniqueConflict(record: record, links: links, stored: nil)
         }
         return connection.lastInsertRowID
     }
@@ -194,17 +196,21 @@ final class EntityWriter {
     }
 
     /// Why a row breaking a unique index is turned away, naming the model's constraint.
-    /// `stored` holds the row's columns when it is an update, whose record may leave some out.
-    private func uniqueConflict(_ columns: [String], record: EntityRecord,
-                                links: UnsafeMutableBufferPointer<LinkedRow?>, stored: [Value]?) -> Rejection {
-        let constraint = table.uniqueConstraints.first { $0.columns == columns }
+    /// `stored` holds the row's columns when it is an update (of row `row`), whose record may
+    /// leave some out.
+    private func uniqueConflict(record: EntityRecord, links: UnsafeMutableBufferPointer<LinkedRow?>,
+                                stored: [Value]?, row: Int64? = nil) throws -> Rejection {
+        guard let constraint = try brokenConstraint(record: record, links: links, stored: stored, row: row) else {
+            return Rejection(at: record.location, stage: "sqlite",
+                             reason: "\(name) breaks a unique index of table '\(table.name)': the store already holds such a row")
+        }
         var field: String?
-        let values = columns.compactMap { column -> String? in
+        let values = constraint.columns.compactMap { column -> String? in
             guard let index = table.columns.firstIndex(where: { $0.name == column }) else { return nil }
             switch table.columns[index].source {
             case .attribute(let slot):
                 field = field ?? attributes[slot].name
-                let value = record.values[slot] ?? stored.map { EntityWriter.displayText(stored: $0[index], as: attributes[slot].type) }
+                let value = record.values[slot] ?? stored.map { StoredValue.displayText($0[index], as: attributes[slot].type) }
                     .map(Value.text) ?? defaults[slot]
                 return "\(attributes[slot].name)=\(value.displayText)"
             case .link(let slot):
@@ -214,10 +220,48 @@ final class EntityWriter {
                 return nil
             }
         }
-        let what = constraint.map { "the model's uniqueness constraint on \($0.description)" }
-            ?? "a unique index on \(columns.joined(separator: ", "))"
         return Rejection(at: record.location, stage: "sqlite", field: field,
-                         reason: "\(name) breaks \(what): the store already holds a row with \(values.joined(separator: ", "))")
+                         reason: "\(name) breaks the model's uniqueness constraint on \(constraint.description): "
+                             + "the store already holds a row with \(values.joined(separator: ", "))")
+    }
+
+    /// Which of the table's unique indexes the row breaks. SQLite says only that one was broken
+    /// (`SQLITE_CONSTRAINT_UNIQUE`); with several, each is asked whether another row holds the
+    /// row's values. A rare path: prepared each time.
+    private func brokenConstraint(record: EntityRecord, links: UnsafeMutableBufferPointer<LinkedRow?>,
+                                  stored: [Value]?, row: Int64?) throws -> EntityTable.UniqueConstraint? {
+        let constraints = table.uniqueConstraints
+        guard constraints.count > 1 else { return constraints.first }
+        for constraint in constraints {
+            let indexes = constraint.columns.compactMap { column in table.columns.firstIndex { $0.name == column } }
+            guard indexes.count == constraint.columns.count else { continue }
+            var conditions = indexes.enumerated().map { k, i in "\(SQL.quote(table.columns[i].name)) IS ?\(k + 1)" }
+            if row != nil { conditions.append("\(SQL.quote(table.rowID)) IS NOT ?\(indexes.count + 1)") }
+            let probe = try connection.prepare("SELECT 1 FROM \(SQL.quote(table.name)) WHERE \(conditions.joined(separator: " AND ")) LIMIT 1")
+            for (k, i) in indexes.enumerated() {
+                try probe.bind(try columnValue(i, record: record, links: links, stored: stored), at: Int32(k + 1))
+            }
+            if let row { try probe.bind(.integer(row), at: Int32(indexes.count + 1)) }
+            if try probe.step() { return constraint }
+        }
+        return nil
+    }
+
+    /// What column `i` holds for the record: its own value or link, else the stored one (an
+    /// update), else the attribute's default.
+    private func columnValue(_ i: Int, record: EntityRecord, links: UnsafeMutableBufferPointer<LinkedRow?>,
+                             stored: [Value]?) throws -> Value {
+        switch sources[i] {
+        case .attribute(let slot):
+            if let value = record.values[slot] { return try self.stored(value, column: i, slot: slot, at: record.location) }
+            return try stored?[i] ?? self.stored(defaults[slot], column: i, slot: slot, at: record.location)
+        case .link(let slot):
+            if record.links[slot] == nil, let stored { return stored[i] }
+            return links[slot].map { .integer($0.rowID) } ?? .null
+        case .linkEntity(let slot):
+            if record.links[slot] == nil, let stored { return stored[i] }
+            return links[slot].map { .integer($0.entityNumber) } ?? .null
+        }
     }
 
     /// The stored columns of row `rowID` and the indexes of the columns whose given value (a
@@ -280,8 +324,8 @@ final class EntityWriter {
             statement.reset()
             throw error
         }
-        if let columns = try statement.runUnlessUniqueConflict() {
-            throw uniqueConflict(columns, record: record, links: links, stored: stored)
+        guard try statement.runUnlessUniqueConflict() else {
+            throw try uniqueConflict(record: record, links: links, stored: stored, row: rowID)
         }
     }
 
@@ -290,19 +334,6 @@ final class EntityWriter {
         switch source {
         case .attribute(let slot): record.values[slot] != nil
         case .link(let slot), .linkEntity(let slot): record.links[slot] != nil
-        }
-    }
-
-    /// A stored column as users read it: bools as true/false, dates as ISO 8601.
-    static func displayText(stored value: Value, as type: AttributeType) -> String {
-        switch (type, value) {
-        case (.bool, .integer(let number)): Value.bool(number != 0).displayText
-        case (.date, .double(let seconds)): Value.date(seconds).displayText
-        case (.date, .integer(let seconds)): Value.date(Double(seconds)).displayText
-        case (.uuid, .binary(let bytes)) where bytes.count == 16:
-            UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                        bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])).uuidString
-        default: value.displayText
         }
     }
 }

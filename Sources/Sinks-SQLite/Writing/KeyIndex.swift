@@ -1,6 +1,8 @@
 import Foundation
 import Pipeline
-internal import CSQLite
+import CoreDataFormat
+import SQLite
+internal import CPrefetch
 
 /// The unique keys written so far for one entity: each key's row id and where it was first seen.
 ///

@@ -1,6 +1,8 @@
 import Foundation
 import Pipeline
-internal import CSQLite
+import CoreDataFormat
+import SQLite
+internal import CPrefetch
 
 /// The text keys of one entity past what `KeyIndex` keeps in memory, in runs in a temporary
 /// file beside the store: memory stays flat however many distinct keys an export has.

@@ -1,4 +1,6 @@
 import Pipeline
+import CoreDataFormat
+import SQLite
 
 /// Locations in 16 bytes each, for the first record of every unique key.
 ///

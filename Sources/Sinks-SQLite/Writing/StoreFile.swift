@@ -1,5 +1,7 @@
 import Foundation
 import Pipeline
+import CoreDataFormat
+import SQLite
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

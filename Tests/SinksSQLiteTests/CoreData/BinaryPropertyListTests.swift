@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import SinksSQLite
+@testable import CoreDataFormat
+@testable import StoreTools
+import SQLite
 
 @Suite("Binary property list writer")
 struct BinaryPropertyListTests {

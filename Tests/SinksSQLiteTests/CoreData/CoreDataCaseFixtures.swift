@@ -1,4 +1,7 @@
 import Pipeline
+@testable import CoreDataFormat
+@testable import StoreTools
+import SQLite
 
 /// Stores that Core Data itself wrote (see `CoreDataStoreFormat`), restated: the model,
 /// and what the store holds for it: entity hashes, schema statements and Z_PRIMARYKEY rows.

@@ -1,8 +1,10 @@
-import CSQLite
 import Foundation
 import Pipeline
 import Testing
 @testable import SinksSQLite
+@testable import CoreDataFormat
+@testable import StoreTools
+import SQLite
 
 /// Every store Core Data wrote in the cases: our hashes, DDL and Z_PRIMARYKEY rows must be its own.
 @Suite("Core Data cases")
@@ -109,24 +111,8 @@ struct CoreDataCaseTests {
 
     /// Runs the statements in a new in-memory SQLite database and returns what sqlite_master keeps.
     static func sqliteSchema(after statements: [String]) throws -> [String] {
-        var db: OpaquePointer?
-        guard sqlite3_open(":memory:", &db) == SQLITE_OK, let db else { throw SQLiteFailure(message: "open") }
-        defer { sqlite3_close(db) }
-        for sql in statements {
-            guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else {
-                throw SQLiteFailure(message: "\(String(cString: sqlite3_errmsg(db))) in \(sql)")
-            }
-        }
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(db, "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY rowid", -1, &statement, nil) == SQLITE_OK
-        else { throw SQLiteFailure(message: "prepare") }
-        defer { sqlite3_finalize(statement) }
-        var out: [String] = []
-        while sqlite3_step(statement) == SQLITE_ROW {
-            out.append(String(cString: sqlite3_column_text(statement, 0)))
-        }
-        return out
+        let connection = try SQLiteConnection(path: ":memory:", readOnly: false)
+        for sql in statements { try connection.execute(sql) }
+        return try connection.rows("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY rowid").map { $0[0].displayText }
     }
-
-    struct SQLiteFailure: Error { var message: String }
 }

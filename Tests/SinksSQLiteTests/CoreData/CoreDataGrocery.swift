@@ -1,6 +1,9 @@
 import Foundation
 import Pipeline
 import SinksSQLite
+@testable import CoreDataFormat
+@testable import StoreTools
+import SQLite
 
 /// A grocery model as a Core Data app has it (after Grocery Dude's): Item with defaults, Unit, and
 /// the abstract Location whose two sub-entities share one table. `Item.usualPlace` leads into the

@@ -2,6 +2,9 @@ import Foundation
 import Pipeline
 import Testing
 @testable import SinksSQLite
+@testable import CoreDataFormat
+@testable import StoreTools
+import SQLite
 
 @Suite("Core Data model reader")
 struct CoreDataModelReaderTests {

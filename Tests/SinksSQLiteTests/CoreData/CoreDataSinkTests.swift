@@ -2,6 +2,9 @@ import Foundation
 import Pipeline
 import Testing
 @testable import SinksSQLite
+@testable import CoreDataFormat
+@testable import StoreTools
+import SQLite
 
 /// `layout: coredata`: the sink writes the store Core Data itself would, checked with SQL.
 @Suite("SQLite sink: Core Data layout")

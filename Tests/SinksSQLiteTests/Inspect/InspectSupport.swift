@@ -1,25 +1,15 @@
-import CSQLite
 import Foundation
+import SQLite
+@testable import CoreDataFormat
+@testable import StoreTools
 
 /// Writes SQLite files the way other tools do, for `StoreInspection` to read.
 enum RawSQLite {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
-
     /// Runs `statements` in order on the database at `url` (created when missing).
     static func run(_ statements: [String], at url: URL) throws {
-        var db: OpaquePointer?
-        guard sqlite3_open(url.path, &db) == SQLITE_OK, let db else {
-            sqlite3_close(db)
-            throw Failure(description: "cannot open \(url.path)")
-        }
-        defer { sqlite3_close(db) }
-        for sql in statements {
-            guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else {
-                throw Failure(description: "\(String(cString: sqlite3_errmsg(db))) in \(sql)")
-            }
-        }
+        let connection = try SQLiteConnection(path: url.path, readOnly: false)
+        for sql in statements { try connection.execute(sql) }
+        try connection.close()
     }
 
     /// `X'...'`: bytes as a SQL blob literal.

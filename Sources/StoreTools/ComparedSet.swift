@@ -1,4 +1,7 @@
 import Pipeline
+import SinksSQLite
+import CoreDataFormat
+import SQLite
 
 /// One entity's records as both stores are queried for them: the key to match records by, the
 /// fields to compare, and how each is read from a store's tables.
@@ -56,9 +59,9 @@ struct ComparedSet {
 }
 
 extension ComparedSet {
-    /// The sets of a store written for `model` in `layout`: every concrete entity, matched by its
+    /// The sets of a store written for `model` in the layout of `layout`: every concrete entity, matched by its
     /// unique key, its relationships compared by the related record's key.
-    static func sets(of layout: any TableLayout, model: StoreModel) -> [ComparedSet] {
+    static func sets(of layout: StoreTables, model: StoreModel) -> [ComparedSet] {
         layout.tables.enumerated().compactMap { entity, table -> ComparedSet? in
             guard let table else { return nil }
             let name = model.entities[entity].name
@@ -81,14 +84,14 @@ extension ComparedSet {
             // Key columns in the key's own order, as users wrote it.
             key.sort { a, b in (uniqueKey.firstIndex(of: a.name) ?? 0) < (uniqueKey.firstIndex(of: b.name) ?? 0) }
             return ComparedSet(name: name, table: table.name,
-                               filter: table.entityNumber.map { ("Z_ENT", $0) },
+                               filter: table.entityColumn.flatMap { column in table.entityNumber.map { (column, $0) } },
                                key: key, fields: fields)
         }
     }
 
     /// A relationship compared by the related record's key: its first key attribute when every
     /// entity it may point to keys on the same column, else the related row id.
-    private static func linkField(_ name: String, column: String, targets: [Int], layout: any TableLayout,
+    private static func linkField(_ name: String, column: String, targets: [Int], layout: StoreTables,
                                   model: StoreModel) -> Field {
         let tables = targets.compactMap { layout.tables[$0] }
         guard let table = tables.first else { return Field(name: name, source: .column(column)) }
@@ -96,7 +99,7 @@ extension ComparedSet {
             let entity = model.entities[target].name
             guard let attribute = model.uniqueKey(of: entity).first,
                   let slot = model.allAttributes(of: entity).firstIndex(where: { $0.name == attribute }) else { return nil }
-            return layout.tables[target]?.columns.first { if case .attribute(slot) = $0.source { true } else { false } }?.name
+            return layout.tables[target]?.column(ofAttribute: slot)
         }
         guard let keyColumn = keyColumns.first ?? nil, keyColumns.allSatisfy({ $0 == keyColumn }),
               tables.allSatisfy({ $0.name == table.name }) else {

@@ -1,5 +1,8 @@
 import Foundation
 import Pipeline
+import SinksSQLite
+import CoreDataFormat
+import SQLite
 
 extension StoreInspection {
     /// The 16 bytes every SQLite database file begins with.

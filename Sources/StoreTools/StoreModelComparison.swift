@@ -1,5 +1,8 @@
 import Foundation
 import Pipeline
+import SinksSQLite
+import CoreDataFormat
+import SQLite
 
 /// Whether Core Data would open a store with a model: the store's `NSStoreModelVersionHashes`
 /// against the hashes computed from the model, and Z_PRIMARYKEY's entities against the model's.

@@ -3,14 +3,14 @@ import Pipeline
 
 /// Owns one prepared `sqlite3_stmt*`: prepared once in `init`, reused through `reset()`, finalized
 /// in `deinit`.
-final class SQLiteStatement {
-    let sql: String
+public final class SQLiteStatement {
+    public let sql: String
     /// Kept so that the connection outlives its statements.
     private let connection: SQLiteConnection
     private let db: OpaquePointer
     private let handle: OpaquePointer
 
-    init(_ sql: String, on connection: SQLiteConnection) throws {
+    init(_ sql: String, on connection: SQLiteConnection) throws(SQLiteError) {
         let db = try connection.openHandle()
         var statement: OpaquePointer?
         var rest = ""
@@ -21,14 +21,12 @@ final class SQLiteStatement {
             return code
         }
         guard code == SQLITE_OK else {
-            throw PipelineError.sqlite(code, connection: db, "cannot prepare SQL", sql: sql)
+            throw SQLiteError(code, connection: db, context: "cannot prepare SQL", sql: sql)
         }
-        guard let statement else {
-            throw PipelineError(.io, stage: "sqlite", "cannot prepare SQL: it holds no statement; SQL: \(sql)")
-        }
+        guard let statement else { throw .misuse("cannot prepare SQL: it holds no statement", sql: sql) }
         guard rest.allSatisfy({ $0.isWhitespace || $0 == ";" }) else {
             sqlite3_finalize(statement)
-            throw PipelineError(.io, stage: "sqlite", "cannot prepare SQL: it holds more than one statement; SQL: \(sql)")
+            throw .misuse("cannot prepare SQL: it holds more than one statement", sql: sql)
         }
         self.sql = sql
         self.connection = connection
@@ -44,8 +42,7 @@ final class SQLiteStatement {
 
     /// Binds a value by its case: text and decimals as text (a NUMERIC column converts decimals),
     /// integers and bools as integers, doubles and dates as reals, bytes as blobs.
-    @inline(__always)
-    func bind(_ value: Value, at index: Int32) throws {
+    public func bind(_ value: Value, at index: Int32) throws(SQLiteError) {
         let code: Int32
         switch value {
         case .null:
@@ -71,23 +68,20 @@ final class SQLiteStatement {
     }
 
     /// Binds a row id, or NULL.
-    @inline(__always)
-    func bind(_ rowID: Int64?, at index: Int32) throws {
+    public func bind(_ rowID: Int64?, at index: Int32) throws(SQLiteError) {
         let code = rowID.map { sqlite3_bind_int64(handle, index, $0) } ?? sqlite3_bind_null(handle, index)
         guard code == SQLITE_OK else { throw bindFailure(code, index) }
     }
 
     /// Binds text given as its UTF-8 bytes.
-    @inline(__always)
-    func bind(utf8 bytes: UnsafeBufferPointer<UInt8>, at index: Int32) throws {
+    public func bind(utf8 bytes: UnsafeBufferPointer<UInt8>, at index: Int32) throws(SQLiteError) {
         let code = bindText(bytes, at: index)
         guard code == SQLITE_OK else { throw bindFailure(code, index) }
     }
 
     /// Binds text given as its UTF-8 bytes without copying them (`SQLITE_STATIC`): they must stay
     /// as they are until the statement has run, and valid until it is bound again or finalized.
-    @inline(__always)
-    func bind(unchangedUTF8 bytes: UnsafeBufferPointer<UInt8>, at index: Int32) throws {
+    public func bind(unchangedUTF8 bytes: UnsafeBufferPointer<UInt8>, at index: Int32) throws(SQLiteError) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return try bind(utf8: bytes, at: index) }
         let code = base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
             sqlite3_bind_text64(handle, index, $0, UInt64(bytes.count), nil, UInt8(SQLITE_UTF8))
@@ -113,65 +107,59 @@ final class SQLiteStatement {
         }
     }
 
-    private func bindFailure(_ code: Int32, _ index: Int32) -> PipelineError {
-        PipelineError.sqlite(code, connection: db, "cannot bind parameter \(index)", sql: sql)
+    private func bindFailure(_ code: Int32, _ index: Int32) -> SQLiteError {
+        SQLiteError(code, connection: db, context: "cannot bind parameter \(index)", sql: sql)
     }
 
     // MARK: Running
 
     /// Advances to the next row: true while there is one, false when the statement is done.
-    func step() throws -> Bool {
+    public func step() throws(SQLiteError) -> Bool {
+        connection.confinement.check()
         let code = sqlite3_step(handle)
         if code == SQLITE_ROW { return true }
         if code == SQLITE_DONE { return false }
-        let error = PipelineError.sqlite(code, connection: db, "SQL failed", sql: sql)
+        let error = SQLiteError(code, connection: db, context: "SQL failed", sql: sql)
         sqlite3_reset(handle)
         throw error
     }
 
     /// Runs a statement that writes one row, as `run()` does, except that a row breaking a UNIQUE
-    /// index is not an error here: SQLite has undone the statement (the transaction goes on) and
-    /// the index's columns come back, so that the caller can turn the record away. nil when the
-    /// row was written.
+    /// index (`SQLITE_CONSTRAINT_UNIQUE`) is not an error here: SQLite has undone the statement
+    /// (the transaction goes on), and the caller, who knows the table's unique indexes, turns the
+    /// record away. True when the row was written.
     ///
     /// For statements that bind every parameter before each run: the bindings are kept, which
     /// spares clearing and freeing them for every row.
-    func runUnlessUniqueConflict() throws -> [String]? {
+    public func runUnlessUniqueConflict() throws(SQLiteError) -> Bool {
+        connection.confinement.check()
         defer { sqlite3_reset(handle) }
         let code = sqlite3_step(handle)
-        if code == SQLITE_DONE || code == SQLITE_ROW { return nil }
-        // SQLITE_CONSTRAINT_UNIQUE, a macro Swift does not import (extended codes are on, see
-        // SQLiteConnection).
-        guard code == SQLITE_CONSTRAINT | (8 << 8) else {
-            throw PipelineError.sqlite(code, connection: db, "SQL failed", sql: sql)
+        if code == SQLITE_DONE || code == SQLITE_ROW { return true }
+        guard code == SQLiteError.constraintUnique else {
+            throw SQLiteError(code, connection: db, context: "SQL failed", sql: sql)
         }
-        // "UNIQUE constraint failed: ZITEM.ZCODE, ZITEM.ZSHOP": SQLite's wording since 3.8.2.
-        let message = sqlite3_errmsg(db).map { String(cString: $0) } ?? ""
-        guard let colon = message.range(of: ": ") else { return [] }
-        return message[colon.upperBound...].split(separator: ",").map { column in
-            let name = column.drop { $0 == " " }
-            return String(name.split(separator: ".").last ?? name)
-        }
+        return false
     }
 
     /// Makes the statement ready for its next use, dropping the previous bindings.
-    func reset() {
+    public func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
     }
 
     /// Runs a statement that returns no rows and makes it ready for the next use.
-    func run() throws {
+    public func run() throws(SQLiteError) {
         defer { reset() }
         while try step() {}
     }
 
     // MARK: Reading the current row
 
-    var columnCount: Int32 { sqlite3_column_count(handle) }
+    public var columnCount: Int32 { sqlite3_column_count(handle) }
 
     /// Column `index` (0-based) of the current row, by its storage class.
-    func value(at index: Int32) -> Value {
+    public func value(at index: Int32) -> Value {
         switch sqlite3_column_type(handle, index) {
         case SQLITE_INTEGER:
             return .integer(sqlite3_column_int64(handle, index))

@@ -1,5 +1,8 @@
 import Foundation
 import Pipeline
+import SinksSQLite
+import CoreDataFormat
+import SQLite
 
 /// What a SQLite file holds, as `pipectl inspect` reports it: its layout, SQLite settings,
 /// entities with row counts, and its metadata decoded.
@@ -138,7 +141,7 @@ public struct StoreInspection: Sendable {
         let store: SQLiteStore
         do {
             store = try SQLiteStore(readingAt: file)
-        } catch let error as PipelineError {
+        } catch {
             // The header was right, so the rest of the file is damaged or unreadable.
             throw PipelineError(.invalidInput, at: Location(file: name), stage: "inspect",
                                 "cannot read this SQLite database: \(error.message)")

@@ -1,5 +1,8 @@
 import Foundation
 import Pipeline
+import SinksSQLite
+import CoreDataFormat
+import SQLite
 
 /// Compares two stores record by record: each entity's rows are read from both in key order and
 /// merged, so memory stays flat however large the stores are (only the changes are kept).
@@ -13,11 +16,7 @@ public struct StoreComparison {
 
     /// Compares stores written for `model` in `settings.layout`.
     public init(model: StoreModel, settings: StoreSettings) throws {
-        let layout: any TableLayout = switch settings.layout {
-        case .sqlite: try PlainTableLayout(model: model, settings: settings)
-        case .coredata: try CoreDataTableLayout(model: model, settings: settings)
-        }
-        let sets = ComparedSet.sets(of: layout, model: model)
+        let sets = ComparedSet.sets(of: try StoreTables(model: model, settings: settings), model: model)
         self.sets = { _, _ in sets }
     }
 
@@ -34,6 +33,14 @@ public struct StoreComparison {
     ///
     /// Throws `PipelineError` (`.invalidInput`) when either is not a readable SQLite file.
     public func compare(old: URL, new: URL, oldName: String? = nil, newName: String? = nil) throws -> StoreChanges {
+        do {
+            return try compareStores(old: old, new: new, oldName: oldName, newName: newName)
+        } catch {
+            throw PipelineError.converting(error)
+        }
+    }
+
+    private func compareStores(old: URL, new: URL, oldName: String?, newName: String?) throws -> StoreChanges {
         let oldStore = try open(old, name: oldName ?? old.path)
         let newStore = try open(new, name: newName ?? new.path)
         let oldColumns = try Columns(oldStore), newColumns = try Columns(newStore)
@@ -65,8 +72,8 @@ public struct StoreComparison {
             let connection = try SQLiteConnection(path: url.path, readOnly: true)
             try connection.checkReadable()
             return connection
-        } catch let error as PipelineError {
-            throw PipelineError(.invalidInput, at: Location(file: name), stage: "diff", error.message)
+        } catch {
+            throw PipelineError(.invalidInput, at: Location(file: name), stage: "diff", PipelineError(error).message)
         }
     }
 
@@ -113,7 +120,7 @@ public struct StoreComparison {
     }
 
     private func display(_ value: Value, as type: AttributeType?) -> String {
-        type.map { EntityWriter.displayText(stored: value, as: $0) } ?? value.displayText
+        type.map { StoredValue.displayText(value, as: $0) } ?? value.displayText
     }
 
     /// SQLite's own order of stored values (BINARY collation): NULL, then numbers by value, then

@@ -1,0 +1,32 @@
+import Pipeline
+import CoreDataFormat
+import SQLite
+
+extension PipelineError {
+    /// A SQLite failure as users see it: what pipectl was doing, SQLite's own words and the SQL.
+    /// A full disk and failing writes are about the disk, not the SQL that happened to hit them.
+    public init(_ error: SQLiteError) {
+        switch error.code {
+        case .full:
+            self.init(.io, stage: "sqlite",
+                      "cannot write the store: the disk is full (\(error.message)); free some space or choose another store path")
+        case .ioError:
+            self.init(.io, stage: "sqlite", "cannot write the store: \(error.message); check the disk and the store path")
+        default:
+            self.init(.io, stage: "sqlite", error.description)
+        }
+    }
+
+    /// `error` as users see it: a SQLite failure as a `PipelineError`, pointing at `location`
+    /// unless it already points somewhere; any other error as it is. The one conversion, at the
+    /// entry points of the sink and the store tools.
+    public static func converting(_ error: any Error, at location: Location? = nil) -> any Error {
+        var converted = (error as? SQLiteError).map(PipelineError.init) ?? error
+        if let pipelineError = converted as? PipelineError, pipelineError.location == nil, let location {
+            var copy = pipelineError
+            copy.location = location
+            converted = copy
+        }
+        return converted
+    }
+}
