@@ -400,6 +400,39 @@ struct CoreDataSinkTests {
         }
     }
 
+    @Test("with several uniqueness constraints, the one a record breaks is named, on insert and on update")
+    func severalUniquenessConstraints() throws {
+        let model = StoreModel(entities: [
+            Entity(name: "Product", attributes: Self.catalog.entities[0].attributes,
+                   uniqueKey: ["name"], uniquenessConstraints: [["code"], ["id"]]),
+        ])
+        let tea = "e621e1f8-c36c-495a-93fc-0c247a3e6e5f", mug = "0b5e8f4c-7d2a-4c1e-9a3b-2f6d8e1c4a7b"
+        try withScratchFolder { folder in
+            let target = folder.appendingPathComponent("Catalog.sqlite")
+            let sink = try SQLiteSink(settings: CoreDataGrocery.settings(target), model: model)
+            let log = ImportLog(sourceNames: ["products"], entityNames: ["Product"])
+            try sink.write(Self.product("Tea", code: 1, id: tea, line: 2), onDuplicate: .keep, log: log)
+            try sink.write(Self.product("Mug", code: 2, id: mug, line: 3), onDuplicate: .keep, log: log)
+            let byID = try #require(throws: Rejection.self) {
+                try sink.write(Self.product("Cup", code: 3, id: tea, line: 4), onDuplicate: .keep, log: log)
+            }
+            #expect(byID.reason == "Product breaks the model's uniqueness constraint on Product (id): "
+                + "the store already holds a row with id=\(tea)")
+            let byCode = try #require(throws: Rejection.self) {
+                try sink.write(Self.product("Cup", code: 1, line: 5), onDuplicate: .keep, log: log)
+            }
+            #expect(byCode.reason == "Product breaks the model's uniqueness constraint on Product (code): "
+                + "the store already holds a row with code=1")
+            // An update keeping its own id and taking Tea's code: the row itself is no conflict.
+            let update = try #require(throws: Rejection.self) {
+                try sink.write(Self.product("Mug", code: 1, id: mug, line: 6), onDuplicate: .update, log: log)
+            }
+            #expect(update.reason == "Product breaks the model's uniqueness constraint on Product (code): "
+                + "the store already holds a row with code=1")
+            try sink.finish(log: log)
+        }
+    }
+
     @Test("a constraint on a parent entity holds across its sub-entities; pipectl's key covers it within one")
     func inheritedUniquenessConstraint() throws {
         let model = StoreModel(entities: [
