@@ -1,4 +1,4 @@
-internal import CSQLite
+import CSQLite  // not internal: SQLiteStatement inlines its binds into the sink (see there)
 import Pipeline
 
 /// Owns one `sqlite3*` connection: opened in `init`, closed in `close()` or, failing that, `deinit`.

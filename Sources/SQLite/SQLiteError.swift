@@ -1,4 +1,4 @@
-internal import CSQLite
+import CSQLite  // not internal: SQLiteStatement inlines its binds into the sink (see there)
 
 /// A failed SQLite call, as SQLite reported it: the codes decide what happens, the words are for
 /// people (as GRDB's `DatabaseError`).

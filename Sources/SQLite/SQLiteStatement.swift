@@ -1,4 +1,8 @@
-internal import CSQLite
+// Not `internal import`: the binds below are inlined into the sink, which binds every column of
+// every row; called across the module boundary they cost the flat job about 0.5% more
+// instructions (docs/benchmarks.md). No C type appears in a public signature.
+import CSQLite
+import Foundation
 import Pipeline
 
 /// Owns one prepared `sqlite3_stmt*`: prepared once in `init`, reused through `reset()`, finalized
@@ -8,7 +12,7 @@ public final class SQLiteStatement {
     /// Kept so that the connection outlives its statements.
     private let connection: SQLiteConnection
     private let db: OpaquePointer
-    private let handle: OpaquePointer
+    @usableFromInline let handle: OpaquePointer
 
     init(_ sql: String, on connection: SQLiteConnection) throws(SQLiteError) {
         let db = try connection.openHandle()
@@ -42,6 +46,7 @@ public final class SQLiteStatement {
 
     /// Binds a value by its case: text and decimals as text (a NUMERIC column converts decimals),
     /// integers and bools as integers, doubles and dates as reals, bytes as blobs.
+    @inlinable @inline(__always)
     public func bind(_ value: Value, at index: Int32) throws(SQLiteError) {
         let code: Int32
         switch value {
@@ -68,12 +73,14 @@ public final class SQLiteStatement {
     }
 
     /// Binds a row id, or NULL.
+    @inlinable @inline(__always)
     public func bind(_ rowID: Int64?, at index: Int32) throws(SQLiteError) {
         let code = rowID.map { sqlite3_bind_int64(handle, index, $0) } ?? sqlite3_bind_null(handle, index)
         guard code == SQLITE_OK else { throw bindFailure(code, index) }
     }
 
     /// Binds text given as its UTF-8 bytes.
+    @inlinable
     public func bind(utf8 bytes: UnsafeBufferPointer<UInt8>, at index: Int32) throws(SQLiteError) {
         let code = bindText(bytes, at: index)
         guard code == SQLITE_OK else { throw bindFailure(code, index) }
@@ -81,6 +88,7 @@ public final class SQLiteStatement {
 
     /// Binds text given as its UTF-8 bytes without copying them (`SQLITE_STATIC`): they must stay
     /// as they are until the statement has run, and valid until it is bound again or finalized.
+    @inlinable @inline(__always)
     public func bind(unchangedUTF8 bytes: UnsafeBufferPointer<UInt8>, at index: Int32) throws(SQLiteError) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return try bind(utf8: bytes, at: index) }
         let code = base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
@@ -89,15 +97,15 @@ public final class SQLiteStatement {
         guard code == SQLITE_OK else { throw bindFailure(code, index) }
     }
 
-    @inline(__always)
-    private func bindText(_ string: String, at index: Int32) -> Int32 {
+    @inlinable @inline(__always)
+    func bindText(_ string: String, at index: Int32) -> Int32 {
         var string = string
         // Native strings are contiguous UTF-8 already: bind their bytes without a C-string copy.
         return string.withUTF8 { bindText($0, at: index) }
     }
 
-    @inline(__always)
-    private func bindText(_ buffer: UnsafeBufferPointer<UInt8>, at index: Int32) -> Int32 {
+    @inlinable @inline(__always)
+    func bindText(_ buffer: UnsafeBufferPointer<UInt8>, at index: Int32) -> Int32 {
         // A nil pointer would bind NULL: empty text must stay empty text.
         guard let base = buffer.baseAddress, buffer.count > 0 else {
             return sqlite3_bind_text(handle, index, "", 0, pipectl_sqlite_transient())
@@ -107,7 +115,8 @@ public final class SQLiteStatement {
         }
     }
 
-    private func bindFailure(_ code: Int32, _ index: Int32) -> SQLiteError {
+    @usableFromInline
+    func bindFailure(_ code: Int32, _ index: Int32) -> SQLiteError {
         SQLiteError(code, connection: db, context: "cannot bind parameter \(index)", sql: sql)
     }
 

@@ -4,7 +4,7 @@
 /// Leading and trailing whitespace goes (see `UTF8Text.isTrimmable`); inner whitespace stays.
 public enum Trimming {
     /// The range of `bytes` (UTF-8) that is left once trimmed.
-    @inlinable
+    @inlinable @inline(__always)
     public static func range(of bytes: UnsafeRawBufferPointer) -> Range<Int> {
         let utf8 = bytes.assumingMemoryBound(to: UInt8.self)
         guard let first = utf8.first, let last = utf8.last else { return 0..<0 }
@@ -14,7 +14,7 @@ public enum Trimming {
     }
 
     /// UTF-8 `bytes` as text, trimmed.
-    @inlinable
+    @inlinable @inline(__always)
     public static func text(_ bytes: UnsafeRawBufferPointer) -> String {
         String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range(of: bytes)]), as: UTF8.self)
     }

@@ -5,7 +5,7 @@ import Foundation
 public enum UTF8Text {
     /// The scalar starting at byte `i` and its length in bytes. The input is valid UTF-8 (it came
     /// from a `String`), so only the lead byte decides the length; bounds are checked all the same.
-    @inlinable
+    @inlinable @inline(__always)
     public static func scalar(in bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> (value: UInt32, length: Int) {
         let b0 = UInt32(bytes[i])
         if b0 < 0x80 { return (b0, 1) }
@@ -17,7 +17,7 @@ public enum UTF8Text {
     }
 
     /// The scalar ending just before byte `end` and its length in bytes.
-    @inlinable
+    @inlinable @inline(__always)
     public static func scalar(in bytes: UnsafeBufferPointer<UInt8>, before end: Int) -> (value: UInt32, length: Int) {
         var start = end - 1
         // Step back over continuation bytes (10xxxxxx) to the lead byte.
@@ -29,7 +29,7 @@ public enum UTF8Text {
     /// Whitespace that spreadsheet exports leave around values: ASCII blanks and line breaks, NEL,
     /// every Unicode space separator (Zs: NBSP, figure space, narrow NBSP, ideographic space, ...),
     /// the line and paragraph separators, the zero-width space and a stray byte order mark.
-    @inlinable
+    @inlinable @inline(__always)
     public static func isTrimmable(_ v: UInt32) -> Bool {
         switch v {
         case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200B, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
@@ -40,7 +40,7 @@ public enum UTF8Text {
     }
 
     /// The byte range of `bytes[from..<to]` without trimmable scalars at either end.
-    @inlinable
+    @inlinable @inline(__always)
     public static func trimmedRange(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Range<Int> {
         var start = from, end = to
         while start < end {
@@ -58,7 +58,7 @@ public enum UTF8Text {
 
     /// Runs `body` on the string's UTF-8 bytes without copying them (native strings are contiguous;
     /// a bridged one is made contiguous first).
-    @inlinable
+    @inlinable @inline(__always)
     public static func withBytes<R>(_ s: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         if let result = try s.utf8.withContiguousStorageIfAvailable(body) { return result }
         var copy = s
