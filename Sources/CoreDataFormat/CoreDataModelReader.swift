@@ -199,8 +199,9 @@ private final class ModelXMLBuilder: NSObject, XMLParserDelegate {
         guard let name = nonEmpty(xml["name"], "entity '\(owner)': an attribute has no name") else { return }
         let isTransient = xml["transient"] == "YES"
         let typeName = xml["attributeType"] ?? ""
-        // A transient "Undefined" attribute has neither column nor hash: nothing to keep.
-        if isTransient && (typeName == "Undefined" || typeName == "Object ID") { return }
+        // A transient attribute has neither column nor hash. One of a type pipectl stores nothing of
+        // (Undefined, which Xcode writes as no attributeType at all; Object ID) has nothing to keep.
+        if isTransient && CoreDataModelReader.attributeTypes[typeName] == nil { return }
         guard let type = CoreDataModelReader.attributeTypes[typeName] else {
             let known = CoreDataModelReader.attributeTypes.keys.sorted().joined(separator: ", ")
             return fail("attribute '\(owner).\(name)' has an unknown attributeType \"\(typeName)\" (expected one of: \(known))")

@@ -69,6 +69,39 @@ final class GroceryCoreDataTests: XCTestCase {
         XCTAssertTrue(mismatch.stdout.contains("Item            differs"), mismatch.stdout)
     }
 
+    /// Xcode writes a transient attribute of type Undefined with no attributeType at all; real
+    /// models have them. Transient attributes have no column and no hash (the coredataplus case).
+    func testTransientAttributesOfAnyTypeRunAndInspectAsAMatch() throws {
+        let plain = try Workspace()
+        XCTAssertEqual(try plain.run("run", "-q", "pipelines/grocery.yaml").status, 0)
+        let ws = try Workspace()
+        let contents = ws.pipelines.appendingPathComponent("model/Grocery.xcdatamodeld/Grocery.xcdatamodel/contents")
+        let xml = try String(contentsOf: contents, encoding: .utf8)
+        try xml.replacingOccurrences(of: #"<attribute name="added""#, with: #"""
+            <attribute name="display" optional="YES" transient="YES"/>
+                    <attribute name="expiry" optional="YES" transient="YES" attributeType="Undefined"/>
+                    <attribute name="total" optional="YES" transient="YES" attributeType="Double" usesScalarValueType="YES"/>
+                    <attribute name="added"
+            """#).write(to: contents, atomically: true, encoding: .utf8)
+        let run = try ws.run("run", "-q", "pipelines/grocery.yaml")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let result = try ws.run("inspect", "build/Grocery.sqlite", "--model", "pipelines/model/Grocery.xcdatamodeld")
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.hasSuffix("match: Core Data opens this store with this model without migrating\n"), result.stdout)
+        // Nothing of them in the store: the same tables and the same entity hashes as without them.
+        let schema = "SELECT sql FROM sqlite_master ORDER BY name"
+        XCTAssertEqual(try ws.store("build/Grocery.sqlite").rows(schema), try plain.store("build/Grocery.sqlite").rows(schema))
+        let plist = "SELECT Z_PLIST FROM Z_METADATA"
+        XCTAssertEqual(try ws.store("build/Grocery.sqlite").rows(plist).count, 1)
+        func hashes(_ workspace: Workspace) throws -> [String] {
+            let lines = try workspace.run("inspect", "--json", "build/Grocery.sqlite").stdout.components(separatedBy: "\n")
+            guard let start = lines.firstIndex(where: { $0.contains("\"NSStoreModelVersionHashes\" : {") }) else { return [] }
+            return Array(lines[(start + 1)...].prefix { !$0.contains("}") })
+        }
+        XCTAssertEqual(try hashes(ws).count, 5)
+        XCTAssertEqual(try hashes(ws), try hashes(plain))
+    }
+
     func testMetadataHoldsEveryKeyCoreDataReads() throws {
         let ws = try Workspace()
         XCTAssertEqual(try ws.run("run", "-q", "pipelines/grocery.yaml").status, 0)
