@@ -52,6 +52,27 @@ struct SQLiteSinkFileTests {
         }
     }
 
+    @Test("a WAL holding changes beside the old store stops the publish and leaves the old store and its WAL as they were")
+    func walInUseKeepsTheOldStore() throws {
+        try withScratchFolder { folder in
+            let target = folder.appendingPathComponent("store.sqlite")
+            // An app has the old store open in WAL mode, with a change not yet checkpointed.
+            let app = try SQLiteConnection(path: target.path, readOnly: false)
+            _ = try app.rows("PRAGMA journal_mode=WAL")
+            try app.execute("PRAGMA wal_autocheckpoint=0")
+            try app.execute("CREATE TABLE note (text TEXT); INSERT INTO note VALUES ('kept')")
+            let wal = target.path + "-wal"
+            let before = try (Data(contentsOf: target), Data(contentsOf: URL(fileURLWithPath: wal)))
+            #expect(before.1.count > 32)
+            let message = pipelineError { try buildStore(at: target, Self.records) }
+            #expect(message?.contains("'\(wal)' beside the store holds changes not yet in it") == true, "\(message ?? "")")
+            #expect(try Data(contentsOf: target) == before.0)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: wal)) == before.1)
+            #expect(try app.rows("SELECT text FROM note") == [[.text("kept")]])
+            try app.close()
+        }
+    }
+
     @Test("the store is built beside the target and appears only when finished")
     func builtAside() throws {
         try withScratchFolder { folder in

@@ -96,21 +96,48 @@ struct StoreFile {
 
     /// Puts the closed, complete temporary store in place of the target, durably: the file's data
     /// reaches the disk before the rename, the rename before the function returns.
+    ///
+    /// The previous store is not touched until the new one is in place: a journal or WAL beside it
+    /// that holds changes (an app or sqlite3 has it open) stops the publish with the old store as
+    /// it was; one that holds none is removed, as SQLite would replay it into the new store.
     func publish() throws {
         try sync(building.path, what: "the new store")
-        // A journal or WAL left beside the old store would be replayed into the new one on open.
         for suffix in StoreFile.sideSuffixes {
             try remove(building.path + suffix, what: "the temporary store")
+            let side = target.path + suffix
+            if StoreFile.holdsChanges(side) {
+                throw failure("'\(side)' beside the store holds changes not yet in it: is an app or sqlite3 using the store? "
+                                  + "Close it (or run `sqlite3 '\(target.path)' 'PRAGMA wal_checkpoint'`) and run again; "
+                                  + "the store was left as it was")
+            }
+        }
+        for suffix in StoreFile.sideSuffixes where suffix != "-shm" {
             try remove(target.path + suffix, what: "the previous store")
         }
         guard rename(building.path, target.path) == 0 else {
             let reason = StoreFile.lastError()
             throw failure("cannot move the new store into place at '\(target.path)': \(reason)")
         }
+        // The shared-memory index of a WAL that is gone: meaningless beside a store in journal mode DELETE.
+        try remove(target.path + "-shm", what: "the previous store")
         try sync(folder.path, what: "the store's folder", isFolder: true)
         for suffix in StoreFile.sideSuffixes where access(target.path + suffix, F_OK) == 0 {
             throw failure("'\(target.path + suffix)' appeared beside the new store; is another process using it?")
         }
+    }
+
+    /// Whether the file at `path` is a WAL with frames or a hot rollback journal: changes SQLite
+    /// would apply to the database beside it. A missing, empty or foreign file holds none.
+    static func holdsChanges(_ path: String) -> Bool {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var header = [UInt8](repeating: 0, count: 33)
+        let count = read(descriptor, &header, header.count)
+        // A WAL: magic 0x377F0682 or 0x377F0683, a 32-byte header, then frames.
+        if count == 33, header[0...2] == [0x37, 0x7F, 0x06], header[3] & 0xFE == 0x82 { return true }
+        // A rollback journal whose header is still in place (SQLite zeroes or deletes it on commit).
+        return count >= 8 && header[0..<8] == [0xD9, 0xD5, 0x05, 0xF9, 0x20, 0xA1, 0x63, 0xD7]
     }
 
     private func remove(_ path: String, what: String) throws {
