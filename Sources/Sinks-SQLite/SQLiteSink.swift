@@ -143,8 +143,14 @@ public final class SQLiteSink: PrefetchingSink {
     /// cores idle, and `finish` waits for it where it writes the UUID. Run after the rows, it
     /// competed with the building of the indexes: a 5M-row JSON export (813 MB) took 1.5 s longer.
     /// The error it throws fails the run.
-    public var storeUUID: (@Sendable () throws -> String)? {
-        didSet { uuidWorker = storeUUID.map { WorkerThread(background: true, $0) } }
+    ///
+    /// The work is given whether its result is still wanted: `discard()` cancels it and waits for
+    /// its thread, so that nothing reads on once the run has failed.
+    public var storeUUID: (@Sendable (_ isCancelled: @escaping @Sendable () -> Bool) throws -> String)? {
+        didSet {
+            uuidWorker?.cancel()
+            uuidWorker = storeUUID.map { work in WorkerThread(background: true) { token in try work { token.isCancelled } } }
+        }
     }
     private var uuidWorker: WorkerThread<String>?
 
@@ -155,6 +161,7 @@ public final class SQLiteSink: PrefetchingSink {
 
     /// Deletes the temporary store; the previous store stays byte for byte as it was.
     public func discard() {
+        uuidWorker?.cancel()
         guard state == .building else { return }
         state = .discarded
         writers = []

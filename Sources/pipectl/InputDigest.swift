@@ -12,13 +12,14 @@ enum InputDigest {
         return files + pipeline.sources.map(\.reader.input.url)
     }
 
-    /// The SHA-256 of `files`, each name then contents, in order.
-    static func of(_ files: [URL]) throws -> [UInt8] {
+    /// The SHA-256 of `files`, each name then contents, in order. Throws `CancellationError`
+    /// once `isCancelled` says the digest is no longer wanted (the run failed).
+    static func of(_ files: [URL], isCancelled: () -> Bool = { false }) throws -> [UInt8] {
         var hasher = SHA256()
         for file in files {
             // Names are hashed too, so that moving data between files changes the UUID.
             hasher.update(data: Data(file.lastPathComponent.utf8))
-            try hash(file, into: &hasher)
+            try hash(file, into: &hasher, isCancelled: isCancelled)
         }
         return Array(hasher.finalize())
     }
@@ -32,12 +33,13 @@ enum InputDigest {
             .sorted { $0.path < $1.path }
     }
 
-    private static func hash(_ url: URL, into hasher: inout SHA256) throws {
+    private static func hash(_ url: URL, into hasher: inout SHA256, isCancelled: () -> Bool) throws {
         guard let handle = FileHandle(forReadingAtPath: url.path) else {
             throw PipelineError(.io, stage: "pipeline", "cannot read \(Terminal.display(url))")
         }
         defer { try? handle.close() }
         while true {
+            if isCancelled() { throw CancellationError() }
             let chunk = try handle.read(upToCount: 1 << 20) ?? Data()
             if chunk.isEmpty { break }
             hasher.update(data: chunk)

@@ -219,6 +219,32 @@ struct CoreDataSinkTests {
         }
     }
 
+    @Test("discarding the store cancels the store UUID's work and waits for its thread to end")
+    func discardCancelsTheStoreUUIDWork() throws {
+        final class Flag: @unchecked Sendable {
+            private let lock = NSLock()
+            private var value = false
+            var isSet: Bool { lock.withLock { value } }
+            func set() { lock.withLock { value = true } }
+        }
+        try withScratchFolder { folder in
+            let target = folder.appendingPathComponent("Grocery.sqlite")
+            let sink = try SQLiteSink(settings: CoreDataGrocery.settings(target, uuid: nil, metadata: []), model: CoreDataGrocery.model)
+            let started = DispatchSemaphore(value: 0), ended = Flag()
+            sink.storeUUID = { isCancelled in
+                started.signal()
+                // A digest of a large input, reading until told to stop.
+                while !isCancelled() { usleep(1_000) }
+                ended.set()
+                throw CancellationError()
+            }
+            started.wait()
+            sink.discard()
+            #expect(ended.isSet, "discard() returned while the work still ran")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+        }
+    }
+
     @Test("a store UUID worked out while the store is finished is the store's; its error fails the run and keeps the old store")
     func storeUUIDWorkedOutWhileFinishing() throws {
         try withScratchFolder { folder in
@@ -226,7 +252,7 @@ struct CoreDataSinkTests {
             let settings = CoreDataGrocery.settings(target, uuid: nil, metadata: [])
             func finish(_ uuid: @escaping @Sendable () throws -> String) throws {
                 let sink = try SQLiteSink(settings: settings, model: CoreDataGrocery.model)
-                sink.storeUUID = uuid
+                sink.storeUUID = { _ in try uuid() }
                 let log = ImportLog(sourceNames: ["items"], entityNames: CoreDataGrocery.model.entities.map(\.name))
                 for record in CoreDataGrocery.records { try sink.write(record, onDuplicate: .keep, log: log) }
                 try sink.finish(log: log)
