@@ -52,12 +52,13 @@ struct DiffCommand: ParsableCommand {
             } ?? StoreComparison()
             changes = try comparison.compare(old: URL(fileURLWithPath: old), new: URL(fileURLWithPath: new),
                                              oldName: old, newName: new)
-        } catch let error as PipelineError {
+            if !quiet {
+                Terminal.standardOutput.write(json ? try ChangesText.json(changes) : ChangesText.text(changes))
+            }
+        } catch {
             throw fail(with: error)
         }
-        if !quiet {
-            Terminal.standardOutput.write(json ? try ChangesText.json(changes) : ChangesText.text(changes))
-        }
+        // 1 says "they differ" and nothing else: every failure above has a code of its own.
         if !changes.isEmpty { throw ExitCode(1) }
     }
 }

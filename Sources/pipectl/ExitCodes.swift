@@ -1,5 +1,6 @@
 import ArgumentParser
 import Pipeline
+import SinksSQLite
 
 /// The documented exit codes (README, `pipectl --help`); sysexits.h values where one fits.
 enum ExitCodes {
@@ -24,4 +25,18 @@ enum ExitCodes {
 func fail(with error: PipelineError) -> ExitCode {
     Terminal.standardError.write(error.description + "\n")
     return ExitCode(ExitCodes.code(for: error.kind))
+}
+
+/// Any failure of a command as the exit it documents: a pipeline error with its code, an exit
+/// chosen on purpose as it is, anything else as an input/output error (74). Never
+/// ArgumentParser's 1 for an unknown error, which `diff` keeps for "the stores differ".
+func fail(with error: any Error) -> any Error {
+    if error is ExitCode { return error }
+    return fail(with: userFacing(error))
+}
+
+/// `error` as a `PipelineError`: SQLite's as the sink words it, any other as an I/O error.
+func userFacing(_ error: any Error) -> PipelineError {
+    if let error = PipelineError.converting(error) as? PipelineError { return error }
+    return PipelineError(.io, stage: "pipectl", String(describing: error))
 }

@@ -73,7 +73,7 @@ struct InspectCommand: ParsableCommand {
                 }
                 checked = (model, StoreModelComparison(store: inspection, model: storeModel))
             }
-        } catch let error as PipelineError {
+        } catch {
             throw fail(with: error)
         }
 

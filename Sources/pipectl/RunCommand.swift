@@ -48,12 +48,15 @@ struct RunCommand: ParsableCommand {
                 if pipeline.store.layout == .coredata, pipeline.store.uuid == nil {
                     // The same inputs give the same UUID, and so the same bytes.
                     let inputs = InputDigest.files(of: pipeline)
-                    sink.storeUUID = { CoreDataMetadata.storeUUID(from: try InputDigest.of(inputs)) }
+                    sink.storeUUID = { isCancelled in
+                        CoreDataMetadata.storeUUID(from: try InputDigest.of(inputs, isCancelled: isCancelled))
+                    }
                 }
                 // Only the report shows the changes: a run without one does not pay for comparing.
                 if !reports.files.isEmpty { sink.review = { [review] in review.review($0) } }
                 try runner.run(into: sink, dryRun: dryRun)
-            } catch let error as PipelineError {
+            } catch {
+                let error = userFacing(error)
                 // Under on_reject: fail the rejected records are the reason: list them.
                 if !quiet, error.kind == .rejected {
                     RunSummary(runner: runner, elapsed: Date().timeIntervalSince(started), dryRun: dryRun).printIssues()
@@ -73,7 +76,7 @@ struct RunCommand: ParsableCommand {
             }
             try reports.write(runner: runner, outcome: dryRun ? .dryRun : .succeeded, changes: review,
                               status: quiet ? nil : StatusLine())
-        } catch let error as PipelineError {
+        } catch {
             throw fail(with: error)
         }
     }

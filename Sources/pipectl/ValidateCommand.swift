@@ -17,7 +17,7 @@ struct ValidateCommand: ParsableCommand {
             Terminal.standardOutput.write(
                 "\(options.pipeline): ok: pipeline '\(pipeline.name)', \(entities) entit\(entities == 1 ? "y" : "ies"), "
                     + "\(sources) source\(sources == 1 ? "" : "s")\n")
-        } catch let error as PipelineError {
+        } catch {
             throw fail(with: error)
         }
     }
