@@ -65,8 +65,12 @@ public struct StoreComparison {
     }
 
     private func open(_ url: URL, name: String) throws -> SQLiteConnection {
-        guard FileManager.default.fileExists(atPath: url.path) else {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
             throw PipelineError(.invalidInput, at: Location(file: name), stage: "diff", "no such store")
+        }
+        guard !isFolder.boolValue else {
+            throw PipelineError(.invalidInput, at: Location(file: name), stage: "diff", "this is a folder, not a store")
         }
         do {
             let connection = try SQLiteConnection(path: url.path, readOnly: true)

@@ -53,7 +53,7 @@ struct DiffCommand: ParsableCommand {
             changes = try comparison.compare(old: URL(fileURLWithPath: old), new: URL(fileURLWithPath: new),
                                              oldName: old, newName: new)
             if !quiet {
-                Terminal.standardOutput.write(json ? try ChangesText.json(changes) : ChangesText.text(changes))
+                try Terminal.standardOutput.write(json ? try ChangesText.json(changes) : ChangesText.text(changes))
             }
         } catch {
             throw fail(with: error)

@@ -23,7 +23,7 @@ enum ExitCodes {
 
 /// Prints a pipeline error the way compilers do and exits with its code.
 func fail(with error: PipelineError) -> ExitCode {
-    Terminal.standardError.write(error.description + "\n")
+    Terminal.standardError.tell(error.description + "\n")
     return ExitCode(ExitCodes.code(for: error.kind))
 }
 

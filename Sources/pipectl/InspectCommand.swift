@@ -79,14 +79,14 @@ struct InspectCommand: ParsableCommand {
 
         if inspection.settings.journalMode == "wal" {
             let wal = inspection.walBytes.map { $0 > 0 ? "; the \($0)-byte -wal file beside it may hold transactions this file alone lacks" : "" } ?? ""
-            Terminal.standardError.write(
+            Terminal.standardError.tell(
                 "\(store): warning: inspect: journal mode WAL\(wal); a store that ships should be one file in journal mode "
                     + "DELETE: a copy without its -wal file loses every transaction not yet checkpointed\n")
         }
         if json {
-            Terminal.standardOutput.write(try InspectJSON(path: store, inspection: inspection, model: checked).text())
+            try Terminal.standardOutput.write(try InspectJSON(path: store, inspection: inspection, model: checked).text())
         } else {
-            Terminal.standardOutput.write(InspectText(path: store, inspection: inspection, model: checked).text)
+            try Terminal.standardOutput.write(InspectText(path: store, inspection: inspection, model: checked).text)
         }
         if let checked, !checked.comparison.matches {
             throw ExitCode(ExitCodes.modelMismatch)

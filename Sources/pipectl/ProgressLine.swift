@@ -59,14 +59,14 @@ final class StatusLine {
 
     func show(_ text: String) {
         // Carriage return and erase-line: the line is redrawn in place.
-        stream.write("\r\u{1B}[K" + text)
+        stream.tell("\r\u{1B}[K" + text)
         drawn = true
     }
 
     /// Erases the line, so that what is printed next starts on a clean line.
     func clear() {
         guard drawn else { return }
-        stream.write("\r\u{1B}[K")
+        stream.tell("\r\u{1B}[K")
         drawn = false
     }
 }

@@ -66,13 +66,13 @@ struct RunCommand: ParsableCommand {
                 do {
                     try reports.write(runner: runner, outcome: .failed(error.description), changes: review)
                 } catch let reportError as PipelineError {
-                    Terminal.standardError.write(reportError.description + "\n")
+                    Terminal.standardError.tell(reportError.description + "\n")
                 }
                 throw error
             }
             if !quiet {
-                RunSummary(runner: runner, elapsed: Date().timeIntervalSince(started), dryRun: dryRun).print()
-                if case .success(let changes) = review.result { Terminal.standardOutput.write(ChangesText.summary(changes)) }
+                try RunSummary(runner: runner, elapsed: Date().timeIntervalSince(started), dryRun: dryRun).print()
+                if case .success(let changes) = review.result { try Terminal.standardOutput.write(ChangesText.summary(changes)) }
             }
             try reports.write(runner: runner, outcome: dryRun ? .dryRun : .succeeded, changes: review,
                               status: quiet ? nil : StatusLine())

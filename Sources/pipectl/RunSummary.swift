@@ -10,7 +10,7 @@ struct RunSummary {
     /// Issues of each kind shown in full; the rest are counted (the report lists them all).
     var shownPerKind = 10
 
-    func print() {
+    func print() throws {
         let log = runner.log
         let pipeline = runner.pipeline
         var out = ""
@@ -28,7 +28,7 @@ struct RunSummary {
             rows.append(["  \(name)", "", "\(c.inserted)", "\(c.alreadyPresent)", "\(c.updated)", "\(c.skipped)", c.rejected == 0 ? "" : "\(c.rejected)"])
         }
         out += RunSummary.table([header] + rows)
-        Terminal.standardOutput.write(out)
+        try Terminal.standardOutput.write(out)
         printIssues()
     }
 
@@ -73,7 +73,7 @@ struct RunSummary {
         }
         let conflicts = log.conflictingDuplicates
         if conflicts > shown { out += "... and \(conflicts - shown) more conflicting duplicates\n" }
-        if !out.isEmpty { Terminal.standardError.write(out) }
+        if !out.isEmpty { Terminal.standardError.tell(out) }
     }
 
     static func table(_ rows: [[String]]) -> String {

@@ -14,7 +14,7 @@ struct ValidateCommand: ParsableCommand {
         do {
             let pipeline = try options.load()
             let entities = pipeline.model.entities.count, sources = pipeline.sources.count
-            Terminal.standardOutput.write(
+            try Terminal.standardOutput.write(
                 "\(options.pipeline): ok: pipeline '\(pipeline.name)', \(entities) entit\(entities == 1 ? "y" : "ies"), "
                     + "\(sources) source\(sources == 1 ? "" : "s")\n")
         } catch {

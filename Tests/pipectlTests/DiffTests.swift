@@ -59,5 +59,20 @@ final class DiffTests: XCTestCase {
         let missing = try ws.run("diff", "build/none.sqlite", "pipelines/grocery.yaml")
         XCTAssertEqual(missing.status, 66)
         XCTAssertEqual(missing.stderr, "build/none.sqlite: error: diff: no such store\n")
+        let folder = try ws.run("diff", "pipelines", "pipelines/grocery.yaml")
+        XCTAssertEqual(folder.status, 66)
+        XCTAssertEqual(folder.stderr, "pipelines: error: diff: this is a folder, not a store\n")
+    }
+
+    /// 1 means "the stores differ" and nothing else: output that cannot be written is an I/O
+    /// error, not a crash (it was: FileHandle.write traps on a full disk) nor a 1.
+    func testOutputThatCannotBeWrittenIsAnIOError() throws {
+        let ws = try Workspace()
+        XCTAssertEqual(try ws.run("run", "-q", "pipelines/grocery-sqlite.yaml").status, 0)
+        let full = FileHandle(forWritingAtPath: "/dev/full")
+        try XCTSkipIf(full == nil, "no /dev/full on this system (Linux has one)")
+        let result = try Pipectl.run(["diff", "--json", "build/grocery-sqlite.sqlite", "build/grocery-sqlite.sqlite"], in: ws.root, standardOutput: full)
+        XCTAssertEqual(result.status, 74, result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("error: pipectl: cannot write to standard output: "), result.stderr)
     }
 }

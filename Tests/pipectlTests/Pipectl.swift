@@ -27,9 +27,11 @@ struct Pipectl {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
+    /// `standardOutput`: a file to write to instead of a pipe (such as /dev/full); `stdout` is then empty.
     @discardableResult
-    static func run(_ arguments: [String], in directory: URL) throws -> Result {
-        try run(executable: productsDirectory.appendingPathComponent("pipectl"), arguments, in: directory)
+    static func run(_ arguments: [String], in directory: URL, standardOutput: FileHandle? = nil) throws -> Result {
+        try run(executable: productsDirectory.appendingPathComponent("pipectl"), arguments, in: directory,
+                standardOutput: standardOutput)
     }
 
     /// Runs another tool found on the PATH, such as `script` or `sqlite3`.
@@ -37,17 +39,19 @@ struct Pipectl {
         try run(executable: URL(fileURLWithPath: "/usr/bin/env"), [name] + arguments, in: directory)
     }
 
-    private static func run(executable: URL, _ arguments: [String], in directory: URL) throws -> Result {
+    private static func run(executable: URL, _ arguments: [String], in directory: URL,
+                            standardOutput: FileHandle? = nil) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
         let out = Pipe(), err = Pipe()
-        process.standardOutput = out
+        process.standardOutput = standardOutput ?? out
         process.standardError = err
         try process.run()
+        if standardOutput != nil { try out.fileHandleForWriting.close() }
         // Read both pipes before waiting, so a chatty run cannot fill a pipe and block.
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let outData = standardOutput == nil ? out.fileHandleForReading.readDataToEndOfFile() : Data()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Result(status: process.terminationStatus,
