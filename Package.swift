@@ -6,8 +6,10 @@
 // - Swift 6 language mode everywhere (strict concurrency).
 // - Each C library is a system-library target (`Sources/C<Lib>`: module.modulemap + shim.h only)
 //   with an apt and a brew provider, so `swift build` names the package to install when missing.
-// - Dependencies point one way: pipectl -> readers/sinks/reports -> Pipeline -> Foundation + Yams.
-//   Pipeline imports no C library.
+// - Dependencies point one way (docs/architecture.md has the picture): pipectl -> the loader
+//   (PipelineFile), readers (Sources*), Transforms, the sink (SinksSQLite), StoreTools, reports ->
+//   SQLite, CoreDataFormat -> Pipeline -> Foundation. Pipeline imports no C library and no Yams;
+//   each C library is imported by one module only (CSQLite by SQLite, CLibXML2 by SourcesXML, ...).
 import PackageDescription
 
 let package = Package(

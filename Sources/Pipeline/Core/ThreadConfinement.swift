@@ -6,8 +6,8 @@ import Musl
 import Darwin
 #endif
 
-/// A debug-build check that something used from one thread (a SQLite connection, the stages a
-/// reading thread drives) is never used from another, as GRDB's `SchedulingWatchdog` checks its
+/// A debug-build check that something used from one thread (a SQLite connection and its
+/// statements; the reader, transforms and loads a `RecordFeed` drives) is never used from another, as GRDB's `SchedulingWatchdog` checks its
 /// connections. Release builds keep nothing and check nothing.
 ///
 /// The first `check()` (or `init(claimingCurrentThread:)`) binds it to the calling thread.

@@ -38,6 +38,8 @@ final class RecordFeed: @unchecked Sendable {
     private let condition = NSCondition()
     private var filled: [Batch] = []
     private var empty: [Batch]
+    /// The reader, the steps and the loads are used from the reading thread alone, once it runs.
+    private var confinement = ThreadConfinement("a source's reader, transforms and loads")
     private var started = false
     private var stopped = false
     private var finished = false
@@ -122,6 +124,7 @@ final class RecordFeed: @unchecked Sendable {
     }
 
     private func fill(_ batch: inout Batch) {
+        confinement.check()
         batch.count = 0
         defer { batch.bytesRead = reader.bytesRead }
         while batch.count < batch.items.count {
