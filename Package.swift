@@ -96,7 +96,7 @@ let package = Package(
             name: "ExtrasTests", dependencies: ["SourcesCSV", "SourcesXML", "SourcesJSON", "ReportsXLSX", "Pipeline", "PipelineFile"]),
         .testTarget(
             name: "pipectlTests", dependencies: ["pipectl", "SinksSQLite", "CoreDataFormat", "Pipeline", "ReportsXLSX"],
-            exclude: ["Fixtures"]),
+            exclude: ["Fixtures", "Snapshots"]),
     ],
     swiftLanguageModes: [.v6]
 )

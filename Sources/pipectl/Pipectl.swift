@@ -7,7 +7,9 @@ struct Pipectl: ParsableCommand {
         abstract: "Turns spreadsheet exports into the SQLite store an app ships.",
         discussion: """
             A pipeline file (YAML) names the store, its entities, and the sources to load: CSV \
-            exports from Numbers or Excel, with transforms such as trim, number and date.
+            exported from Numbers or Excel, XML, JSON, JSON Lines and property lists, with \
+            transforms such as trim, number and date. The store is plain SQLite or the Core Data \
+            layout an app opens as its own.
 
             Exit codes: 0 ok, 64 usage error, 65 invalid pipeline file, 66 invalid input file, \
             67 records rejected under 'on_reject: fail', 68 store does not match the model \
