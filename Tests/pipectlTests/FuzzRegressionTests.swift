@@ -4,6 +4,12 @@ import Testing
 /// Every input `scripts/fuzz` kept (`Fixtures/fuzz-regressions/<format>/`) goes through the built
 /// `pipectl` again: it must end with a documented exit code, never a crash.
 @Suite struct FuzzRegressionTests {
+    /// A folder without cases would make the replay below pass by running nothing.
+    @Test func everyFuzzTargetHasCases() throws {
+        let formats = Set(try FuzzRegressions.files().map(\.format))
+        #expect(formats == Set(FuzzRegressions.formats), "fuzz-regressions/ holds no case for \(Set(FuzzRegressions.formats).subtracting(formats).sorted())")
+    }
+
     @Test(arguments: try FuzzRegressions.files())
     func replay(_ file: FuzzRegressions.File) throws {
         for template in file.templates {
@@ -30,6 +36,8 @@ enum FuzzRegressions {
     static let folder = Pipectl.repository.appendingPathComponent("Tests/pipectlTests/Fixtures/fuzz-regressions")
     /// README.md's table, less 64 (usage) and 68 (inspect only).
     static let documentedExitCodes: Set<Int32> = [0, 65, 66, 67, 74]
+    /// A folder per fuzz target (`scripts/fuzz`).
+    static let formats = ["csv", "xml", "json", "plist", "pipeline"]
 
     struct File: Sendable, CustomTestStringConvertible {
         var format: String
@@ -43,7 +51,7 @@ enum FuzzRegressions {
     static func files() throws -> [File] {
         let manager = FileManager.default
         var files: [File] = []
-        for format in ["csv", "xml", "json", "plist", "pipeline"] {
+        for format in formats {
             let sub = folder.appendingPathComponent(format)
             guard let names = try? manager.contentsOfDirectory(atPath: sub.path) else { continue }
             for name in names.sorted() where !name.hasPrefix(".") {
