@@ -42,35 +42,40 @@ struct XMLErrorTrap {
     }
 
     /// libxml2's message on one line (it puts the offending bytes on a second one), in words for
-    /// the user where libxml2 speaks to programmers.
+    /// the user where libxml2 speaks to programmers. Told apart by domain and code (and the
+    /// numbers and strings libxml2 gives with them), never by the message's text.
     static func message(of error: xmlError) -> String {
-        var message = error.message.map { String(cString: $0) } ?? "malformed XML (libxml2 error \(error.code))"
-        message = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        let original = (error.message.map { String(cString: $0) } ?? "malformed XML (libxml2 error \(error.code))")
+            .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }.joined(separator: "; ")
-        if error.code == XML_ERR_INTERNAL_ERROR.rawValue, message.hasPrefix("Excessive depth in document") {
-            // "Excessive depth in document: 256 use XML_PARSE_HUGE option"
-            let limit = message.drop { !$0.isNumber }.prefix { $0.isNumber }
-            message = "elements are nested more than \(limit.isEmpty ? "libxml2 allows" : limit + " levels") deep"
-        } else if message.hasPrefix("Input is not proper UTF-8") {
-            // "Input is not proper UTF-8, indicate encoding !; Bytes: 0xFF 0x6F 0x75 0x72"
-            let bytes = message.range(of: "Bytes: ").map { " (bytes " + message[$0.upperBound...] + ")" } ?? ""
-            message = "invalid UTF-8\(bytes): re-export the file as UTF-8, or declare its real encoding in its first line "
-                + "(<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>)"
-        } else if message.hasPrefix("Char 0x"), message.hasSuffix("out of allowed range") {
-            // "Char 0x0 out of allowed range"
-            let code = message.dropFirst(5).prefix { !$0.isWhitespace }
-            message = "the character \(code) is not allowed in XML (is the file damaged, or not text?)"
-        } else if message.contains("huge text node") || message.contains("Huge input lookup")
-                    || message.contains("AttValue length too long") {
-            // libxml2's limit without XML_PARSE_HUGE, which pipectl never sets.
-            message = "a text or attribute value longer than 10 MB, more than pipectl reads (is a quote or closing tag missing?)"
-        } else if message.hasPrefix("AttValue: ") {
-            // "AttValue: \" or ' expected"
-            message = "an attribute value is not in quotes, or its closing quote is missing"
-        } else if message == "attributes construct error" {
-            message = "malformed attributes (is a quote missing?)"
+        guard error.domain == Int32(XML_FROM_PARSER.rawValue) else { return original }
+        let tooLong = "a text or attribute value longer than 10 MB, more than pipectl reads (is a quote or closing tag missing?)"
+        switch Int(error.code) {
+        case Int(XML_ERR_INTERNAL_ERROR.rawValue):
+            // Without XML_PARSE_HUGE, which pipectl never sets, libxml2's internal errors are its
+            // limits: the nesting depth (given as int1) or the 10 MB lookup.
+            return error.int1 > 0 ? "elements are nested more than \(error.int1) levels deep" : tooLong
+        case Int(XML_ERR_NO_MEMORY.rawValue):
+            // What libxml2 reports for a text node over its limit; a real shortage of memory would
+            // have stopped far earlier.
+            return tooLong
+        case Int(XML_ERR_INVALID_CHAR.rawValue):
+            if let detail = error.str1.map({ String(cString: $0) }) {
+                // Bytes that are not UTF-8: libxml2 lists them as "Bytes: 0xFF 0x6F ...".
+                let bytes = detail.split(whereSeparator: \.isWhitespace).filter { $0.hasPrefix("0x") }.joined(separator: " ")
+                return "invalid UTF-8\(bytes.isEmpty ? "" : " (bytes \(bytes))"): re-export the file as UTF-8, or declare its "
+                    + "real encoding in its first line (<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>)"
+            }
+            return "the character 0x\(String(error.int1, radix: 16, uppercase: true)) is not allowed in XML "
+                + "(is the file damaged, or not text?)"
+        case Int(XML_ERR_ATTRIBUTE_NOT_STARTED.rawValue), Int(XML_ERR_ATTRIBUTE_NOT_FINISHED.rawValue):
+            return "an attribute value is not in quotes, or its closing quote is missing"
+        case Int(XML_ERR_SPACE_REQUIRED.rawValue):
+            // In a start tag: an attribute's closing quote is missing, so the next one runs on.
+            return "malformed attributes (is a quote missing?)"
+        default:
+            return original
         }
-        return message
     }
 }
 
