@@ -7,10 +7,10 @@ import Pipeline
 /// Identical runs give identical bytes except under `"durations"`, the only wall-clock part; CI
 /// that diffs reports drops that key, or writes without it (`includeDurations: false`).
 ///
-/// The lists that grow with the input (`duplicates`, `issues`) are encoded a slice at a time and
-/// written as they come: `JSONEncoder` builds its whole document in memory first, and a 5M-row
-/// export's 250,000 duplicates took 585 MB that way. The bytes are the same as encoding the
-/// report whole.
+/// Written a member at a time (`JSONObjectStream`), and the lists that grow with the input
+/// (`duplicates`, `issues`) a slice at a time, as they come: `JSONEncoder` builds its whole
+/// document in memory first, which for a 5M-row export's 250,000 duplicates took hundreds of MB.
+/// The bytes are the same as encoding the report whole.
 public struct JSONReportWriter: Sendable {
     public var includeDurations: Bool
     /// Elements of a long list encoded together.
@@ -57,43 +57,91 @@ public struct JSONReportWriter: Sendable {
         }
     }
 
-    /// Hands the report's bytes to `emit`, in order.
-    func write(_ report: ImportReport, to emit: (Data) throws -> Void) throws {
-        var rest = report
-        if !includeDurations { rest.durations = [] }
-        rest.duplicates = []
-        rest.issues = []
-        let encoder = JSONEncoder()
+    /// Hands the report's bytes to `emit`, in order: a member at a time, in key order.
+    func write(_ report: ImportReport, to emit: @escaping (Data) throws -> Void) throws {
+        var object = JSONObjectStream(emit: emit)
+        try object.member("changes", report.changes)
+        try object.member("changesUnavailable", report.changesUnavailable)
+        try object.list("duplicates", report.duplicates, sliceSize: sliceSize)
+        try object.member("durations", includeDurations ? report.durations : [])
+        try object.member("entities", report.entities)
+        try object.member("inputs", report.inputs)
+        try object.list("issues", report.issues, sliceSize: sliceSize)
+        try object.member("outcome", report.outcome)
+        try object.member("pipelineFile", report.pipelineFile)
+        try object.member("pipelineName", report.pipelineName)
+        try object.member("sources", report.sources)
+        try object.member("storeLayout", report.storeLayout)
+        try object.member("storePath", report.storePath)
+        try object.end()
+    }
+}
+
+/// Writes a JSON object a member at a time, laid out as `JSONEncoder` lays out a whole document
+/// (pretty, sorted keys, slashes as they are), so that no list has to be one document in memory.
+/// Members come in the order they are written: the caller writes them in key order.
+struct JSONObjectStream {
+    let emit: (Data) throws -> Void
+    private let encoder: JSONEncoder
+    private var members = 0
+    #if DEBUG
+    private var lastKey = ""
+    #endif
+
+    init(emit: @escaping (Data) throws -> Void) {
+        self.emit = emit
+        encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        var text = try encoder.encode(rest)
-        text.append(UInt8(ascii: "\n"))
-        var unwritten = text[...]
-        // In key order.
-        try fill("duplicates", with: report.duplicates, in: &unwritten, encoder, emit)
-        try fill("issues", with: report.issues, in: &unwritten, encoder, emit)
-        try emit(unwritten)
     }
 
-    /// Emits `text` up to the top-level list `key`, empty in it, then `elements` as that list,
-    /// and leaves `text` at the list's end.
-    private func fill<Element: Encodable>(_ key: String, with elements: [Element], in text: inout Data,
-                                          _ encoder: JSONEncoder, _ emit: (Data) throws -> Void) throws {
-        guard !elements.isEmpty else { return }
-        let emptyList = "\n\n  ]"
-        guard let found = text.firstRange(of: Data("\n  \"\(key)\" : [\(emptyList)".utf8)) else {
-            throw PipelineError(.io, stage: "report", "the JSON report has no '\(key)' list to fill")
-        }
-        try emit(text[..<(found.upperBound - emptyList.utf8.count)])
-        // Each slice wrapped as the report holds it, so that its elements come out indented as
-        // there: `{\n  "key" : [\n    {...},\n    {...}\n  ]\n}`, cut down to the elements.
-        let prefix = "{\n  \"\(key)\" : [".utf8.count, suffix = "\n  ]\n}".utf8.count
+    /// `"key" : value`; nothing for nil, as `encodeIfPresent` leaves it out.
+    mutating func member<Value: Encodable>(_ key: String, _ value: Value?) throws {
+        guard let value else { return }
+        try start(key)
+        try emit(JSONObjectStream.indented(try encoder.encode(value), by: 2))
+    }
+
+    /// `"key" : [ ... ]` with the elements encoded `sliceSize` at a time.
+    mutating func list<Element: Encodable>(_ key: String, _ elements: [Element], sliceSize: Int) throws {
+        guard !elements.isEmpty else { return try member(key, elements) }
+        try start(key)
+        try emit(Data("[\n".utf8))
         for start in stride(from: 0, to: elements.count, by: sliceSize) {
-            let slice = Array(elements[start..<min(start + sliceSize, elements.count)])
-            let wrapped = try encoder.encode([key: slice])
-            if start > 0 { try emit(Data(",".utf8)) }
-            try emit(wrapped.dropFirst(prefix).dropLast(suffix))
+            // `[\n  {...},\n  {...}\n]` cut down to its elements, one level deeper.
+            let slice = try encoder.encode(Array(elements[start..<min(start + sliceSize, elements.count)]))
+            if start > 0 { try emit(Data(",\n".utf8)) }
+            try emit(Data("  ".utf8) + JSONObjectStream.indented(slice.dropFirst(2).dropLast(2), by: 2))
         }
         try emit(Data("\n  ]".utf8))
-        text = text[found.upperBound...]
+    }
+
+    /// Closes the object, with the newline that ends the file.
+    func end() throws {
+        try emit(Data((members == 0 ? "{\n\n}" : "\n}") .utf8) + Data("\n".utf8))
+    }
+
+    private mutating func start(_ key: String) throws {
+        #if DEBUG
+        assert(members == 0 || key > lastKey, "JSON members out of key order: '\(key)' after '\(lastKey)'")
+        lastKey = key
+        #endif
+        try emit(Data(((members == 0 ? "{\n" : ",\n") + "  \"\(key)\" : ").utf8))
+        members += 1
+    }
+
+    /// `json` with `spaces` more indentation on every line but the first; empty lines stay empty,
+    /// as JSONEncoder leaves them. Strings hold no raw line break (JSON escapes it), so every
+    /// newline is the layout's.
+    static func indented(_ json: some Collection<UInt8>, by spaces: Int) -> Data {
+        var out = Data()
+        out.reserveCapacity(json.count + json.count / 8)
+        let pad = [UInt8](repeating: UInt8(ascii: " "), count: spaces)
+        var afterNewline = false
+        for byte in json {
+            if afterNewline, byte != UInt8(ascii: "\n") { out.append(contentsOf: pad) }
+            out.append(byte)
+            afterNewline = byte == UInt8(ascii: "\n")
+        }
+        return out
     }
 }
