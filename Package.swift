@@ -18,6 +18,9 @@ let package = Package(
     products: [
         .executable(name: "pipectl", targets: ["pipectl"]),
         .library(name: "Pipeline", targets: ["Pipeline"]),
+        // The import report and the store tools, for Swift code that runs pipelines itself (docs/report.md).
+        .library(name: "ReportsXLSX", targets: ["ReportsXLSX"]),
+        .library(name: "StoreTools", targets: ["StoreTools"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),

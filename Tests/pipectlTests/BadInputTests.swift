@@ -413,3 +413,23 @@ final class Listener {
         return true
     }
 }
+
+/// docs/reliability.md's figures about the corpus are the corpus's: a case added there changes them.
+@Suite struct BadInputDocsTests {
+    @Test func figuresInTheDocs() throws {
+        let cases = try BadInput.cases()
+        let doc = try String(contentsOf: Pipectl.repository.appendingPathComponent("docs/reliability.md"), encoding: .utf8)
+        let failing = cases.filter { $0.exit != 0 }.count
+        #expect(doc.contains("| \(cases.count) cases, each with its exact message; previous store intact in all \(failing) failing ones |"))
+        #expect(doc.contains("How the \(cases.count) cases are answered:"))
+        for (exit, count) in Dictionary(grouping: cases, by: \.exit).mapValues(\.count) {
+            #expect(doc.range(of: "| \(exit) | \(count) |") != nil, "exit \(exit): \(count) cases")
+        }
+        var byPrefix: [String: Int] = [:]
+        for c in cases { byPrefix[String(c.name.prefix { $0 != "-" }), default: 0] += 1 }
+        let order = ["csv", "xml", "json", "jsonl", "plist", "pipeline", "store"]
+        #expect(Set(byPrefix.keys) == Set(order))
+        let line = order.map { "\($0) \(byPrefix[$0] ?? 0)" }.joined(separator: ", ")
+        #expect(doc.replacingOccurrences(of: "\n", with: " ").contains("By the prefix of their names: \(line) "), "\(line)")
+    }
+}
