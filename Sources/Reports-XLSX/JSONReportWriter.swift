@@ -9,7 +9,7 @@ import Pipeline
 ///
 /// Written a member at a time (`JSONObjectStream`), and the lists that grow with the input
 /// (`duplicates`, `issues`) a slice at a time, as they come: `JSONEncoder` builds its whole
-/// document in memory first, which for a 5M-row export's 250,000 duplicates took hundreds of MB.
+/// document in memory first, which for a large export's duplicates takes hundreds of MB.
 /// The bytes are the same as encoding the report whole.
 public struct JSONReportWriter: Sendable {
     public var includeDurations: Bool

@@ -1,6 +1,6 @@
 // Not `internal import`: the binds below are inlined into the sink, which binds every column of
-// every row; called across the module boundary they cost the flat job about 0.5% more
-// instructions (docs/benchmarks.md). No C type appears in a public signature.
+// every row, and a call across the module boundary for each shows in the flat job
+// (docs/benchmarks.md). No C type appears in a public signature.
 import CSQLite
 import Foundation
 import Pipeline

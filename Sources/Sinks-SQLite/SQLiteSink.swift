@@ -111,11 +111,11 @@ public final class SQLiteSink: PrefetchingSink {
         guard state == .building, let connection else { throw notBuilding() }
         do {
             // The indexes are built now; their sorter runs are smaller still with SQLite's default
-            // 2 MB cache (see init). 1M rows: 3.5 s to 3.25 s, medians of three.
+            // 2 MB cache (see init; docs/benchmarks.md has the figures).
             try connection.execute("PRAGMA cache_size=-2000")
             // The reading thread is done: the sorter may sort and merge its runs on helper
-            // threads while it reads the table. 1M rows: finishing 2.08 s to 1.93 s (medians
-            // of six). The index is built from the same sorted rows: the same bytes.
+            // threads while it reads the table. The index is built from the same sorted rows:
+            // the same bytes.
             try connection.execute("PRAGMA threads=\(ProcessInfo.processInfo.activeProcessorCount)")
             try layout.complete(in: connection, storeUUID: { try uuidWorker?.result() })
             try connection.execute("COMMIT")
@@ -141,7 +141,7 @@ public final class SQLiteSink: PrefetchingSink {
     /// Deriving it from a digest of every input reads them all again: it runs from the moment it
     /// is set, on a thread of its own at the lowest priority, in the time the run leaves the
     /// cores idle, and `finish` waits for it where it writes the UUID. Run after the rows, it
-    /// competed with the building of the indexes: a 5M-row JSON export (813 MB) took 1.5 s longer.
+    /// competed with the building of the indexes.
     /// The error it throws fails the run.
     ///
     /// The work is given whether its result is still wanted: `discard()` cancels it and waits for

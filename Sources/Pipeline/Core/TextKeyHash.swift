@@ -10,8 +10,8 @@
 ///
 /// Short keys travel with their canonical bytes (`withInlineBytes`): the writing thread then finds
 /// and stores the key without touching the string, which the reading thread made. Taking a
-/// reference to that string (a retain) moved its memory from one core to the other, 9% of the
-/// writing thread on a 1M-row load.
+/// reference to that string (a retain) moves its memory from one core to the other, for every
+/// record (docs/benchmarks.md has the share it cost).
 public struct TextKeyHash: Sendable, Equatable {
     /// `TextKeyHash.hash(_:)` of the text's canonical bytes.
     public let value: UInt64

@@ -129,7 +129,7 @@ extension AttributeType {
     /// the `number` transform writes), when its digits make an integer below 2^53 and it has at
     /// most 22 decimals; nil otherwise. Both that integer and the power of ten are then exact
     /// doubles, so one division rounds correctly: the same double as `Double(s)`, without the
-    /// C library's `strtod` (4% of the reading thread for the grocery job's quantities).
+    /// C library's `strtod`, a visible share of the reading thread (docs/benchmarks.md).
     static func plainDecimal(_ s: String) -> Double? {
         let parsed = s.utf8.withContiguousStorageIfAvailable { bytes -> Double? in
             var i = 0

@@ -46,8 +46,8 @@ final class RecordFeed: @unchecked Sendable {
 
     /// `batches` of `batchSize` records: enough that neither thread waits for the other while
     /// either's pace varies (a new key costs the sink more than a known one, its key table grows
-    /// now and then), few enough to stay small. With 4 batches of 256 (about 3 ms of work), each
-    /// thread spent 0.25-0.3 s of a 1M-row load waiting for the other; 16 take 1-2 MB more.
+    /// now and then), few enough to stay small (measured in docs/benchmarks.md, "Why the code is
+    /// as it is").
     init(reader: any RecordReader, steps: [any Transform], loads: [LoadBinding], location: Location,
          batchSize: Int = 256, batches: Int = 16) {
         self.reader = reader

@@ -16,8 +16,8 @@ internal import CPrefetch
 /// that may hold it: the index entries of its bucket, then the candidate record, two `pread`s.
 ///
 /// A value, kept by its key index's state: its fields are then checked for exclusive access when
-/// compiled, not at run time on every use (a class's are), which cost 5% of the writing thread
-/// once most keys of a 5M-row export went through here.
+/// compiled, not at run time on every use (a class's are), which showed on the writing thread
+/// once most keys of a large export went through here.
 struct KeySpill {
     struct Found {
         var rowID: Int64
@@ -49,8 +49,7 @@ struct KeySpill {
     private var wholeFirsts: [Int64: Location] = [:]
     private var runs: [Run] = []
     /// Every key in `runs` and `pending`, set as each key comes, just after its lookup read the
-    /// same block: set a run at a time, each key's block was a cache miss again (0.17 s of a
-    /// 5M-row load).
+    /// same block: set a run at a time, each key's block would be a cache miss again.
     private var spilled: BloomFilter
     private var spilledCount = 0
     private var readBuffer: [UInt8] = []
@@ -76,7 +75,7 @@ struct KeySpill {
     /// Starts loading what `find` reads first for a key with `hash`: the pending keys' slot and
     /// the runs' filter block. `mutating` only so that the index's call reaches the spill in place:
     /// a non-mutating one copied it, retaining and releasing each of its arrays, for every key
-    /// once keys spill (0.2 s of a 5M-row load).
+    /// once keys spill.
     mutating func prefetch(_ hash: UInt64) {
         pending.prefetch(hash: UInt32(truncatingIfNeeded: hash))
         spilled.prefetch(hash)
@@ -253,8 +252,8 @@ struct IndexEntry {
     /// the entries keep their order: a lookup reads the whole bucket.
     ///
     /// Counted, then each entry written straight to its bucket's next place: a few thousand
-    /// buckets keep the places being written in the cache. Sorting the index fully by hash (65,536
-    /// buckets, then each sorted, in place) took 20 ms a run of 262,144 keys, mostly cache misses.
+    /// buckets keep the places being written in the cache, where sorting the index fully by hash
+    /// misses the cache for most entries.
     static func bucketed(_ hashes: [UInt64], offset: (Int) -> Int64, bucketSize: Int) -> (entries: [IndexEntry], buckets: Buckets) {
         var bits = 0
         while bits < 24, hashes.count >> bits > bucketSize { bits += 1 }
