@@ -391,3 +391,23 @@ final class RunnerTests: XCTestCase {
         XCTAssertEqual(Runner.fieldsUsed(by: [load]), ["b", "a", "c"])
     }
 }
+
+/// `EntityRecord.keyHash` never outlives the value it was made from.
+final class EntityRecordKeyHashTests: XCTestCase {
+    func testAChangedValueDropsTheKeyHash() {
+        var record = EntityRecord(entity: 0, values: [.text("Milk"), .double(1)], links: [], location: Location(file: "a.csv", line: 2))
+        record.hashKey(at: 0)
+        var scratch: [UInt8] = []
+        XCTAssertEqual(record.keyHash, TextKeyHash(of: "Milk", scratch: &scratch))
+        record.values[1] = .double(2)
+        XCTAssertNil(record.keyHash, "any change to the values drops the hash")
+        record.hashKey(at: 0)
+        record.values[0] = .text("Oat milk")
+        XCTAssertNil(record.keyHash)
+        record.hashKey(at: 0)
+        XCTAssertEqual(record.keyHash, TextKeyHash(of: "Oat milk", scratch: &scratch))
+        record.values[0] = .text("")
+        record.hashKey(at: 0)
+        XCTAssertNil(record.keyHash, "an empty key has no hash")
+    }
+}

@@ -47,13 +47,12 @@ struct SQLiteSinkWriteTests {
                 let base = String(repeating: "abcdefghij", count: 3)
                 names.append(k % 5 == 4 ? "Crème \(k)" : "\(k)-" + base.prefix(k % 30))
             }
-            var scratch: [UInt8] = []
             var records: [EntityRecord] = []
             for (k, name) in names.enumerated() {
                 for again in [false, true] where !again || k % 7 == 0 {
                     var record = Grocery.item(name, unit: k % 2 == 0 ? "kg" : "l", line: 2 + k)
-                    record.keyHash = TextKeyHash(of: name, scratch: &scratch)
-                    record.links[0]?.keyHash = TextKeyHash(of: k % 2 == 0 ? "kg" : "l", scratch: &scratch)
+                    record.hashKey(at: 0)
+                    record.links[0]?.hashKey(at: 0)
                     records.append(record)
                 }
             }

@@ -88,22 +88,33 @@ public struct EntityRecord: Sendable {
     /// Index into the model's entities.
     public var entity: Int
     /// One slot per attribute of `model.allAttributes(of:)`; nil where the load gives no value
-    /// (the attribute's default applies).
-    public var values: [Value?]
+    /// (the attribute's default applies). Any change drops `keyHash`, which then cannot go stale.
+    public var values: [Value?] {
+        didSet { keyHash = nil }
+    }
     /// One slot per relationship of `model.allRelationships(of:)`; nil where the load links nothing.
     public var links: [EntityRecord?]
     /// Where the source record came from.
     public var location: Location
-    /// The hash of the record's unique key when that is one text value, from the load that made
-    /// the record (on the reading thread); nil for other keys, or for none. Whoever changes the
-    /// key's value after must set it to nil: a sink takes it as the key's without checking.
-    public var keyHash: TextKeyHash?
+    /// The hash of the record's unique key when that is one text value, made where the record is
+    /// made (on the reading thread, by the load) so that the sink need not; nil for other keys,
+    /// for none, and after any change to `values`. Only this module sets it: the load, and
+    /// `hashKey(at:)` from the key's own value.
+    public internal(set) var keyHash: TextKeyHash?
 
     public init(entity: Int, values: [Value?], links: [EntityRecord?], location: Location) {
         self.entity = entity
         self.values = values
         self.links = links
         self.location = location
+    }
+
+    /// Hashes the text in attribute slot `slot`, the record's unique key, for `keyHash`; nothing
+    /// where the slot holds no text or empty text.
+    public mutating func hashKey(at slot: Int) {
+        var scratch: [UInt8] = []
+        guard case .text(let key)? = values[slot], !key.isEmpty else { return keyHash = nil }
+        keyHash = TextKeyHash(of: key, scratch: &scratch)
     }
 }
 

@@ -139,7 +139,8 @@ final class LoadBinding {
     /// `.null` in `record` (see `takeLastUses`).
     func fill(_ out: inout EntityRecord, from record: inout Record) throws {
         out.location = record.location
-        out.keyHash = nil
+        // Set once the values are in: writing a value drops the record's hash.
+        var keyHash: TextKeyHash?
         for i in steps.indices {
             let step = steps[i]
             var raw = Value.null
@@ -155,7 +156,7 @@ final class LoadBinding {
                 // Hashed before it moves into the record; text converted from another type is
                 // hashed after the loop.
                 if step.attribute == textKey, case .text(let key) = raw {
-                    out.keyHash = TextKeyHash(of: key, scratch: &scratch)
+                    keyHash = TextKeyHash(of: key, scratch: &scratch)
                 }
                 out.values[step.attribute] = consume raw
                 continue
@@ -175,9 +176,10 @@ final class LoadBinding {
                 throw rejection(slots[i], in: record, raw: raw, "(\(step.type.rawValue)): \(failure.reason)")
             }
         }
-        if out.keyHash == nil, let textKey, case .text(let key)? = out.values[textKey], !key.isEmpty {
-            out.keyHash = TextKeyHash(of: key, scratch: &scratch)
+        if keyHash == nil, let textKey, case .text(let key)? = out.values[textKey], !key.isEmpty {
+            keyHash = TextKeyHash(of: key, scratch: &scratch)
         }
+        out.keyHash = keyHash
         for j in links.indices {
             let relationship = links[j].relationship
             // Moved out and back, so that the linked record's arrays stay uniquely referenced and
