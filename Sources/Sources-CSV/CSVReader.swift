@@ -40,14 +40,14 @@ public final class CSVReader: TrimmingReader, RecyclingReader {
     private var carry = 0
     private var decoder: TextDecoder?
     private var scanner = FieldScanner(delimiter: UInt8(ascii: ","))
-    private let parser: UnsafeMutablePointer<csv_parser>
+    private let parser: Pinned<csv_parser>
     private var finished = false
     private var sawText = false
     /// The UTF-8 of the last chunk given to libcsv, for the source line in messages.
     private var lastChunk = UnsafeRawBufferPointer(start: nil, count: 0)
 
     /// What libcsv's callbacks fill while a chunk is parsed; their context.
-    private let assembler: UnsafeMutablePointer<RecordAssembler>
+    private let assembler: Pinned<RecordAssembler>
     private var pendingError: PipelineError? {
         get { assembler.pointee.pendingError }
         set { assembler.pointee.pendingError = newValue }
@@ -73,14 +73,13 @@ public final class CSVReader: TrimmingReader, RecyclingReader {
         self.chunkSize = max(chunkSize, 1)
         // Room for the carried bytes (at most 3) and for a first read of at least a byte order mark.
         raw = .allocate(byteCount: self.chunkSize + 8, alignment: 8)
-        parser = .allocate(capacity: 1)
-        csv_init(parser, UInt8(CSV_STRICT | CSV_STRICT_FINI))
+        parser = Pinned(csv_parser())
+        csv_init(parser.pointer, UInt8(CSV_STRICT | CSV_STRICT_FINI))
         // Keep spaces and tabs around unquoted fields: values are taken as they are (the `trim`
         // transform is there for that), and libcsv would otherwise drop them.
-        csv_set_space_func(parser) { _ in 0 }
-        csv_set_blk_size(parser, 16 * 1024)
-        assembler = .allocate(capacity: 1)
-        assembler.initialize(to: RecordAssembler(file: input.displayPath, header: options.header, columns: options.columns ?? []))
+        csv_set_space_func(parser.pointer) { _ in 0 }
+        csv_set_blk_size(parser.pointer, 16 * 1024)
+        assembler = Pinned(RecordAssembler(file: input.displayPath, header: options.header, columns: options.columns ?? []))
 
         if !options.header, options.columns?.isEmpty ?? true {
             throw PipelineError(.invalidPipeline, at: Location(file: input.displayPath), stage: "csv",
@@ -95,11 +94,8 @@ public final class CSVReader: TrimmingReader, RecyclingReader {
     }
 
     deinit {
-        csv_free(parser)
-        parser.deallocate()
+        csv_free(parser.pointer)
         raw.deallocate()
-        assembler.deinitialize(count: 1)
-        assembler.deallocate()
         close(file)
     }
 
@@ -158,7 +154,7 @@ public final class CSVReader: TrimmingReader, RecyclingReader {
             }
             let byte = delimiter.byte ?? UInt8(ascii: ",")
             scanner = FieldScanner(delimiter: byte)
-            csv_set_delim(parser, byte)
+            csv_set_delim(parser.pointer, byte)
         }
         if decoded.utf8.count > 0 {
             sawText = true
@@ -221,11 +217,11 @@ public final class CSVReader: TrimmingReader, RecyclingReader {
         let scannerBefore = scanner
         scanner.scan(utf8, into: &assembler.pointee.fieldStarts)
         lastChunk = utf8
-        let context = UnsafeMutableRawPointer(assembler)
-        let parsed = csv_parse(parser, utf8.baseAddress, utf8.count, csvFieldCallback, csvRowCallback, context)
+        let context = assembler.context
+        let parsed = csv_parse(parser.pointer, utf8.baseAddress, utf8.count, csvFieldCallback, csvRowCallback, context)
         guard pendingError == nil else { return }
         if parsed < utf8.count {
-            if csv_error(parser) == CSV_EPARSE {
+            if csv_error(parser.pointer) == CSV_EPARSE {
                 // Scan again up to the offending byte to learn its position.
                 var probe = scannerBefore
                 var starts: [TextPosition] = []
@@ -253,9 +249,9 @@ public final class CSVReader: TrimmingReader, RecyclingReader {
 
     /// Completes the last row at the end of the file; refuses a quoted field that is never closed.
     private func finishParsing() {
-        let context = UnsafeMutableRawPointer(assembler)
+        let context = assembler.context
         // With CSV_STRICT_FINI, a quoted field still open is the only way this fails.
-        if csv_fini(parser, csvFieldCallback, csvRowCallback, context) != 0 {
+        if csv_fini(parser.pointer, csvFieldCallback, csvRowCallback, context) != 0 {
             var message = "unterminated quoted field (the quote opened here is never closed"
             if scanner.recordStartLine != scanner.fieldStart.line {
                 message += "; the record starts on line \(scanner.recordStartLine)"

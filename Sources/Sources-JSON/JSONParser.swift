@@ -24,8 +24,8 @@ final class JSONParser {
     /// The file's location, copied for each record: making one from the name looks the name up.
     let fileLocation: Location
     let stage: String
-    /// The parser's mutable state, kept behind a pointer: as stored properties of the class, each
-    /// access would pay a dynamic exclusivity check, several per byte.
+    /// The parser's mutable state, `Pinned`: as stored properties of the class, each access would
+    /// pay a dynamic exclusivity check, several per byte.
     struct State {
         var pos = 0
         var end = 0
@@ -43,7 +43,7 @@ final class JSONParser {
         var key = ByteScratch(capacity: 64)
     }
 
-    private let state: UnsafeMutablePointer<State>
+    private let state: Pinned<State>
     private let descriptor: Int32
     private let chunkSize: Int
     private let buffer: UnsafeMutableRawBufferPointer
@@ -112,15 +112,12 @@ final class JSONParser {
         self.chunkSize = max(chunkSize, 1)
         buffer = .allocate(byteCount: self.chunkSize + 4, alignment: 16)
         bytes = buffer.baseAddress!.bindMemory(to: UInt8.self, capacity: buffer.count)
-        state = .allocate(capacity: 1)
-        state.initialize(to: State())
+        state = Pinned(State())
     }
 
     deinit {
         state.pointee.value.free()
         state.pointee.key.free()
-        state.deinitialize(count: 1)
-        state.deallocate()
         buffer.deallocate()
         close(descriptor)
     }

@@ -59,7 +59,7 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
     /// Per field, whether it is trimmed as it is read (`trimWhileReading`).
     private var trims: [Bool]
     /// What libxml2 reported; behind a pointer, as its error handler's context.
-    private let trap: UnsafeMutablePointer<XMLErrorTrap>
+    private let trap: Pinned<XMLErrorTrap>
     private var failure: PipelineError?
 
     /// The state of the record being read. `readRecord` swaps it into a local so that the work
@@ -119,10 +119,9 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
         matchesAnywhere = recordSteps.count == 1
         scratch = Scratch(count: options.fields.count)
         trims = Array(repeating: false, count: options.fields.count)
-        trap = .allocate(capacity: 1)
-        trap.initialize(to: XMLErrorTrap(displayPath: input.displayPath, path: input.url.path))
+        trap = Pinned(XMLErrorTrap(displayPath: input.displayPath, path: input.url.path))
         // From here on libxml2 reports its errors to the trap instead of printing them.
-        xmlTextReaderSetStructuredErrorHandler(reader, captureXMLError, UnsafeMutableRawPointer(trap))
+        xmlTextReaderSetStructuredErrorHandler(reader, captureXMLError, trap.context)
         let intern = { XMLReader.intern($0, in: reader) }
         steps = recordSteps.compactMap(intern)
         tree = FieldTree(fields: fieldSteps, intern: intern)
@@ -133,8 +132,6 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
 
     deinit {
         xmlFreeTextReader(reader)
-        trap.deinitialize(count: 1)
-        trap.deallocate()
         close(file)
     }
 

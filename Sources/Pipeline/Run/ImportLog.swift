@@ -75,7 +75,7 @@ public final class ImportLog {
     /// their own: a record is counted several times, and changing an array property of a class
     /// pays an exclusivity check and a uniqueness check each time.
     private let counts: UnsafeMutableBufferPointer<Counts>
-    private let current: UnsafeMutablePointer<Int>
+    private let current: Pinned<Int>
 
     /// `temporaryDirectory`: where the duplicates are kept while the run lasts (the store's folder).
     public init(sourceNames: [String], entityNames: [String],
@@ -85,13 +85,11 @@ public final class ImportLog {
         self.entityNames = entityNames
         self.counts = .allocate(capacity: sourceNames.count + entityNames.count)
         counts.initialize(repeating: Counts())
-        self.current = .allocate(capacity: 1)
-        current.initialize(to: 0)
+        self.current = Pinned(0)
     }
 
     deinit {
         counts.deallocate()
-        current.deallocate()
     }
 
     /// Where the current source's counts are; checked, as the counts' memory is not.
