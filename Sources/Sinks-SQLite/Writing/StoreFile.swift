@@ -79,12 +79,17 @@ struct StoreFile {
 
     /// Whether the file starts with SQLite's header string.
     static func isSQLiteDatabase(_ path: String) -> Bool {
+        head(of: path, count: 16) == Array("SQLite format 3\0".utf8)
+    }
+
+    /// Up to `count` bytes from the start of the file; empty when it cannot be read.
+    private static func head(of path: String, count: Int) -> [UInt8] {
         let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { return false }
+        guard descriptor >= 0 else { return [] }
         defer { close(descriptor) }
-        var header = [UInt8](repeating: 0, count: 16)
-        let count = read(descriptor, &header, header.count)
-        return count == 16 && header == Array("SQLite format 3\0".utf8)
+        var bytes = [UInt8](repeating: 0, count: count)
+        let got = read(descriptor, &bytes, count)
+        return Array(bytes.prefix(max(got, 0)))
     }
 
     /// Removes the temporary store and any file SQLite kept beside it.
@@ -129,15 +134,11 @@ struct StoreFile {
     /// Whether the file at `path` is a WAL with frames or a hot rollback journal: changes SQLite
     /// would apply to the database beside it. A missing, empty or foreign file holds none.
     static func holdsChanges(_ path: String) -> Bool {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        var header = [UInt8](repeating: 0, count: 33)
-        let count = read(descriptor, &header, header.count)
+        let header = head(of: path, count: 33)
         // A WAL: magic 0x377F0682 or 0x377F0683, a 32-byte header, then frames.
-        if count == 33, header[0...2] == [0x37, 0x7F, 0x06], header[3] & 0xFE == 0x82 { return true }
+        if header.count == 33, header[0...2] == [0x37, 0x7F, 0x06], header[3] & 0xFE == 0x82 { return true }
         // A rollback journal whose header is still in place (SQLite zeroes or deletes it on commit).
-        return count >= 8 && header[0..<8] == [0xD9, 0xD5, 0x05, 0xF9, 0x20, 0xA1, 0x63, 0xD7]
+        return header.count >= 8 && header[0..<8] == [0xD9, 0xD5, 0x05, 0xF9, 0x20, 0xA1, 0x63, 0xD7]
     }
 
     private func remove(_ path: String, what: String) throws {
