@@ -65,8 +65,8 @@ struct RunCommand: ParsableCommand {
                 // the run's own error is the one that counts.
                 do {
                     try reports.write(runner: runner, outcome: .failed(error.description), changes: review)
-                } catch let reportError as PipelineError {
-                    Terminal.standardError.tell(reportError.description + "\n")
+                } catch let reportError {
+                    Terminal.standardError.tell(userFacing(reportError).description + "\n")
                 }
                 throw error
             }
