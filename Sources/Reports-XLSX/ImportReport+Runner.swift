@@ -5,11 +5,13 @@ import Pipeline
 extension ImportReport {
     /// The report of `runner`'s run so far (complete once `run` has returned or thrown).
     ///
-    /// Reads every input once more to checksum it; an input that cannot be read is listed without
-    /// size and checksum (the outcome says why the run failed). `display` turns URLs into the paths
-    /// the report shows (relative ones keep reports comparable across machines). `changes` is the
-    /// comparison with the store the run replaced, or why there is none.
-    public init(runner: Runner, outcome: Outcome, changes: Result<StoreChanges, ChangesUnavailable>, display: (URL) -> String) {
+    /// `digest` gives an input's size and SHA-256 (by default read here; pipectl passes the ones
+    /// it has already read for the store's UUID); an input that cannot be read is listed without
+    /// them (the outcome says why the run failed). `display` turns URLs into the paths the report
+    /// shows (relative ones keep reports comparable across machines). `changes` is the comparison
+    /// with the store the run replaced, or why there is none.
+    public init(runner: Runner, outcome: Outcome, changes: Result<StoreChanges, ChangesUnavailable>, display: (URL) -> String,
+                digest: (URL) -> (bytes: Int64, sha256: String)? = ImportReport.digest(of:)) {
         let pipeline = runner.pipeline
         let log = runner.log
         let rejected = log.rejections.map {
@@ -32,7 +34,7 @@ extension ImportReport {
             storeLayout: pipeline.store.layout.rawValue,
             outcome: outcome,
             inputs: pipeline.sources.map { source in
-                let digest = ImportReport.digest(of: source.reader.input.url)
+                let digest = digest(source.reader.input.url)
                 return InputFile(source: source.name, path: source.reader.input.displayPath,
                                  bytes: digest?.bytes, sha256: digest?.sha256)
             },
@@ -46,7 +48,7 @@ extension ImportReport {
     }
 
     /// Size and SHA-256 of a file, read in 1 MiB chunks so that a large export is never held whole.
-    static func digest(of url: URL) -> (bytes: Int64, sha256: String)? {
+    public static func digest(of url: URL) -> (bytes: Int64, sha256: String)? {
         guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
         defer { try? handle.close() }
         var hasher = SHA256()

@@ -2,26 +2,70 @@ import Crypto
 import Foundation
 import Pipeline
 
-/// A digest of everything a run reads (the pipeline file, the model, every input), from which the
-/// store's UUID is derived: the same inputs give the same UUID, and so the same bytes.
-enum InputDigest {
-    /// The files a digest of `pipeline` reads, in order.
-    static func files(of pipeline: PipelineDefinition) -> [URL] {
+/// The size and SHA-256 of every file a run reads (the pipeline file, the model, every input),
+/// each read once and shared: the store's UUID is derived from them (on the sink's background
+/// thread, while the run goes on) and the report lists the inputs' ones, so no input is read a
+/// third time for either.
+final class InputDigests: @unchecked Sendable {
+    // @unchecked: `known` is read and written under `lock` only.
+    struct Digest: Sendable {
+        var bytes: Int64
+        var sha256: [UInt8]
+        var hex: String { sha256.map { String(format: "%02x", $0) }.joined() }
+    }
+
+    let pipeline: PipelineDefinition
+    private let lock = NSLock()
+    private var known: [URL: Digest] = [:]
+
+    init(pipeline: PipelineDefinition) {
+        self.pipeline = pipeline
+    }
+
+    /// The files the store UUID is derived from, in order.
+    var files: [URL] {
         var files = [pipeline.file]
-        if let model = pipeline.store.modelPath { files += modelFiles(model) }
+        if let model = pipeline.store.modelPath { files += InputDigests.modelFiles(model) }
         return files + pipeline.sources.map(\.reader.input.url)
     }
 
-    /// The SHA-256 of `files`, each name then contents, in order. Throws `CancellationError`
-    /// once `isCancelled` says the digest is no longer wanted (the run failed).
-    static func of(_ files: [URL], isCancelled: () -> Bool = { false }) throws -> [UInt8] {
+    /// A digest of every file in `files`, each name then its own digest, in order: the same inputs
+    /// give the same UUID, and so the same bytes. Throws `CancellationError` once `isCancelled`
+    /// says it is no longer wanted (the run failed).
+    func storeDigest(isCancelled: () -> Bool) throws -> [UInt8] {
         var hasher = SHA256()
         for file in files {
             // Names are hashed too, so that moving data between files changes the UUID.
             hasher.update(data: Data(file.lastPathComponent.utf8))
-            try hash(file, into: &hasher, isCancelled: isCancelled)
+            hasher.update(data: try digest(of: file, isCancelled: isCancelled).sha256)
         }
         return Array(hasher.finalize())
+    }
+
+    /// The file's size and SHA-256, read once; nil for a file that cannot be read.
+    func digest(of url: URL) -> Digest? {
+        try? digest(of: url, isCancelled: { false })
+    }
+
+    private func digest(of url: URL, isCancelled: () -> Bool) throws -> Digest {
+        if let digest = lock.withLock({ known[url] }) { return digest }
+        guard let handle = FileHandle(forReadingAtPath: url.path) else {
+            throw PipelineError(.io, stage: "pipeline", "cannot read \(Terminal.display(url))")
+        }
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        var size: Int64 = 0
+        // 1 MiB at a time, so that a large export is never held whole.
+        while true {
+            if isCancelled() { throw CancellationError() }
+            let chunk = try handle.read(upToCount: 1 << 20) ?? Data()
+            if chunk.isEmpty { break }
+            hasher.update(data: chunk)
+            size += Int64(chunk.count)
+        }
+        let digest = Digest(bytes: size, sha256: Array(hasher.finalize()))
+        lock.withLock { known[url] = digest }
+        return digest
     }
 
     /// A model folder's files in a fixed order (an .xcdatamodeld holds several versions).
@@ -31,18 +75,5 @@ enum InputDigest {
         let all = FileManager.default.enumerator(at: url, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
         return all.filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
             .sorted { $0.path < $1.path }
-    }
-
-    private static func hash(_ url: URL, into hasher: inout SHA256, isCancelled: () -> Bool) throws {
-        guard let handle = FileHandle(forReadingAtPath: url.path) else {
-            throw PipelineError(.io, stage: "pipeline", "cannot read \(Terminal.display(url))")
-        }
-        defer { try? handle.close() }
-        while true {
-            if isCancelled() { throw CancellationError() }
-            let chunk = try handle.read(upToCount: 1 << 20) ?? Data()
-            if chunk.isEmpty { break }
-            hasher.update(data: chunk)
-        }
     }
 }

@@ -9,8 +9,11 @@ struct ReportFiles {
     enum Format { case xlsx, json }
 
     let files: [(url: URL, format: Format)]
+    /// The inputs' sizes and checksums, shared with the store's UUID.
+    let digests: InputDigests
 
-    init(settings: ReportSettings, extra: String?) {
+    init(settings: ReportSettings, extra: String?, digests: InputDigests) {
+        self.digests = digests
         var files: [(URL, Format)] = []
         if let xlsx = settings.xlsx { files.append((xlsx, .xlsx)) }
         if let json = settings.json { files.append((json, .json)) }
@@ -33,7 +36,9 @@ struct ReportFiles {
     func write(runner: Runner, outcome: ImportReport.Outcome, changes: ChangeReview, status: StatusLine? = nil) throws {
         defer { status?.clear() }
         guard !files.isEmpty else { return }
-        let report = ImportReport(runner: runner, outcome: outcome, changes: changes.result, display: Terminal.display)
+        let report = ImportReport(runner: runner, outcome: outcome, changes: changes.result, display: Terminal.display) {
+            digests.digest(of: $0).map { ($0.bytes, $0.hex) }
+        }
         for (url, format) in files {
             let name = Terminal.display(url)
             status?.show("writing \(name)")

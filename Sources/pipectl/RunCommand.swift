@@ -37,7 +37,8 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         do {
             let pipeline = try options.load()
-            let reports = ReportFiles(settings: pipeline.report, extra: reportFile)
+            let digests = InputDigests(pipeline: pipeline)
+            let reports = ReportFiles(settings: pipeline.report, extra: reportFile, digests: digests)
             let runner = Runner(pipeline: pipeline)
             let review = ChangeReview(pipeline: pipeline)
             let started = Date()
@@ -47,9 +48,8 @@ struct RunCommand: ParsableCommand {
                 let sink = try SQLiteSink(settings: pipeline.store, model: pipeline.model)
                 if pipeline.store.layout == .coredata, pipeline.store.uuid == nil {
                     // The same inputs give the same UUID, and so the same bytes.
-                    let inputs = InputDigest.files(of: pipeline)
-                    sink.storeUUID = { isCancelled in
-                        CoreDataMetadata.storeUUID(from: try InputDigest.of(inputs, isCancelled: isCancelled))
+                    sink.storeUUID = { [digests] isCancelled in
+                        CoreDataMetadata.storeUUID(from: try digests.storeDigest(isCancelled: isCancelled))
                     }
                 }
                 // Only the report shows the changes: a run without one does not pay for comparing.
