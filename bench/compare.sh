@@ -3,6 +3,8 @@
 #
 #   bench/compare.sh [N] [--runs K] [--formats csv,comma,xml,json,jsonl] [--peers LIST]
 #                    [--scale M] [--quick] [--no-build]
+#   bench/compare.sh --data distinct [N] [--runs K] [--price double|decimal] [--sql-upsert]
+#                    [--peers floor|none] [--quick] [--no-build]
 #
 # N rows (default 1000000) of bench/make-grocery.py's grocery export, made if missing. Each tool
 # runs K times (default 3), in rounds over all of them: the table shows the median wall time and
@@ -20,15 +22,30 @@
 # DuckDB, sqlite-utils and lxml are installed with pip into bench/out/venv on first use; a peer
 # that cannot be installed is skipped with a note. sqlite-utils runs on 100000 rows only (it takes
 # minutes) and once. Linux; on macOS install GNU time (brew install gnu-time) and libcsv.
+#
+# --data distinct: the distinct long names job of issue 21, item 7 instead. N rows of
+# `bench/make-grocery.py --distinct` (about 95% new names of 20-45 characters, a price, ISO dates),
+# loaded by bench/pipelines/grocery-distinct-csv.yaml and by its `on_duplicate: update` variant
+# (grocery-distinct-update-csv.yaml), against bench/floor-distinct.c with a 256 MB page cache,
+# keeping the first row of a name and updating it (--on-duplicate update), in rounds. The table
+# shows each run's ratio to the floor doing the same; the targets: each pipectl run at most 1.2x
+# its floor, peak at most 160 MB. Only CSV and the floor (--peers none: pipectl alone).
+#   --price      the price attribute's type in the pipelines (default double)
+#   --sql-upsert also the floor with SQLite doing the upsert (the unique index on Item.name made
+#                first, INSERT ... ON CONFLICT), keep and update, checked against too
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 n=1000000 runs=3 formats=csv,comma,xml,json,jsonl peers=floor,sqlite3,python,duckdb,sqlite-utils scale="" build=1
+kind=grocery price="" sql_upsert=0 formats_given=0 peers_given=0
 while (($#)); do
     case $1 in
         --runs) runs=$2; shift 2 ;;
-        --formats) formats=$2; shift 2 ;;
-        --peers) peers=$2; shift 2 ;;
+        --formats) formats=$2 formats_given=1; shift 2 ;;
+        --peers) peers=$2 peers_given=1; shift 2 ;;
+        --data) kind=$2; shift 2 ;;
+        --price) price=$2; shift 2 ;;
+        --sql-upsert) sql_upsert=1; shift ;;
         --scale) scale=$2; shift 2 ;;
         --quick) n=100000 runs=1; shift ;;
         --no-build) build=0; shift ;;
@@ -38,6 +55,19 @@ while (($#)); do
     esac
 done
 has() { [[ ",$2," == *",$1,"* ]]; }  # has ITEM LIST
+case $kind in
+    grocery)
+        [[ -z $price && $sql_upsert == 0 ]] || { echo "compare.sh: --price and --sql-upsert go with --data distinct" >&2; exit 64; } ;;
+    distinct)
+        ((formats_given)) && [[ $formats != csv ]] && { echo "compare.sh: --data distinct reads CSV only" >&2; exit 64; }
+        formats=csv
+        ((peers_given)) || peers=floor
+        [[ $peers == floor || $peers == none ]] || { echo "compare.sh: --data distinct has the floor as its only peer (--peers floor or none)" >&2; exit 64; }
+        [[ -z $scale ]] || { echo "compare.sh: --scale goes with the grocery data only" >&2; exit 64; }
+        price=${price:-double}
+        [[ $price == double || $price == decimal ]] || { echo "compare.sh: --price is double or decimal" >&2; exit 64; } ;;
+    *) echo "compare.sh: unknown data '$kind' (grocery, distinct)" >&2; exit 64 ;;
+esac
 for f in ${formats//,/ }; do
     has "$f" csv,comma,xml,json,jsonl || { echo "compare.sh: unknown format '$f' (csv, comma, xml, json, jsonl)" >&2; exit 64; }
 done
@@ -66,7 +96,11 @@ pipectl=$(swift build -c release --show-bin-path)/pipectl
 
 notes=()
 if has floor "$peers"; then
-    cc -O2 -o "$out/floor" bench/floor.c -lcsv -lsqlite3
+    if [[ $kind == distinct ]]; then
+        cc -O2 -o "$out/floor-distinct" bench/floor-distinct.c -lcsv -lsqlite3
+    else
+        cc -O2 -o "$out/floor" bench/floor.c -lcsv -lsqlite3
+    fi
 fi
 venv=$out/venv python=""
 if has duckdb "$peers" || has sqlite-utils "$peers" || { has python "$peers" && has xml "$formats"; }; then
@@ -92,7 +126,14 @@ pymod() { [[ -n $python ]] && "$python" -c "import $1" 2>/dev/null; }
 sizes=("$n")
 [[ -n $scale ]] && sizes+=("$scale")
 has sqlite-utils "$peers" && sizes+=(100000)
-for size in "${sizes[@]}"; do
+if [[ $kind == distinct ]]; then
+    sizes=()
+    if [[ ! -f $data/grocery-distinct-$n.csv ]]; then
+        echo "generating $n rows of distinct names into $data..." >&2
+        python3 bench/make-grocery.py --distinct "$data" "$n"
+    fi
+fi
+for size in "${sizes[@]+"${sizes[@]}"}"; do
     if [[ ! -f $data/grocery-$size.jsonl ]]; then
         echo "generating $size rows into $data..." >&2
         python3 bench/make-grocery.py "$data" "$size"
@@ -101,8 +142,14 @@ done
 
 # ---- Measuring ----
 names=() walls=() peaks=() digests=() groups=()
-declare -A wall_of peak_of digest_of
+declare -A wall_of peak_of digest_of times_of_all
 median() { python3 -c 'import statistics, sys; print(f"{statistics.median(map(float, sys.argv[1:])):.2f}")' "$@"; }
+mb() { python3 -c "print(f'{$1 / 1024:.1f}')"; }
+ratio() { python3 -c "print(f'{$1 / $2:.2f}x')"; }
+le() { python3 -c "import sys; sys.exit(0 if $1 <= $2 else 1)" && echo 1 || echo 0; }
+check() {  # check OK? TEXT: a target's PASS or FAIL line, counted in $failures
+    if [[ $1 == 1 ]]; then echo "PASS  $2"; else echo "FAIL  $2"; failures=$((failures + 1)); fi
+}
 
 # measure NAME GROUP STORE|- COMMAND...: plans the command to run $runs times (once with RUNS=1),
 # STORE removed before each run. The runs go round-robin over every planned command (run_all):
@@ -160,8 +207,10 @@ run_all() {
         # shellcheck disable=SC2086  # the times, one word each
         wall=$(median ${times_of[$name]})
         [[ ${plan_stores[$i]} != - ]] && digest=$(python3 bench/digest.py "${plan_stores[$i]}")
+        [[ $kind == distinct && ${plan_stores[$i]} != - ]] && digest+=" $(price_digest "${plan_stores[$i]}")"
         names+=("$name") groups+=("${plan_groups[$i]}")
         wall_of[$name]=$wall peak_of[$name]=${peak_max[$name]} digest_of[$name]=$digest
+        times_of_all[$name]=${times_of[$name]}
     done
 }
 
@@ -170,6 +219,115 @@ pipeline() {  # FORMAT SIZE: bench/pipelines/grocery-FORMAT.yaml for SIZE rows, 
     sed "s/-100000\([.-]\)/-$2\1/g" "bench/pipelines/grocery-$1.yaml" >"$file"
     echo "$file"
 }
+
+# ---- --data distinct: its own plan and report ----
+if [[ $kind == distinct ]]; then
+    # price_digest STORE: the prices by name, which bench/digest.py leaves out (2 decimals)
+    price_digest() {
+        python3 - "$1" <<'PY'
+import hashlib, sqlite3, sys
+db = sqlite3.connect(f"file:{sys.argv[1]}?mode=ro", uri=True)
+tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+query = "SELECT ZNAME, ZPRICE FROM ZITEM" if "ZITEM" in tables else "SELECT name, price FROM Item"
+digest = hashlib.sha256()
+for name, price in sorted(db.execute(query)):
+    digest.update(f"{name}\t{'' if price is None else f'{price:.2f}'}\n".encode())
+print("prices=" + digest.hexdigest()[:16])
+PY
+    }
+    distinct_pipeline() {  # keep|update: the pipeline for N rows with the price type asked for, in bench/out
+        local base=grocery-distinct-csv; [[ $1 == update ]] && base=grocery-distinct-update-csv
+        local file=$out/$base-$price-$n.yaml
+        sed -e "s/-100000\([.-]\)/-$n\1/g" -e "s/^      price: double\$/      price: $price/" \
+            "bench/pipelines/$base.yaml" >"$file"
+        echo "$file"
+    }
+    csv=$data/grocery-distinct-$n.csv
+    floors=("C floor, 256 MB cache|")
+    ((sql_upsert)) && floors+=("C floor SQL upsert, 256 MB cache|--sql-upsert")
+    echo "measuring, $runs run(s) each in rounds, $n rows of distinct names, price: $price:" >&2
+    for policy in keep update; do
+        name="pipectl" store=$out/grocery-distinct-csv-$n.sqlite  # the pipelines' store paths
+        [[ $policy == update ]] && name="pipectl, update" store=$out/grocery-distinct-update-csv-$n.sqlite
+        INPUT=$csv measure "$name" "$policy" "$store" "$pipectl" run "$(distinct_pipeline "$policy")"
+        if has floor "$peers"; then
+            for floor in "${floors[@]}"; do
+                label=${floor%%|*} flag=${floor#*|}
+                [[ $policy == update ]] && label=${label/, 256/, update, 256}
+                store=$out/floor-distinct-$policy${flag:+-sql}-$n.sqlite
+                # shellcheck disable=SC2086  # the flag, one word or none
+                INPUT=$csv measure "$label" "$policy" "$store" \
+                    "$out/floor-distinct" --cache-mb 256 --on-duplicate "$policy" $flag "$csv" "$store"
+            done
+        fi
+    done
+
+    run_all
+
+    floor_of() {  # keep|update: the floor each run of that policy is shown against (the hash-table one)
+        [[ $1 == update ]] && echo "C floor, update, 256 MB cache" || echo "C floor, 256 MB cache"
+    }
+    echo
+    echo "distinct long names, $n rows (bench/make-grocery.py --distinct), price: $price, $runs run(s) each: median wall time, largest peak memory"
+    printf '%-40s %10s %10s %9s  %s\n' tool wall peak "vs floor" "same content as pipectl"
+    for i in "${!names[@]}"; do
+        name=${names[$i]} reference=pipectl
+        [[ ${groups[$i]} == update ]] && reference="pipectl, update"
+        floor=$(floor_of "${groups[$i]}") vs="-"
+        [[ -n ${wall_of[$floor]:-} ]] && vs=$(ratio "${wall_of[$name]}" "${wall_of[$floor]}")
+        same="-"
+        if [[ $name != "$reference" && -n ${digest_of[$reference]:-} ]]; then
+            [[ ${digest_of[$name]} == "${digest_of[$reference]}" ]] && same=yes || same=NO
+        fi
+        printf '%-40s %8.2f s %7s MB %9s  %s\n' "$name" "${wall_of[$name]}" "$(mb "${peak_of[$name]}")" "$vs" "$same"
+    done
+    echo
+    for name in pipectl "pipectl, update"; do
+        [[ -n ${digest_of[$name]:-} ]] || continue
+        floor=$(floor_of "${name#pipectl, }")
+        echo "$name: content ${digest_of[$name]}"
+        log=$out/logs/${name//[^A-Za-z0-9.-]/_}.log
+        [[ -f $log ]] && echo "  $(awk '/^source /{print "read " $3 ", inserted " $4 ", already present " $5 ", updated " $6 ", skipped " $7 ", rejected " $8; exit}' "$log")"
+        if [[ -n ${times_of_all[$floor]:-} ]]; then
+            # shellcheck disable=SC2086  # the times, one word each
+            echo "  per round, $name / $floor: $(python3 -c 'import sys; a, b = (list(map(float, s.split())) for s in sys.argv[1:]); print(" ".join(f"{x / y:.2f}" for x, y in zip(a, b)))' "${times_of_all[$name]}" "${times_of_all[$floor]}")"
+        fi
+    done
+    for floor in "C floor, 256 MB cache" "C floor, update, 256 MB cache"; do
+        log=$out/logs/${floor//[^A-Za-z0-9.-]/_}.log
+        [[ -n ${wall_of[$floor]:-} && -f $log ]] && echo "$floor: $(tail -1 "$log")"
+    done
+    if [[ -n ${wall_of[pipectl]:-} && -n ${wall_of["pipectl, update"]:-} ]]; then
+        line="on_duplicate: update takes $(ratio "${wall_of["pipectl, update"]}" "${wall_of[pipectl]}") pipectl's keep time"
+        [[ -n ${wall_of["C floor, 256 MB cache"]:-} && -n ${wall_of["C floor, update, 256 MB cache"]:-} ]] \
+            && line+="; the floor's update $(ratio "${wall_of["C floor, update, 256 MB cache"]}" "${wall_of["C floor, 256 MB cache"]}") its keep time"
+        echo "$line"
+    fi
+    for note in "${notes[@]+"${notes[@]}"}"; do echo "note: $note"; done
+
+    echo
+    failures=0
+    for i in "${!names[@]}"; do
+        name=${names[$i]} group=${groups[$i]}
+        [[ $name == pipectl* ]] || continue
+        w=${wall_of[$name]} p=${peak_of[$name]}
+        for j in "${!names[@]}"; do
+            floor=${names[$j]}
+            [[ $floor == "C floor"* && ${groups[$j]} == "$group" ]] || continue
+            check "$(le "$w" "1.2 * ${wall_of[$floor]}")" "$name ${w} s <= 1.2 x $floor ${wall_of[$floor]} s ($(ratio "$w" "${wall_of[$floor]}"))"
+        done
+        check "$(le "$p" "160 * 1024")" "$name peak $(mb "$p") MB <= 160 MB"
+    done
+    for i in "${!names[@]}"; do
+        name=${names[$i]} reference=pipectl
+        [[ ${groups[$i]} == update ]] && reference="pipectl, update"
+        [[ $name != "$reference" && -n ${digest_of[$reference]:-} ]] || continue
+        [[ ${digest_of[$name]} == "${digest_of[$reference]}" ]] || check 0 "$name: content differs from $reference's: ${digest_of[$name]}"
+    done
+    echo "$failures target(s) missed"
+    ((failures == 0))
+    exit
+fi
 
 echo "measuring, $runs run(s) each in rounds, $n rows${scale:+ and pipectl at $scale rows}:" >&2
 for f in ${formats//,/ }; do
@@ -221,8 +379,6 @@ fi
 run_all
 
 # ---- Report ----
-mb() { python3 -c "print(f'{$1 / 1024:.1f}')"; }
-ratio() { python3 -c "print(f'{$1 / $2:.2f}x')"; }
 reference=""
 for f in csv comma xml json jsonl; do [[ -n ${wall_of["pipectl $f"]:-} ]] && { reference="pipectl $f"; break; }; done
 [[ -n $reference ]] || { echo "compare.sh: no pipectl run succeeded" >&2; exit 1; }
@@ -259,10 +415,6 @@ for note in "${notes[@]+"${notes[@]}"}"; do echo "note: $note"; done
 
 echo
 failures=0
-check() {  # check OK? TEXT
-    if [[ $1 == 1 ]]; then echo "PASS  $2"; else echo "FAIL  $2"; failures=$((failures + 1)); fi
-}
-le() { python3 -c "import sys; sys.exit(0 if $1 <= $2 else 1)" && echo 1 || echo 0; }
 if [[ -n ${wall_of["pipectl csv"]:-} ]]; then
     w=${wall_of["pipectl csv"]} p=${peak_of["pipectl csv"]}
     for floor in "C floor" "C floor, 256 MB cache"; do

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Writes N grocery-list rows as a spreadsheet would export them, in every format the speed
 benchmark reads: python3 bench/make-grocery.py OUT_DIR N [N ...]
+With --distinct (python3 bench/make-grocery.py --distinct OUT_DIR N [N ...]): long distinct names
+and a price, as CSV only (see write_distinct below).
 
 For each N, into OUT_DIR:
   grocery-N.csv        Numbers-style: UTF-8 BOM, CRLF, ';' between fields, decimal commas with '.'
@@ -151,13 +153,137 @@ def write(out, n):
         f.close()
 
 
+# ---- --distinct: long distinct names, ISO dates and a price ----
+#
+# grocery-distinct-N.csv, Numbers-style as grocery-N.csv (UTF-8 BOM, CRLF, ';', decimal commas,
+# quoted fields where needed) with the columns name;quantity;unit;locationathome;locationatshop;
+# added;price. About 95% of the rows bring a new name of 20 to 45 characters made of an optional
+# prefix, a product, an optional variety, a brand and a serial ("Bio Crème fraîche légère Marke 3
+# 4123457"), about a third of them with accented letters (NFC); the serial makes each name
+# distinct. About 5% repeat the name of any earlier item (uniformly over all of them, not only
+# recent ones) with one of quantity, unit, price or date changed. `added` is yyyy-MM-dd, `price`
+# has two decimals and '.' between thousands ("3,49", "1.249,00"); 0.1% of the items have no unit;
+# stray whitespace around 15% of the new rows' values and 20% of the repeated names, as in
+# grocery-N.csv. Each item's values are a function of its number (a 64-bit mix of it), so a repeat
+# rebuilds the item it repeats instead of keeping every item: memory stays flat.
+
+# About a third of the names come out with an accented letter (é, ü, ø, ...).
+PREFIXES = ["Bio", "Vegan", "Frische", "Feine", "Gourmet", "Fairtrade", "Regional", "Premium", "Petit",
+            "Zarte", "Délice", "Große", "Original", "Hausmarke", "Demeter", "Extra"]
+DISTINCT_PRODUCTS = [
+    "Crème fraîche", "Käse", "Brötchen", "Müsli", "Pâté", "Jalapeños", "Açaí bowl", "Gruyère", "Rösti",
+    "Smørrebrød", "Espresso beans", "Sourdough loaf", "Frozen berries", "Sweet potatoes", "Cheddar",
+    "Broccoli", "Orange juice", "Peanut butter", "Greek yoghurt", "Basmati rice", "Olive oil",
+    "Tomato passata", "Chocolate biscuits", "Oat milk", "Penne rigate", "Tortilla chips", "Cod fillets",
+    "Lamb chops", "Mac & cheese", "Fish \"n\" chips", "Tomatoes; cherry", "Sauerkraut", "Leberwurst",
+    "Schwarzbrot", "Baguette", "Croissants", "Tofu", "Hummus", "Kombucha", "Rooibos", "Quark", "Joghurt",
+    "Frischkase light", "Spaetzle", "Apfelstrudel", "Mozzarella", "Cafe crema", "Crepes", "Wurstsalat",
+    "Pflaumenmus", "Kraeutertee", "Bratwurst", "Semmelknoedel", "Gouda", "Maultaschen", "Rote Bete",
+]
+VARIETIES = ["légère", "extra", "mild", "würzig", "classic", "natur", "fettarm", "smoked", "à l'ancienne",
+             "sans sucre", "zuckerfrei", "mediterran", "hausgemacht", "creamy", "glutenfrei", "laktosefrei",
+             "fein", "grob", "scharf", "light"]
+BRANDS = ["Marke 3", "Gut & Günstig", "Ja!", "Bonne Maman", "Président", "Mueller", "Zott", "Dr. Oetker",
+          "Ruegenwalder", "Baerenmarke", "Nestlé", "Andechser", "Lacroix", "Alnatura", "K-Classic", "Landliebe",
+          "Rewe Bio", "dmBio", "Milbona", "Hochland"]
+DISTINCT_HEADER = HEADER + ["price"]
+MASK = (1 << 64) - 1
+
+
+def mix(x):
+    """splitmix64's finalizer: a well-spread 64-bit value of x."""
+    x = (x + 0x9E3779B97F4A7C15) & MASK
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK
+    return x ^ (x >> 31)
+
+
+def price(h):
+    """A price with two decimals from a 64-bit value: mostly 0,19 to 99,99; 5% up to 9.999,99."""
+    cents = 19 + h % 9981 if h % 20 else 10000 + h % 990000
+    euros = f"{cents // 100:,}".replace(",", ".")
+    return f"{euros},{cents % 100:02d}"
+
+
+def iso_date(h):
+    """A day between 2001 and 2030 as yyyy-MM-dd."""
+    y = 2001 + h % 30
+    m = 1 + (h >> 8) % 12
+    leap = m == 2 and y % 4 == 0 and (y % 100 != 0 or y % 400 == 0)
+    d = 1 + (h >> 16) % (DAYS_IN_MONTH[m - 1] + leap)
+    return f"{y}-{m:02d}-{d:02d}"
+
+
+def distinct_item(seed, k):
+    """Item number k (0, 1, ...): its raw values, the same whenever asked."""
+    a, b = mix(seed ^ (2 * k)), mix(seed ^ (2 * k + 1))
+    # A bijection of 0..9999999 (3456789 is prime to 10), so serials look scattered but never repeat;
+    # past ten million items the item number itself follows.
+    serial = str((k * 3456789 + 1234567) % 10000000).zfill(7) + ("" if k < 10000000 else f"-{k}")
+    prefix = PREFIXES[a % len(PREFIXES)] if (a >> 4) % 5 < 2 else None
+    product = DISTINCT_PRODUCTS[(a >> 8) % len(DISTINCT_PRODUCTS)]
+    variety = VARIETIES[(a >> 20) % len(VARIETIES)] if (a >> 16) % 5 < 3 else None
+    brand = BRANDS[(a >> 28) % len(BRANDS)]
+    name = " ".join(p for p in (prefix, product, variety, brand, serial) if p)
+    for drop in ("variety", "prefix", "brand"):  # too long: leave out a part
+        if len(name) <= 45:
+            break
+        variety = None if drop == "variety" else variety
+        prefix = None if drop == "prefix" else prefix
+        brand = None if drop == "brand" else brand
+        name = " ".join(p for p in (prefix, product, variety, brand, serial) if p)
+    if len(name) < 20:  # too short: a pack size
+        size = ["500 g", "1 kg", "250 ml", "6er Pack"][(a >> 36) % 4]
+        name = " ".join(p for p in (prefix, product, variety, brand, size, serial) if p)
+    unit = "" if (b >> 40) % 1000 == 0 else UNITS[(b >> 50) % len(UNITS)]
+    return (name, QUANTITIES[b % len(QUANTITIES)], unit, HOME[(b >> 8) % len(HOME)],
+            SHOP[(b >> 16) % len(SHOP)], iso_date(a >> 40), price(b >> 24))
+
+
+def write_distinct(out, n):
+    rng = random.Random(f"grocery-distinct-{n}")
+    seed = mix(n)
+    chance = rng.random
+    with open(out / f"grocery-distinct-{n}.csv", "w", encoding="utf-8", newline="") as f:
+        f.write("\ufeff" + ";".join(DISTINCT_HEADER) + "\r\n")
+        chunk, items = [], 0
+        for _ in range(n):
+            if items and chance() < 0.05:  # an earlier item again, one of its values changed
+                row = list(distinct_item(seed, int(chance() * items)))
+                field = (1, 2, 5, 6)[int(chance() * 4)]  # quantity, unit, added or price
+                old = row[field]
+                while row[field] == old:
+                    h = int(chance() * (1 << 62))
+                    row[field] = (QUANTITIES[h % len(QUANTITIES)] if field == 1 else UNITS[h % len(UNITS)] if field == 2
+                                  else iso_date(h) if field == 5 else price(h))
+                if chance() < 0.2:  # typed again, with other stray whitespace
+                    before, after = NOISE[int(chance() * len(NOISE))]
+                    row[0] = before + row[0] + after
+            else:
+                row = list(distinct_item(seed, items))
+                items += 1
+                if chance() < 0.15:  # stray whitespace around one of the values
+                    field = int(chance() * 7)
+                    before, after = NOISE[int(chance() * len(NOISE))]
+                    row[field] = before + row[field] + after
+            chunk.append(csv_line(row, ";"))
+            if len(chunk) == 10000:
+                f.writelines(chunk)
+                chunk.clear()
+        f.writelines(chunk)
+
+
 def main():
-    if len(sys.argv) < 3:
-        sys.exit("usage: make-grocery.py OUT_DIR N [N ...]")
-    out = pathlib.Path(sys.argv[1])
+    args = sys.argv[1:]
+    distinct = "--distinct" in args
+    if distinct:
+        args.remove("--distinct")
+    if len(args) < 2:
+        sys.exit("usage: make-grocery.py [--distinct] OUT_DIR N [N ...]")
+    out = pathlib.Path(args[0])
     out.mkdir(parents=True, exist_ok=True)
-    for n in map(int, sys.argv[2:]):
-        write(out, n)
+    for n in map(int, args[1:]):
+        (write_distinct if distinct else write)(out, n)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,451 @@
+/*
+ * The floor of the distinct-names benchmark (issue 21, item 7): the grocery job with a price, on
+ * bench/make-grocery.py --distinct's export, written by hand in C on the libraries pipectl uses
+ * (libcsv, SQLite prepared statements), with nothing general about it. bench/floor.c's approach
+ * and code (its hash tables, trimming and number reading are copied here unchanged), for seven
+ * columns: name;quantity;unit;locationathome;locationatshop;added;price.
+ *
+ *   cc -O2 -o floor-distinct bench/floor-distinct.c -lcsv -lsqlite3
+ *   floor-distinct [--delimiter C] [--cache-mb N] [--on-duplicate keep|update] [--sql-upsert]
+ *                  INPUT.csv OUTPUT.sqlite
+ *
+ * Reads the CSV (UTF-8, optional BOM, CRLF, ';' by default), trims every field (space, tab, CR,
+ * LF, no-break space), reads quantities and prices with a decimal comma and '.' between
+ * thousands, dates yyyy-MM-dd at midnight in Europe/Berlin as seconds since 2001-01-01 UTC, and
+ * writes the plain layout (Item with a NUMERIC price, Unit, LocationAtHome, LocationAtShop,
+ * `<relationship>_id` columns) as pipectl's `layout: sqlite` does: find-or-create by unique key
+ * through in-memory hash tables, an empty link key leaves the link NULL. The store is built beside
+ * the target in one transaction without a journal, indexed after the rows are in, and renamed
+ * into place.
+ *
+ * A later row of a name (the upsert):
+ *   --on-duplicate keep    (default) the first row wins; a later one creates nothing, not even a
+ *                          unit only it names (pipectl's `on_duplicate: keep`)
+ *   --on-duplicate update  a later row finds or creates its links and writes its quantity, date,
+ *                          price and links over the stored item (UPDATE ... WHERE id = ?), even
+ *                          when they are the same (pipectl compares first and updates only a
+ *                          row that differs)
+ *   --sql-upsert           the items' upsert done by SQLite instead of the hash table: the unique
+ *                          index on Item.name is made before the rows, and each row is one
+ *                          INSERT ... ON CONFLICT(name) DO NOTHING (keep) or DO UPDATE SET ...
+ *                          (update). Its links are found or created before the insert, so with
+ *                          keep a later row can create a unit only it names (none does in the
+ *                          generated data: the stores hold the same content).
+ *
+ * Prints `read N inserted N duplicates N skipped-links N rejected N` to stderr (duplicates: the
+ * later rows of a name, kept out or updated; with --sql-upsert the rows SQLite found present).
+ */
+#include <csv.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sqlite3.h>
+
+#define FIELDS 7
+enum { NAME, QUANTITY, UNIT, HOME, SHOP, ADDED, PRICE };
+
+static void die(const char *what, const char *detail) {
+    fprintf(stderr, "floor-distinct: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
+    exit(1);
+}
+
+static void *checked(void *p) {
+    if (!p) die("out of memory", NULL);
+    return p;
+}
+
+/* ---- A string -> row id hash table (open addressing, strings kept in an arena) ---- */
+
+typedef struct { uint64_t hash; const char *key; uint32_t length; int64_t id; } Slot;
+typedef struct { Slot *slots; size_t mask, count; char *arena; size_t arenaUsed, arenaSize; } Map;
+
+static uint64_t hashBytes(const char *s, size_t n) {  /* FNV-1a, then a final mix */
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+    return h ^ (h >> 29);
+}
+
+static void mapInit(Map *m, size_t capacity) {
+    size_t n = 16;
+    while (n < capacity * 2) n <<= 1;
+    m->slots = checked(calloc(n, sizeof(Slot)));
+    m->mask = n - 1;
+    m->count = 0;
+    m->arenaSize = 1 << 20;
+    m->arena = checked(malloc(m->arenaSize));
+    m->arenaUsed = 0;
+}
+
+static void mapGrow(Map *m) {
+    size_t n = (m->mask + 1) * 2;
+    Slot *slots = checked(calloc(n, sizeof(Slot)));
+    for (size_t i = 0; i <= m->mask; i++) {
+        if (!m->slots[i].key) continue;
+        size_t j = m->slots[i].hash & (n - 1);
+        while (slots[j].key) j = (j + 1) & (n - 1);
+        slots[j] = m->slots[i];
+    }
+    free(m->slots);
+    m->slots = slots;
+    m->mask = n - 1;
+}
+
+/* The slot of `key`: its id when found, else an empty slot to fill with mapPut. */
+static Slot *mapFind(Map *m, const char *key, size_t n, uint64_t h) {
+    size_t i = h & m->mask;
+    for (;;) {
+        Slot *s = &m->slots[i];
+        if (!s->key || (s->hash == h && s->length == n && memcmp(s->key, key, n) == 0)) return s;
+        i = (i + 1) & m->mask;
+    }
+}
+
+static void mapPut(Map *m, Slot *s, const char *key, size_t n, uint64_t h, int64_t id) {
+    if (m->arenaUsed + n > m->arenaSize) {  /* a new block; the old one stays referenced */
+        m->arenaSize = n > (1 << 20) ? n : (1 << 20);
+        m->arena = checked(malloc(m->arenaSize));
+        m->arenaUsed = 0;
+    }
+    char *copy = m->arena + m->arenaUsed;
+    memcpy(copy, key, n);
+    m->arenaUsed += n;
+    *s = (Slot){ h, copy, (uint32_t)n, id };
+    if (++m->count * 2 > m->mask) mapGrow(m);
+}
+
+/* ---- Values ---- */
+
+typedef struct { const char *s; size_t n; } Text;
+
+static Text trim(const char *s, size_t n) {
+    for (;;) {
+        if (n && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')) { s++; n--; }
+        else if (n >= 2 && (unsigned char)s[0] == 0xC2 && (unsigned char)s[1] == 0xA0) { s += 2; n -= 2; }
+        else break;
+    }
+    for (;;) {
+        char c = n ? s[n - 1] : 0;
+        if (n && (c == ' ' || c == '\t' || c == '\r' || c == '\n')) n--;
+        else if (n >= 2 && (unsigned char)s[n - 2] == 0xC2 && (unsigned char)s[n - 1] == 0xA0) n -= 2;
+        else break;
+    }
+    return (Text){ s, n };
+}
+
+/* "1.250,5" -> 1250.5 (quantities and prices): '.' between thousands, ',' before the decimals. Exact: the digits as one
+ * integer divided by a power of ten, both exact doubles, rounds once. */
+static int parseQuantity(Text t, double *out) {
+    static const double pow10[] = { 1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
+                                    1e13, 1e14, 1e15, 1e16, 1e17, 1e18 };
+    uint64_t digits = 0;
+    int count = 0, decimals = -1, sinceGroup = -1, negative = 0;
+    size_t i = 0;
+    if (i < t.n && t.s[i] == '-') { negative = 1; i++; }
+    for (; i < t.n; i++) {
+        char c = t.s[i];
+        if (c >= '0' && c <= '9') {
+            if (++count > 18) return 0;
+            digits = digits * 10 + (uint64_t)(c - '0');
+            if (decimals >= 0) decimals++;
+            if (sinceGroup >= 0) sinceGroup++;
+        } else if (c == '.' && decimals < 0 && count > 0 && (sinceGroup < 0 || sinceGroup == 3)) {
+            sinceGroup = 0;
+        } else if (c == ',' && decimals < 0 && (sinceGroup < 0 || sinceGroup == 3)) {
+            decimals = 0;
+            sinceGroup = -1;
+        } else {
+            return 0;
+        }
+    }
+    if (count == 0 || (sinceGroup >= 0 && sinceGroup != 3)) return 0;
+    double value = (double)digits / pow10[decimals < 0 ? 0 : decimals];
+    *out = negative ? -value : value;
+    return 1;
+}
+
+/* Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil). */
+static int64_t daysFromCivil(int64_t y, unsigned m, unsigned d) {
+    y -= m <= 2;
+    int64_t era = (y >= 0 ? y : y - 399) / 400;
+    unsigned yoe = (unsigned)(y - era * 400);
+    unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + (int64_t)doe - 719468;
+}
+
+/* The day of the last Sunday of a 31-day month (March, October). */
+static int64_t lastSunday(int64_t y, unsigned m) {
+    int64_t last = daysFromCivil(y, m, 31);
+    int64_t weekday = (last + 4) % 7;  /* 1970-01-01 was a Thursday; 0 = Sunday */
+    if (weekday < 0) weekday += 7;
+    return last - weekday;
+}
+
+/* "yyyy-MM-dd" at 00:00 Europe/Berlin -> seconds since 2001-01-01T00:00:00Z. */
+static int parseAdded(Text t, double *out) {
+    static const unsigned char monthDays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+    const char *s = t.s;
+    if (t.n != 10 || s[4] != '-' || s[7] != '-') return 0;
+    int digits[] = { 0, 1, 2, 3, 5, 6, 8, 9 };
+    for (int i = 0; i < 8; i++) if (s[digits[i]] < '0' || s[digits[i]] > '9') return 0;
+    int64_t y = (s[0] - '0') * 1000 + (s[1] - '0') * 100 + (s[2] - '0') * 10 + s[3] - '0';
+    unsigned m = (unsigned)((s[5] - '0') * 10 + s[6] - '0'), d = (unsigned)((s[8] - '0') * 10 + s[9] - '0');
+    int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    if (m < 1 || m > 12 || d < 1 || d > monthDays[m - 1] || (m == 2 && d == 29 && !leap)) return 0;
+    int64_t day = daysFromCivil(y, m, d);
+    int summer = day > lastSunday(y, 3) && day <= lastSunday(y, 10);
+    static const int64_t epoch2001 = 11323;  /* daysFromCivil(2001, 1, 1) */
+    *out = (double)((day - epoch2001) * 86400 - (summer ? 7200 : 3600));
+    return 1;
+}
+
+/* ---- The job ---- */
+
+typedef struct {
+    sqlite3 *db;
+    sqlite3_stmt *insertItem, *updateItem, *insertUnit, *insertHome, *insertShop;
+    Map items, units, homes, shops;
+    int64_t nextItem, nextUnit, nextHome, nextShop;
+    int update, sqlUpsert;
+    /* the fields of the current row: copied, as libcsv reuses its buffer */
+    char *buffer;
+    size_t used, size;
+    size_t offset[FIELDS + 1], length[FIELDS + 1];
+    int fields, header;
+    long read, inserted, duplicates, skippedLinks, rejected;
+} Job;
+
+static void check(Job *job, int rc, const char *what) {
+    if (rc != SQLITE_OK && rc != SQLITE_DONE && rc != SQLITE_ROW) die(what, sqlite3_errmsg(job->db));
+}
+
+static void exec(Job *job, const char *sql) {
+    char *message = NULL;
+    if (sqlite3_exec(job->db, sql, NULL, NULL, &message) != SQLITE_OK) die(sql, message);
+}
+
+static sqlite3_stmt *prepare(Job *job, const char *sql) {
+    sqlite3_stmt *statement;
+    check(job, sqlite3_prepare_v3(job->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &statement, NULL), sql);
+    return statement;
+}
+
+/* The row id of `key` in a linked table, inserted on first sight; 0 for an empty key. */
+static int64_t findOrCreate(Job *job, Map *map, sqlite3_stmt *insert, int64_t *next, Text key) {
+    if (key.n == 0) { job->skippedLinks++; return 0; }
+    uint64_t h = hashBytes(key.s, key.n);
+    Slot *slot = mapFind(map, key.s, key.n, h);
+    if (slot->key) return slot->id;
+    int64_t id = ++*next;
+    sqlite3_bind_int64(insert, 1, id);
+    sqlite3_bind_text(insert, 2, key.s, (int)key.n, SQLITE_STATIC);
+    check(job, sqlite3_step(insert), "insert");
+    sqlite3_reset(insert);
+    mapPut(map, slot, key.s, key.n, h, id);
+    return id;
+}
+
+static void bindLink(sqlite3_stmt *statement, int index, int64_t id) {
+    if (id) sqlite3_bind_int64(statement, index, id); else sqlite3_bind_null(statement, index);
+}
+
+/* Binds the values both statements share, ?2 to ?8: name, quantity, added, price and the links. */
+static void bindValues(Job *job, sqlite3_stmt *statement, Text *f, double quantity, double added, double price) {
+    int64_t unit = findOrCreate(job, &job->units, job->insertUnit, &job->nextUnit, f[UNIT]);
+    int64_t home = findOrCreate(job, &job->homes, job->insertHome, &job->nextHome, f[HOME]);
+    int64_t shop = findOrCreate(job, &job->shops, job->insertShop, &job->nextShop, f[SHOP]);
+    sqlite3_bind_text(statement, 2, f[NAME].s, (int)f[NAME].n, SQLITE_STATIC);
+    sqlite3_bind_double(statement, 3, quantity);
+    if (f[ADDED].n) sqlite3_bind_double(statement, 4, added); else sqlite3_bind_null(statement, 4);
+    if (f[PRICE].n) sqlite3_bind_double(statement, 5, price); else sqlite3_bind_null(statement, 5);
+    bindLink(statement, 6, unit);
+    bindLink(statement, 7, home);
+    bindLink(statement, 8, shop);
+}
+
+static void row(Job *job) {
+    Text f[FIELDS];
+    for (int i = 0; i < FIELDS; i++) f[i] = trim(job->buffer + job->offset[i], job->length[i]);
+    double quantity = 1, added = 0, price = 0;  /* 1: the model's default for an empty quantity */
+    if ((f[QUANTITY].n && !parseQuantity(f[QUANTITY], &quantity)) || (f[ADDED].n && !parseAdded(f[ADDED], &added))
+        || (f[PRICE].n && !parseQuantity(f[PRICE], &price))) {
+        job->rejected++;
+        return;
+    }
+    if (f[NAME].n == 0) { job->skippedLinks++; return; }  /* an empty key: skipped */
+
+    if (job->sqlUpsert) {  /* SQLite finds the name through its unique index */
+        sqlite3_stmt *insert = job->insertItem;
+        sqlite3_bind_null(insert, 1);
+        bindValues(job, insert, f, quantity, added, price);
+        check(job, sqlite3_step(insert), "insert");
+        sqlite3_reset(insert);
+        /* DO NOTHING changes no row for a name already in; DO UPDATE changes one either way, so
+         * with update every row counts here and the end tells the items from the updates. */
+        if (!job->update && sqlite3_changes(job->db) == 0) job->duplicates++; else job->inserted++;
+        return;
+    }
+
+    uint64_t h = hashBytes(f[NAME].s, f[NAME].n);
+    Slot *slot = mapFind(&job->items, f[NAME].s, f[NAME].n, h);
+    if (slot->key) {  /* a later row of a name */
+        job->duplicates++;
+        if (!job->update) return;  /* the first row wins */
+        sqlite3_stmt *update = job->updateItem;
+        sqlite3_bind_int64(update, 1, slot->id);
+        bindValues(job, update, f, quantity, added, price);
+        check(job, sqlite3_step(update), "update");
+        sqlite3_reset(update);
+        return;
+    }
+    int64_t id = ++job->nextItem;
+    sqlite3_stmt *insert = job->insertItem;
+    sqlite3_bind_int64(insert, 1, id);
+    bindValues(job, insert, f, quantity, added, price);
+    check(job, sqlite3_step(insert), "insert");
+    sqlite3_reset(insert);
+    /* lookups may have grown the map: find the slot again */
+    mapPut(&job->items, mapFind(&job->items, f[NAME].s, f[NAME].n, h), f[NAME].s, f[NAME].n, h, id);
+    job->inserted++;
+}
+
+static void onField(void *s, size_t n, void *data) {
+    Job *job = data;
+    if (job->fields < FIELDS + 1) {
+        if (job->used + n > job->size) {
+            while (job->used + n > job->size) job->size *= 2;
+            job->buffer = checked(realloc(job->buffer, job->size));
+        }
+        if (n) memcpy(job->buffer + job->used, s, n);
+        job->offset[job->fields] = job->used;
+        job->length[job->fields] = n;
+        job->used += n;
+    }
+    job->fields++;
+}
+
+static void onRow(int terminator, void *data) {
+    (void)terminator;
+    Job *job = data;
+    if (job->header) {
+        job->header = 0;
+    } else {
+        job->read++;
+        if (job->fields == FIELDS) row(job); else job->rejected++;
+    }
+    job->fields = 0;
+    job->used = 0;
+}
+
+int main(int argc, char **argv) {
+    unsigned char delimiter = ';';
+    long cacheMB = 0;
+    Job job = { .header = 1, .size = 4096 };
+    int i = 1;
+    while (argc - i > 2 && strncmp(argv[i], "--", 2) == 0) {
+        const char *option = argv[i++];
+        if (strcmp(option, "--sql-upsert") == 0) { job.sqlUpsert = 1; continue; }
+        const char *value = argv[i++];
+        if (strcmp(option, "--delimiter") == 0 && strlen(value) == 1) delimiter = (unsigned char)value[0];
+        else if (strcmp(option, "--cache-mb") == 0) cacheMB = strtol(value, NULL, 10);
+        else if (strcmp(option, "--on-duplicate") == 0 && strcmp(value, "keep") == 0) job.update = 0;
+        else if (strcmp(option, "--on-duplicate") == 0 && strcmp(value, "update") == 0) job.update = 1;
+        else die("unknown option or value", option);
+    }
+    if (argc - i != 2)
+        die("usage: floor-distinct [--delimiter C] [--cache-mb N] [--on-duplicate keep|update] [--sql-upsert]"
+            " INPUT.csv OUTPUT.sqlite", NULL);
+    const char *input = argv[i], *output = argv[i + 1];
+
+    FILE *file = fopen(input, "rb");
+    if (!file) die(input, strerror(errno));
+    char building[4096];
+    snprintf(building, sizeof building, "%s.building", output);
+    remove(building);
+
+    job.buffer = checked(malloc(job.size));
+    mapInit(&job.items, 1 << 16);  /* grows by doubling */
+    mapInit(&job.units, 64);
+    mapInit(&job.homes, 64);
+    mapInit(&job.shops, 64);
+    if (sqlite3_open(building, &job.db) != SQLITE_OK) die(building, sqlite3_errmsg(job.db));
+    exec(&job, "PRAGMA journal_mode = OFF; PRAGMA synchronous = NORMAL");
+    if (cacheMB > 0) {
+        char pragma[64];
+        snprintf(pragma, sizeof pragma, "PRAGMA cache_size = -%ld", cacheMB * 1024);
+        exec(&job, pragma);
+    }
+    exec(&job,
+         "BEGIN;"
+         "CREATE TABLE Unit (id INTEGER PRIMARY KEY, name TEXT);"
+         "CREATE TABLE LocationAtHome (id INTEGER PRIMARY KEY, storedIn TEXT);"
+         "CREATE TABLE LocationAtShop (id INTEGER PRIMARY KEY, aisle TEXT);"
+         "CREATE TABLE Item (id INTEGER PRIMARY KEY, added REAL, collected INTEGER, listed INTEGER, name TEXT,"
+         " price NUMERIC, quantity REAL, locationAtHome_id INTEGER REFERENCES LocationAtHome(id),"
+         " locationAtShop_id INTEGER REFERENCES LocationAtShop(id), unit_id INTEGER REFERENCES Unit(id));");
+    if (job.sqlUpsert) exec(&job, "CREATE UNIQUE INDEX Item_name_unique ON Item (name)");
+    job.insertUnit = prepare(&job, "INSERT INTO Unit (id, name) VALUES (?, ?)");
+    job.insertHome = prepare(&job, "INSERT INTO LocationAtHome (id, storedIn) VALUES (?, ?)");
+    job.insertShop = prepare(&job, "INSERT INTO LocationAtShop (id, aisle) VALUES (?, ?)");
+    const char *insertItem = "INSERT INTO Item (id, name, quantity, added, price, unit_id, locationAtHome_id,"
+                             " locationAtShop_id, listed, collected) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 1, 0)";
+    const char *updateSet = "quantity = ?3, added = ?4, price = ?5, unit_id = ?6, locationAtHome_id = ?7,"
+                            " locationAtShop_id = ?8";
+    char sql[1024];
+    if (job.sqlUpsert && job.update)
+        snprintf(sql, sizeof sql, "%s ON CONFLICT (name) DO UPDATE SET %s", insertItem, updateSet);
+    else if (job.sqlUpsert)
+        snprintf(sql, sizeof sql, "%s ON CONFLICT (name) DO NOTHING", insertItem);
+    else
+        snprintf(sql, sizeof sql, "%s", insertItem);
+    job.insertItem = prepare(&job, sql);
+    /* ?2, the name, is bound but not used: bindValues binds the same parameters for both */
+    snprintf(sql, sizeof sql, "UPDATE Item SET %s WHERE id = ?1", updateSet);
+    job.updateItem = prepare(&job, sql);
+
+    struct csv_parser parser;
+    if (csv_init(&parser, CSV_APPEND_NULL) != 0) die("csv_init failed", NULL);
+    csv_set_delim(&parser, delimiter);
+    static char chunk[1 << 20];
+    size_t n, total = 0;
+    while ((n = fread(chunk, 1, sizeof chunk, file)) > 0) {
+        const char *start = chunk;
+        if (total == 0 && n >= 3 && memcmp(chunk, "\xEF\xBB\xBF", 3) == 0) { start += 3; n -= 3; }  /* BOM */
+        total += n;
+        if (csv_parse(&parser, start, n, onField, onRow, &job) != n) die(input, csv_strerror(csv_error(&parser)));
+    }
+    if (ferror(file)) die(input, strerror(errno));
+    csv_fini(&parser, onField, onRow, &job);
+    csv_free(&parser);
+    fclose(file);
+
+    sqlite3_finalize(job.insertItem);
+    sqlite3_finalize(job.updateItem);
+    sqlite3_finalize(job.insertUnit);
+    sqlite3_finalize(job.insertHome);
+    sqlite3_finalize(job.insertShop);
+    if (job.sqlUpsert) {
+        sqlite3_stmt *count = prepare(&job, "SELECT count(*) FROM Item");
+        check(&job, sqlite3_step(count), "count");
+        long items = (long)sqlite3_column_int64(count, 0);
+        sqlite3_finalize(count);
+        if (job.update) { job.duplicates = job.inserted - items; job.inserted = items; }  /* see row() */
+    } else {
+        exec(&job, "CREATE UNIQUE INDEX Item_name_unique ON Item (name)");
+    }
+    exec(&job,
+         "CREATE UNIQUE INDEX Unit_name_unique ON Unit (name);"
+         "CREATE UNIQUE INDEX LocationAtHome_storedIn_unique ON LocationAtHome (storedIn);"
+         "CREATE UNIQUE INDEX LocationAtShop_aisle_unique ON LocationAtShop (aisle);"
+         "CREATE INDEX Item_locationAtHome_id_index ON Item (locationAtHome_id);"
+         "CREATE INDEX Item_locationAtShop_id_index ON Item (locationAtShop_id);"
+         "CREATE INDEX Item_unit_id_index ON Item (unit_id);"
+         "COMMIT");
+    if (sqlite3_close(job.db) != SQLITE_OK) die("close", sqlite3_errmsg(job.db));
+    if (rename(building, output) != 0) die(output, strerror(errno));
+    fprintf(stderr, "read %ld inserted %ld duplicates %ld skipped-links %ld rejected %ld\n",
+            job.read, job.inserted, job.duplicates, job.skippedLinks, job.rejected);
+    return 0;
+}
