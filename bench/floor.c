@@ -120,18 +120,7 @@ int main(int argc, char **argv) {
     remove(building);
 
     Job job = { .header = 1, .size = 4096 };
-    job.buffer = checked(malloc(job.size));
-    mapInit(&job.items, 1 << 16);  /* grows by doubling */
-    mapInit(&job.units, 64);
-    mapInit(&job.homes, 64);
-    mapInit(&job.shops, 64);
-    if (sqlite3_open(building, &job.db) != SQLITE_OK) die(building, sqlite3_errmsg(job.db));
-    exec(&job, "PRAGMA journal_mode = OFF; PRAGMA synchronous = NORMAL");
-    if (cacheMB > 0) {
-        char pragma[64];
-        snprintf(pragma, sizeof pragma, "PRAGMA cache_size = -%ld", cacheMB * 1024);
-        exec(&job, pragma);
-    }
+    openStore(&job, building, cacheMB);
     exec(&job,
          "BEGIN;"
          "CREATE TABLE Unit (id INTEGER PRIMARY KEY, name TEXT);"
@@ -146,38 +135,13 @@ int main(int argc, char **argv) {
     job.insertItem = prepare(&job, "INSERT INTO Item (id, name, quantity, added, unit_id, locationAtHome_id,"
                                    " locationAtShop_id, listed, collected) VALUES (?, ?, ?, ?, ?, ?, ?, 1, 0)");
 
-    struct csv_parser parser;
-    if (csv_init(&parser, CSV_APPEND_NULL) != 0) die("csv_init failed", NULL);
-    csv_set_delim(&parser, delimiter);
-    static char chunk[1 << 20];
-    size_t n, total = 0;
-    while ((n = fread(chunk, 1, sizeof chunk, file)) > 0) {
-        const char *start = chunk;
-        if (total == 0 && n >= 3 && memcmp(chunk, "\xEF\xBB\xBF", 3) == 0) { start += 3; n -= 3; }  /* BOM */
-        total += n;
-        if (csv_parse(&parser, start, n, onField, onRow, &job) != n) die(input, csv_strerror(csv_error(&parser)));
-    }
-    if (ferror(file)) die(input, strerror(errno));
-    csv_fini(&parser, onField, onRow, &job);
-    csv_free(&parser);
-    fclose(file);
+    readRows(&job, file, input, delimiter);
 
     sqlite3_finalize(job.insertItem);
     sqlite3_finalize(job.insertUnit);
     sqlite3_finalize(job.insertHome);
     sqlite3_finalize(job.insertShop);
-    exec(&job,
-         "CREATE UNIQUE INDEX Item_name_unique ON Item (name);"
-         "CREATE UNIQUE INDEX Unit_name_unique ON Unit (name);"
-         "CREATE UNIQUE INDEX LocationAtHome_storedIn_unique ON LocationAtHome (storedIn);"
-         "CREATE UNIQUE INDEX LocationAtShop_aisle_unique ON LocationAtShop (aisle);"
-         "CREATE INDEX Item_locationAtHome_id_index ON Item (locationAtHome_id);"
-         "CREATE INDEX Item_locationAtShop_id_index ON Item (locationAtShop_id);"
-         "CREATE INDEX Item_unit_id_index ON Item (unit_id);"
-         "COMMIT");
-    if (sqlite3_close(job.db) != SQLITE_OK) die("close", sqlite3_errmsg(job.db));
-    if (rename(building, output) != 0) die(output, strerror(errno));
-    fprintf(stderr, "read %ld inserted %ld duplicates %ld skipped-links %ld rejected %ld\n",
-            job.read, job.inserted, job.duplicates, job.skippedLinks, job.rejected);
+    exec(&job, "CREATE UNIQUE INDEX Item_name_unique ON Item (name)");
+    finishStore(&job, building, output);
     return 0;
 }
