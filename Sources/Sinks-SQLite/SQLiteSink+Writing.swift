@@ -31,13 +31,13 @@ extension SQLiteSink {
         }
         var key: KeyIndex.Key?
         if writer.hasKey {
-            guard let recordKey = writer.key(of: record) else {
+            guard var recordKey = writer.key(of: record) else {
                 var reason = writer.emptyKeyReason(of: record)
                 if let (from, slot) = linkedFrom { reason += ", so \(from.name).\(from.relationships[slot].name) is left empty" }
                 log.skip(entity: writer.entity, at: record.location, reason: reason)
                 return nil
             }
-            if let existing = try writer.keys.lookup(recordKey, hash: record.keyHash) {
+            if let existing = try writer.keys.lookup(insertingIfAbsent: &recordKey, hash: record.keyHash) {
                 guard let onDuplicate else {
                     log.count(.alreadyPresent, entity: writer.entity)
                     return LinkedRow(rowID: existing.rowID, entityNumber: writer.entityNumber)

@@ -51,6 +51,44 @@ struct KeyIndexTests {
         #expect(hash("Crème") == hash("Cre\u{300}me") && !hash("Crème").isASCII && hash("Milk").isASCII)
     }
 
+    @Test("a key not found is inserted from its lookup's canonical bytes, or from its text when a later key took them")
+    func absentKeys() throws {
+        try withScratchFolder { folder in
+            // The second index spills from its third key on: the same path to disk.
+            for limits in [SinksSQLite.KeyIndex.Limits.standard, .init(memoryKeys: 2, runKeys: 300)] {
+                let index = SinksSQLite.KeyIndex(spillDirectory: folder, limits: limits)
+                let at = Location(file: "items.csv", line: 2, column: 1)
+                var scratch: [UInt8] = []
+                func hash(_ text: String) -> TextKeyHash { TextKeyHash(of: text, scratch: &scratch) }
+                let names = ["Crème fraîche, demi-écrémée, 30 cl", "Crème anglaise à la vanille de Madagascar",
+                             "Plain ASCII name of more than 24 bytes", "Pâté de campagne aux cèpes et au poivre"]
+                // Right after its own lookup.
+                var first = SinksSQLite.KeyIndex.Key.text(names[0])
+                #expect(try index.lookup(insertingIfAbsent: &first, hash: hash(names[0])) == nil)
+                guard case .absent = first else { Issue.record("a key not found comes back as .absent"); return }
+                try index.insert(first, hash: hash(names[0]), rowID: 1, first: at)
+                // After the lookup of another key, which takes the scratch bytes: made again.
+                var second = SinksSQLite.KeyIndex.Key.text(names[1])
+                var third = SinksSQLite.KeyIndex.Key.text(names[3])
+                #expect(try index.lookup(insertingIfAbsent: &second) == nil)
+                #expect(try index.lookup(insertingIfAbsent: &third, hash: hash(names[3])) == nil)
+                try index.insert(second, rowID: 2, first: at)
+                var ascii = SinksSQLite.KeyIndex.Key.text(names[2])
+                #expect(try index.lookup(insertingIfAbsent: &ascii, hash: hash(names[2])) == nil)
+                try index.insert(ascii, hash: hash(names[2]), rowID: 3, first: at)
+                try index.insert(third, rowID: 4, first: at)
+                // Found as String compares them: each by its decomposed form too.
+                for (k, name) in names.enumerated() {
+                    let decomposed = String(name.decomposedStringWithCanonicalMapping)
+                    #expect(try index.lookup(.text(decomposed))?.rowID == Int64(k + 1), "\(name)")
+                }
+                var again = SinksSQLite.KeyIndex.Key.text(names[1])
+                #expect(try index.lookup(insertingIfAbsent: &again)?.rowID == 2)
+                guard case .text = again else { Issue.record("a key found is left as it was"); return }
+            }
+        }
+    }
+
     @Test("a short key given by the bytes its hash carries is the same key as its text")
     func canonicalKeys() throws {
         let index = KeyIndex()

@@ -41,6 +41,9 @@ final class KeyIndex {
         case canonical(TextKeyHash)
         case value(Value)
         case values([Value])
+        /// A `.text` key a lookup did not find, with its hash and the scratch generation that still
+        /// holds its canonical bytes: inserting it right after does not normalize it again.
+        case absent(String, hash: UInt64, generation: UInt64)
     }
 
     /// `spillDirectory`: where text keys past `limits.memoryKeys` are written (the store's folder).
@@ -52,7 +55,16 @@ final class KeyIndex {
     /// `EntityRecord.keyHash`); otherwise it is computed here.
     @inline(__always)
     func lookup(_ key: Key, hash: TextKeyHash? = nil) throws -> Entry? {
-        try state.lookup(key, hash: hash)
+        var key = key
+        return try state.lookup(&key, hash: hash)
+    }
+
+    /// `lookup(_:hash:)` for a key that is inserted next if it is not found: a text key not
+    /// found comes back as `.absent`, which `insert` takes without computing its canonical bytes
+    /// again (the NFC form of a long key that is not ASCII, which a hash cannot carry).
+    @inline(__always)
+    func lookup(insertingIfAbsent key: inout Key, hash: TextKeyHash? = nil) throws -> Entry? {
+        try state.lookup(&key, hash: hash)
     }
 
     /// Starts loading the part of the index a lookup of a text key with `hash` reads first, for
@@ -88,6 +100,9 @@ final class KeyIndex {
         private var firsts = LocationList()
         private var spill: KeySpill?
         private var normalized: [UInt8] = []
+        /// Counts the uses of `normalized`, so that an `.absent` key knows whether it still holds
+        /// its bytes.
+        private var generation: UInt64 = 0
 
         init(spillDirectory: URL, limits: Limits) {
             self.spillDirectory = spillDirectory
@@ -95,15 +110,23 @@ final class KeyIndex {
         }
 
         @inline(__always)
-        mutating func lookup(_ key: Key, hash: TextKeyHash?) throws -> Entry? {
+        mutating func lookup(_ key: inout Key, hash: TextKeyHash?) throws -> Entry? {
             let number: Int32?
             switch key {
-            case .text(let text):
+            case .text(let text), .absent(let text, _, _):
                 // The scratch buffer is taken out for the call: `self` is read inside it.
                 var scratch: [UInt8] = []
                 swap(&scratch, &normalized)
                 defer { swap(&scratch, &normalized) }
-                return try Self.withCanonicalBytes(text, hash: hash, scratch: &scratch) { try lookup(canonical: $0, hash: $1) }
+                generation &+= 1
+                var found: Entry?
+                var hashed: UInt64 = 0
+                try Self.withCanonicalBytes(text, hash: hash, scratch: &scratch) {
+                    hashed = $1
+                    found = try lookup(canonical: $0, hash: $1)
+                }
+                if found == nil { key = .absent(text, hash: hashed, generation: generation) }
+                return found
             case .canonical(let hash):
                 return try Self.withInlineBytes(of: hash) { try lookup(canonical: $0, hash: hash.value) }
             case .value(let value): number = values[value]
@@ -130,8 +153,18 @@ final class KeyIndex {
                     var scratch: [UInt8] = []
                     swap(&scratch, &normalized)
                     defer { swap(&scratch, &normalized) }
+                    generation &+= 1
                     return try Self.withCanonicalBytes(text, hash: known, scratch: &scratch) {
                         try spill(canonical: $0, hash: $1, rowID: rowID, first: first)
+                    }
+                case .absent(let text, let hash, let generation):
+                    var scratch: [UInt8] = []
+                    swap(&scratch, &normalized)
+                    defer { swap(&scratch, &normalized) }
+                    let fresh = generation == self.generation
+                    self.generation &+= 1
+                    return try Self.withAbsentBytes(text, hash: hash, fresh: fresh, scratch: &scratch) {
+                        try spill(canonical: $0, hash: hash, rowID: rowID, first: first)
                     }
                 case .canonical(let hash):
                     return try Self.withInlineBytes(of: hash) { try spill(canonical: $0, hash: hash.value, rowID: rowID, first: first) }
@@ -146,8 +179,15 @@ final class KeyIndex {
             firsts.append(first)
             switch key {
             case .text(let text):
+                generation &+= 1
                 Self.withCanonicalBytes(text, hash: known, scratch: &normalized) {
                     texts.insert($0, hash: UInt32(truncatingIfNeeded: $1), number)
+                }
+            case .absent(let text, let hash, let generation):
+                let fresh = generation == self.generation
+                self.generation &+= 1
+                Self.withAbsentBytes(text, hash: hash, fresh: fresh, scratch: &normalized) {
+                    texts.insert($0, hash: UInt32(truncatingIfNeeded: hash), number)
                 }
             case .canonical(let hash):
                 Self.withInlineBytes(of: hash) { texts.insert($0, hash: UInt32(truncatingIfNeeded: hash.value), number) }
@@ -178,6 +218,24 @@ final class KeyIndex {
                 preconditionFailure("a canonical key without its bytes")
             }
             return result
+        }
+
+        /// Calls `body` with the canonical bytes of an `.absent` key: those `scratch` still holds
+        /// from its lookup when `fresh`, else made again.
+        @inline(__always)
+        private static func withAbsentBytes<R>(_ text: String, hash: UInt64, fresh: Bool, scratch: inout [UInt8],
+                                               _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+            // An ASCII key is its own bytes, and a lookup leaves nothing in `scratch` for it.
+            if let result = try text.utf8.withContiguousStorageIfAvailable({ bytes -> R? in
+                guard TextKeyHash.isASCII(bytes) else { return nil }
+                return try body(bytes)
+            }), let result { return result }
+            if fresh {
+                assert({ var check: [UInt8] = []; return TextKeyHash.withNormalizedBytes(text, scratch: &check) { Array($0) } }() == scratch,
+                       "'\(text)': the scratch buffer no longer holds its canonical bytes")
+                return try scratch.withUnsafeBufferPointer(body)
+            }
+            return try TextKeyHash.withCanonicalBytes(text, scratch: &scratch) { bytes, _ in try body(bytes) }
         }
 
         /// Calls `body` with the bytes `text` is compared by (see `TextKeyHash`) and their hash,
