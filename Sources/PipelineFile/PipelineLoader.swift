@@ -131,8 +131,26 @@ extension PipelineLoader {
             let report = try options.node("report").map(reportSettings) ?? ReportSettings()
             let onReject = options.string("on_reject").flatMap(RejectPolicy.init(rawValue:)) ?? .continue
 
-            return PipelineDefinition(file: file, name: pipelineName, store: store, model: model, sources: sources,
-                                      report: report, onReject: onReject)
+            let pipeline = PipelineDefinition(file: file, name: pipelineName, store: store, model: model, sources: sources,
+                                              report: report, onReject: onReject, allowEmpty: options.bool("allow_empty") ?? false)
+            try checkReportPaths(of: pipeline, in: options.node("report"))
+            return pipeline
+        }
+
+        /// A report path that names the store, an input, the pipeline file or the other report
+        /// would destroy it: refused before anything runs.
+        func checkReportPaths(of pipeline: PipelineDefinition, in node: ConfigNode?) throws {
+            guard let node else { return }
+            let options = try Options(node, spec: PipelineSpecs.report, stage: "pipeline")
+            let reports = [("xlsx", pipeline.report.xlsx), ("json", pipeline.report.json)]
+            for (key, url) in reports {
+                guard let url, let value = options.node(key) else { continue }
+                let others = reports.compactMap { $0.0 < key ? $0.1 : nil }
+                if let what = pipeline.conflict(ofOutput: url, others: others) {
+                    throw value.error("the report path '\(value.scalar ?? "")' is \(what): writing the report there would destroy it; "
+                                          + "name a file of its own", stage: "pipeline")
+                }
+            }
         }
 
         func reportSettings(from node: ConfigNode) throws -> ReportSettings {
@@ -143,7 +161,9 @@ extension PipelineLoader {
             return ReportSettings(xlsx: try options.path("xlsx").map(resolve),
                                   json: try options.path("json").map(resolve),
                                   durations: options.bool("durations") ?? false,
-                                  storedRows: options.integer("stored_rows"))
+                                  storedRows: options.integer("stored_rows"),
+                                  xlsxLocation: options.node("xlsx")?.location,
+                                  jsonLocation: options.node("json")?.location)
         }
     }
 }

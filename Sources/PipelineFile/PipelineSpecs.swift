@@ -16,6 +16,9 @@ public enum PipelineSpecs {
             OptionSpec("report", .mapping, "Where the import report is written."),
             OptionSpec("on_reject", .oneOf(RejectPolicy.allNames), default: "continue",
                        "What a rejected record does: 'continue' counts and reports it, 'fail' fails the run."),
+            OptionSpec("allow_empty", .bool, default: "false",
+                       "Let a run replace a store that holds records although a source gave it none (every record "
+                           + "rejected or skipped); by default such a run fails and the store stays."),
         ])
 
     /// `store:`, the output.

@@ -11,7 +11,7 @@ import SQLite
 /// try Runner(pipeline: pipeline).run(into: sink)
 /// ```
 ///
-/// The store is built in `.<name>.pipectl-building` beside the target (see `buildingURL(for:)`)
+/// The store is built in `.<name>.pipectl-building-<pid>` beside the target (see `buildingURL(for:)`)
 /// and renamed over it by `finish(log:)` once committed and checked; `discard()` (or dropping the
 /// sink unfinished) deletes it and leaves the previous store as it was.
 ///
@@ -32,25 +32,33 @@ public final class SQLiteSink: PrefetchingSink {
     /// The pipeline file's `store:` entry, for errors about the store as a whole.
     private let location: Location?
 
-    /// Where a store for `target` is built before it replaces it: `.<name>.pipectl-building` in the
-    /// same folder. A leftover from a killed run is removed when the next run starts.
+    /// Where this process builds a store for `target` before it replaces it:
+    /// `.<name>.pipectl-building-<process id>` in the same folder. A leftover from a killed run is
+    /// removed when the next run starts.
     public static func buildingURL(for target: URL) -> URL {
         StoreFile.buildingURL(for: target.standardizedFileURL)
     }
 
-    /// Opens a new temporary store beside `settings.path` and creates the schema for `model`.
+    /// The lock file a run holds while it builds a store for `target` (`.<name>.pipectl-lock`).
+    public static func lockURL(for target: URL) -> URL {
+        StoreLock.url(for: target.standardizedFileURL)
+    }
+
+    /// Takes the store's lock, opens a new temporary store beside `settings.path` and creates the
+    /// schema for `model`. `waitingForLock`: seconds to wait for another run building the same
+    /// store to finish.
     ///
-    /// Throws `PipelineError` when the model cannot be expressed in the layout or the store cannot
-    /// be written there.
-    public convenience init(settings: StoreSettings, model: StoreModel) throws {
-        try self.init(settings: settings, model: model, keyLimits: .standard)
+    /// Throws `PipelineError` when the model cannot be expressed in the layout, the store cannot
+    /// be written there, or (`.busy`) another run holds the store's lock.
+    public convenience init(settings: StoreSettings, model: StoreModel, waitingForLock: Double = 0) throws {
+        try self.init(settings: settings, model: model, keyLimits: .standard, waitingForLock: waitingForLock)
     }
 
     /// `keyLimits`: how many unique keys stay in memory before they go to disk; tests set them low.
-    init(settings: StoreSettings, model: StoreModel, keyLimits: KeyIndex.Limits) throws {
+    init(settings: StoreSettings, model: StoreModel, keyLimits: KeyIndex.Limits, waitingForLock: Double = 0) throws {
         location = settings.location
         layout = try StoreTables.layout(model: model, settings: settings)
-        file = try StoreFile(target: settings.path, location: settings.location)
+        file = try StoreFile(target: settings.path, location: settings.location, lockWait: waitingForLock)
         do {
             let connection = try SQLiteConnection(path: file.building.path, readOnly: false)
             try layout.configure(connection)
@@ -168,6 +176,18 @@ public final class SQLiteSink: PrefetchingSink {
         connection = nil  // closes it: its statements went with the writers
         // Best effort: a leftover is removed by the next run anyway.
         try? file.removeBuilding()
+    }
+
+    /// Whether the store at the target has a row in any table of its own (not SQLite's, not Core
+    /// Data's bookkeeping, not pipectl's metadata). A file that is not a readable store has none.
+    public func previousOutputHasRecords() throws -> Bool {
+        guard StoreFile.isSQLiteDatabase(file.target.path), let store = try? SQLiteStore(readingAt: file.target) else { return false }
+        let bookkeeping: Set<String> = ["Z_METADATA", "Z_MODELCACHE", "Z_PRIMARYKEY", "pipectl_metadata"]
+        let tables = (try? store.rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")) ?? []
+        for case .text(let table)? in tables.map(\.first) where !bookkeeping.contains(table) {
+            if (try? store.scalar("SELECT EXISTS (SELECT 1 FROM \(SQL.quote(table)))")) == .integer(1) { return true }
+        }
+        return false
     }
 
     /// The store must pass SQLite's own checks before it replaces anything.

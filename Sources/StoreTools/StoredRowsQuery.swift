@@ -13,10 +13,11 @@ public enum StoredRowsQuery {
     static let pageSize = 4096
 
     /// `limit`: the most rows of each entity (the pipeline's `report: { stored_rows: }`), nil for all.
-    public static func rows(of pipeline: PipelineDefinition, limit: Int? = nil) throws -> [StoredRows] {
+    /// `storeAt`: the store to read, if not the pipeline's own (a new one not yet in place).
+    public static func rows(of pipeline: PipelineDefinition, limit: Int? = nil, storeAt url: URL? = nil) throws -> [StoredRows] {
         guard limit != 0 else { return [] }
         do {
-            return try rows(of: pipeline, limit: limit, store: SQLiteStore(readingAt: pipeline.store.path))
+            return try rows(of: pipeline, limit: limit, store: SQLiteStore(readingAt: url ?? pipeline.store.path))
         } catch {
             throw PipelineError.converting(error)
         }

@@ -10,6 +10,7 @@ enum ExitCodes {
     static let invalidInput: Int32 = 66
     static let rejected: Int32 = 67
     static let io: Int32 = 74
+    static let busy: Int32 = 75
 
     static func code(for kind: PipelineError.Kind) -> Int32 {
         switch kind {
@@ -17,6 +18,7 @@ enum ExitCodes {
         case .invalidInput: return invalidInput
         case .rejected: return rejected
         case .io: return io
+        case .busy: return busy
         }
     }
 }

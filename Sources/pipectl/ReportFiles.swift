@@ -2,6 +2,11 @@ import Foundation
 import Pipeline
 import ReportsXLSX
 import StoreTools
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The reports a run writes: the pipeline's `report:` files plus `--report FILE`, each as XLSX or
 /// JSON by its extension.
@@ -30,32 +35,93 @@ struct ReportFiles {
         }
     }
 
-    /// Writes every report of `runner`'s run; the workbook's entity sheets come from the finished
-    /// store, so only a run that put a store in place has them. `status` shows which is being
-    /// written (a large store's workbook takes a while).
+    /// Writes every report of `runner`'s run now (a failed run's): see `stage` and `commit`.
     func write(runner: Runner, outcome: ImportReport.Outcome, changes: ChangeReview, status: StatusLine? = nil) throws {
+        try stage(runner: runner, outcome: outcome, changes: changes, store: nil, status: status).commit()
+    }
+
+    /// Writes every report of `runner`'s run to a temporary file beside its target, to be put in
+    /// place by `commit()` once the run has succeeded: the reports are complete before the store
+    /// is published, and a report that cannot be written fails the run with the old store in
+    /// place. `store`: the finished new store, for the workbook's entity sheets (nil: none).
+    /// `status` shows which is being written (a large store's workbook takes a while).
+    func stage(runner: Runner, outcome: ImportReport.Outcome, changes: ChangeReview, store: URL?,
+               status: StatusLine? = nil) throws -> Staged {
         defer { status?.clear() }
-        guard !files.isEmpty else { return }
+        var staged = Staged()
+        guard !files.isEmpty else { return staged }
         let report = ImportReport(runner: runner, outcome: outcome, changes: changes.result, display: Terminal.display) {
             digests.digest(of: $0).map { ($0.bytes, $0.hex) }
         }
-        for (url, format) in files {
-            let name = Terminal.display(url)
-            status?.show("writing \(name)")
-            do {
-                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            } catch {
-                throw PipelineError(.io, at: Location(file: name), stage: "report",
-                                    "cannot create the report's folder: \(error.localizedDescription)")
+        do {
+            for (url, format) in files {
+                let name = Terminal.display(url)
+                status?.show("writing \(name)")
+                try ReportFiles.checkWritable(url, name: name)
+                do {
+                    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                } catch {
+                    throw PipelineError(.io, at: Location(file: name), stage: "report",
+                                        "cannot create the report's folder: \(error.localizedDescription)")
+                }
+                let temporary = url.deletingLastPathComponent()
+                    .appendingPathComponent(".\(url.lastPathComponent).pipectl-report-\(getpid())")
+                staged.add(temporary, for: url, name: name)
+                switch format {
+                case .json:
+                    try JSONReportWriter().write(report, to: temporary, name: name)
+                case .xlsx:
+                    let settings = runner.pipeline.report
+                    let rows = try store.map { try StoredRowsQuery.rows(of: runner.pipeline, limit: settings.storedRows, storeAt: $0) } ?? []
+                    try XLSXReportWriter(includeDurations: settings.durations, rowsPerEntity: settings.storedRows)
+                        .write(report, storedRows: rows, to: temporary, name: name)
+                }
             }
-            switch format {
-            case .json:
-                try JSONReportWriter().write(report, to: url, name: name)
-            case .xlsx:
-                let settings = runner.pipeline.report
-                let rows = outcome == .succeeded ? try StoredRowsQuery.rows(of: runner.pipeline, limit: settings.storedRows) : []
-                try XLSXReportWriter(includeDurations: settings.durations, rowsPerEntity: settings.storedRows)
-                    .write(report, storedRows: rows, to: url, name: name)
+        } catch {
+            staged.discard()
+            throw error
+        }
+        return staged
+    }
+
+    /// A report path must be a file to replace or a new name: never a device, a FIFO or a folder.
+    static func checkWritable(_ url: URL, name: String) throws {
+        var status = stat()
+        guard stat(url.path, &status) == 0 else { return }
+        let type = status.st_mode & S_IFMT
+        guard type != S_IFREG else { return }
+        let what = switch type {
+        case S_IFDIR: "a folder"
+        case S_IFCHR, S_IFBLK: "a device"
+        case S_IFIFO: "a FIFO"
+        default: "not a regular file"
+        }
+        throw PipelineError(.io, at: Location(file: name), stage: "report",
+                            "the report path is \(what), and pipectl writes reports to regular files only; name a file")
+    }
+
+    /// Reports written aside, waiting for the run's outcome.
+    struct Staged {
+        private var files: [(temporary: URL, target: URL, name: String, registration: InterruptCleanup.Registration?)] = []
+
+        fileprivate mutating func add(_ temporary: URL, for target: URL, name: String) {
+            files.append((temporary, target, name, InterruptCleanup.register(temporary.path)))
+        }
+
+        /// Puts every report in place.
+        func commit() throws {
+            defer { discard() }
+            for file in files where rename(file.temporary.path, file.target.path) != 0 {
+                let reason = String(cString: strerror(errno))
+                throw PipelineError(.io, at: Location(file: file.name), stage: "report", "cannot move the report into place: \(reason)")
+            }
+        }
+
+        /// Removes what was not put in place.
+        func discard() {
+            for file in files {
+                unlink(file.temporary.path)
+                InterruptCleanup.unregister(file.registration)
             }
         }
     }

@@ -79,7 +79,7 @@ struct SQLiteSinkFileTests {
             let target = folder.appendingPathComponent("nested/deeper/store.sqlite")
             let sink = try SQLiteSink(settings: StoreSettings(path: target), model: Grocery.model)
             let building = SQLiteSink.buildingURL(for: target)
-            #expect(building.path == folder.appendingPathComponent("nested/deeper/.store.sqlite.pipectl-building").standardizedFileURL.path)
+            #expect(building.path == folder.appendingPathComponent("nested/deeper/.store.sqlite.pipectl-building-\(getpid())").standardizedFileURL.path)
             let log = Grocery.log()
             for record in Self.records { try sink.write(record, onDuplicate: .keep, log: log) }
             #expect(FileManager.default.fileExists(atPath: building.path))
@@ -123,9 +123,11 @@ struct SQLiteSinkFileTests {
     func leftoverFromKilledRun() throws {
         try withScratchFolder { folder in
             let target = folder.appendingPathComponent("store.sqlite")
-            let building = SQLiteSink.buildingURL(for: target)
+            // Another process's: every run's building file has its own name.
+            let building = folder.appendingPathComponent(".store.sqlite.pipectl-building-99999")
             try Data("half a store".utf8).write(to: building)
             try Data("half a journal".utf8).write(to: URL(fileURLWithPath: building.path + "-journal"))
+            try Data("99999\n".utf8).write(to: SQLiteSink.lockURL(for: target))
             try buildStore(at: target, Self.records)
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["store.sqlite"])
             #expect(try SQLiteStore(readingAt: target).scalar("SELECT count(*) FROM Item") == .integer(2))

@@ -234,8 +234,14 @@ final class ReportTests: XCTestCase {
         let result = try ws.run("run", "-q", "pipelines/grocery-sqlite.yaml", "--report", "blocked/report.json")
         XCTAssertEqual(result.status, 74)
         XCTAssertTrue(result.stderr.hasPrefix("blocked/report.json: error: report: cannot create the report's folder: "), result.stderr)
-        // The store is written and stays: the report is about it, not part of it.
-        XCTAssertTrue(ws.exists("build/grocery-sqlite.sqlite"))
+        XCTAssertEqual(result.stderr.components(separatedBy: "error:").count, 2, "told once: \(result.stderr)")
+        // The reports are written before the store is put in place: a run whose report fails
+        // leaves the store as it was (here: none).
+        XCTAssertFalse(ws.exists("build/grocery-sqlite.sqlite"))
+        XCTAssertEqual(try ws.run("run", "-q", "pipelines/grocery-sqlite.yaml").status, 0)
+        let before = try ws.bytes("build/grocery-sqlite.sqlite")
+        XCTAssertEqual(try ws.run("run", "-q", "pipelines/grocery-sqlite.yaml", "--report", "blocked/report.json").status, 74)
+        XCTAssertEqual(try ws.bytes("build/grocery-sqlite.sqlite"), before)
     }
 
     /// `<row r="n">` with inline-string cells from column A on; nil leaves a cell out.

@@ -13,6 +13,8 @@ public struct PipelineError: Error, Sendable, CustomStringConvertible {
         case rejected
         /// Files cannot be read or written, or the store cannot be built (exit 74).
         case io
+        /// Another run is building the same store; trying again later may succeed (exit 75).
+        case busy
     }
 
     public var kind: Kind

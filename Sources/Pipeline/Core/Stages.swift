@@ -134,6 +134,9 @@ public protocol RecordSink: AnyObject {
     func finish(log: ImportLog, publish: Bool) throws
     /// Throws away everything written; the previous output stays as it was.
     func discard()
+    /// Whether the output this sink would replace holds records: a run that lost a whole source
+    /// must not replace it unnoticed (`PipelineDefinition.allowEmpty`).
+    func previousOutputHasRecords() throws -> Bool
 }
 
 /// A sink with an index to warm up: told a few records ahead what it will write, it may start
@@ -149,6 +152,9 @@ extension RecordSink {
         var record = record
         try write(&record, onDuplicate: onDuplicate, log: log)
     }
+
+    /// A sink that cannot tell says no: nothing is then stopped.
+    public func previousOutputHasRecords() throws -> Bool { false }
 
     /// Completes the output, checks it, and puts it in place atomically.
     public func finish(log: ImportLog) throws {

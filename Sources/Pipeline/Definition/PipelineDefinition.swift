@@ -12,9 +12,12 @@ public struct PipelineDefinition: Sendable {
     public var report: ReportSettings
     /// What a rejected record does to the run.
     public var onReject: RejectPolicy
+    /// Whether a run may replace a store that holds records with one to which a source gave
+    /// nothing (every record rejected or skipped): by default that fails the run.
+    public var allowEmpty: Bool
 
     public init(file: URL, name: String, store: StoreSettings, model: StoreModel, sources: [SourceDefinition],
-                report: ReportSettings = ReportSettings(), onReject: RejectPolicy = .continue) {
+                report: ReportSettings = ReportSettings(), onReject: RejectPolicy = .continue, allowEmpty: Bool = false) {
         self.file = file
         self.name = name
         self.store = store
@@ -22,6 +25,7 @@ public struct PipelineDefinition: Sendable {
         self.sources = sources
         self.report = report
         self.onReject = onReject
+        self.allowEmpty = allowEmpty
     }
 }
 
@@ -63,11 +67,44 @@ public struct ReportSettings: Sendable {
     public var durations: Bool
     /// The most stored rows the workbook shows per entity; nil for every row.
     public var storedRows: Int?
-    public init(xlsx: URL? = nil, json: URL? = nil, durations: Bool = false, storedRows: Int? = nil) {
+    /// Where the pipeline file names each report, for errors.
+    public var xlsxLocation: Location?
+    public var jsonLocation: Location?
+    public init(xlsx: URL? = nil, json: URL? = nil, durations: Bool = false, storedRows: Int? = nil,
+                xlsxLocation: Location? = nil, jsonLocation: Location? = nil) {
         self.xlsx = xlsx
         self.json = json
         self.durations = durations
         self.storedRows = storedRows
+        self.xlsxLocation = xlsxLocation
+        self.jsonLocation = jsonLocation
+    }
+}
+
+extension PipelineDefinition {
+    /// What else of the run `output` names, if anything: the store, an input, the pipeline file,
+    /// the model, or one of `others` (the other outputs). A report written there would destroy
+    /// it. Paths are compared as written, with symbolic links resolved, and by the file they
+    /// lead to (hard links).
+    public func conflict(ofOutput output: URL, others: [URL] = []) -> String? {
+        var taken: [(URL, String)] = [(store.path, "the store"), (file, "the pipeline file")]
+        for suffix in ["-journal", "-wal", "-shm"] {
+            taken.append((URL(fileURLWithPath: store.path.path + suffix), "a file SQLite keeps beside the store"))
+        }
+        if let modelPath = store.modelPath { taken.append((modelPath, "the model")) }
+        taken += sources.map { ($0.reader.input.url, "the input of source '\($0.name)'") }
+        taken += others.map { ($0, "another report") }
+        return taken.first { PipelineDefinition.sameFile($0.0, output) }?.1
+    }
+
+    private static func sameFile(_ a: URL, _ b: URL) -> Bool {
+        if a.standardizedFileURL.path == b.standardizedFileURL.path { return true }
+        if a.resolvingSymlinksInPath().path == b.resolvingSymlinksInPath().path { return true }
+        guard let x = try? FileManager.default.attributesOfItem(atPath: a.path),
+              let y = try? FileManager.default.attributesOfItem(atPath: b.path),
+              let xFile = x[.systemFileNumber] as? UInt64, let yFile = y[.systemFileNumber] as? UInt64,
+              let xDevice = x[.systemNumber] as? UInt64, let yDevice = y[.systemNumber] as? UInt64 else { return false }
+        return xFile == yFile && xDevice == yDevice
     }
 }
 

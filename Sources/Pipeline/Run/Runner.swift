@@ -8,7 +8,14 @@ public final class Runner {
     /// Counts and details of the run so far; complete once `run` returns (or throws).
     public let log: ImportLog
     /// Wall-clock seconds spent per source (reading, transforming and writing), then finishing.
-    public private(set) var durations: [(stage: String, seconds: Double)] = []
+    /// While the sink finishes, `finish` is the time so far: reports written then, before the
+    /// store is put in place, show the finish up to that moment.
+    public var durations: [(stage: String, seconds: Double)] {
+        guard let finishStarted else { return done }
+        return done + [("finish", Runner.seconds(since: finishStarted))]
+    }
+    private var done: [(stage: String, seconds: Double)] = []
+    private var finishStarted: DispatchTime?
     /// Called now and then with the source index and the bytes it has read, for progress lines.
     public var progress: ((_ source: Int, _ bytesRead: Int64) -> Void)?
     /// Called once every record is written, as the sink finishes the store: its indexes and
@@ -33,7 +40,7 @@ public final class Runner {
                 let started = DispatchTime.now()
                 log.currentSource = index
                 try runSource(source, into: sink)
-                durations.append((source.name, Runner.seconds(since: started)))
+                done.append((source.name, Runner.seconds(since: started)))
             }
             if pipeline.onReject == .fail, !log.rejections.isEmpty {
                 let first = log.rejections[0]
@@ -41,13 +48,33 @@ public final class Runner {
                                     "\(log.rejections.count) record(s) rejected and the pipeline says on_reject: fail; first: "
                                         + first.description.dropPrefix("\(first.location): rejected: \(first.stage): "))
             }
+            try checkEverySourceGaveRecords(into: sink)
             let started = DispatchTime.now()
+            finishStarted = started
+            defer { finishStarted = nil }
             finishing?()
             try sink.finish(log: log, publish: !dryRun)
-            durations.append(("finish", Runner.seconds(since: started)))
+            done.append(("finish", Runner.seconds(since: started)))
         } catch {
             sink.discard()
             throw error
+        }
+    }
+
+    /// A source that gave the store nothing (every record rejected or skipped: an export with
+    /// the wrong columns, a broken transform) would replace a store that holds its records with
+    /// one that silently lacks them.
+    private func checkEverySourceGaveRecords(into sink: any RecordSink) throws {
+        guard !pipeline.allowEmpty else { return }
+        for (index, counts) in log.sources.enumerated() where counts.inserted + counts.updated == 0 && counts.rejected + counts.skipped > 0 {
+            guard try sink.previousOutputHasRecords() else { return }
+            let source = pipeline.sources[index]
+            let lost = [counts.rejected > 0 ? "\(counts.rejected) rejected" : nil, counts.skipped > 0 ? "\(counts.skipped) skipped" : nil]
+                .compactMap { $0 }.joined(separator: ", ")
+            throw PipelineError(counts.rejected > 0 ? .rejected : .invalidInput, at: source.location, stage: "pipeline",
+                                "source '\(source.name)' gave the store no record (\(counts.read) read: \(lost)), and the store it would "
+                                    + "replace holds records: the store was left as it was. Fix the input, or say allow_empty: true "
+                                    + "in the pipeline to let such a run replace it")
         }
     }
 

@@ -12,6 +12,8 @@ import Darwin
 
 /// The files of one build: the store is written to `building`, beside `target`, and renamed over
 /// it only once complete, so a failed or killed run never leaves a half-written store in place.
+/// The store's lock (`StoreLock`) is held from before anything is written until the store is in
+/// place or thrown away.
 struct StoreFile {
     /// The files SQLite may keep beside a database.
     static let sideSuffixes = ["-journal", "-wal", "-shm"]
@@ -20,61 +22,76 @@ struct StoreFile {
     let building: URL
     /// The pipeline file's `store:` entry, for errors.
     let location: Location?
+    private let lock: StoreLock
+    private let registrations: [InterruptCleanup.Registration?]
     private var folder: URL { target.deletingLastPathComponent() }
 
-    /// `.<name>.pipectl-building` in the target's folder: on the same file system, so the final
-    /// rename is atomic, and hidden, so it is not mistaken for a store.
-    static func buildingURL(for target: URL) -> URL {
-        target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).pipectl-building")
+    /// `.<name>.pipectl-building-<process id>` in the target's folder: on the same file system,
+    /// so the final rename is atomic; hidden, so it is not mistaken for a store; one per run.
+    static func buildingURL(for target: URL, process: Int32 = getpid()) -> URL {
+        target.deletingLastPathComponent().appendingPathComponent("\(buildingPrefix(for: target))-\(process)")
     }
 
-    /// Checks that the target can be written, creates its folder if missing and removes what a
-    /// killed run left behind.
-    init(target: URL, location: Location?) throws {
+    private static func buildingPrefix(for target: URL) -> String {
+        ".\(target.lastPathComponent).pipectl-building"
+    }
+
+    /// Checks that the target can be written, creates its folder if missing, takes the store's
+    /// lock (waiting up to `lockWait` seconds for another run) and removes what a killed run left
+    /// behind.
+    init(target: URL, location: Location?, lockWait: Double = 0) throws {
         self.target = target.standardizedFileURL
         self.building = StoreFile.buildingURL(for: self.target)
         self.location = location
+        let fail = { (message: String) in PipelineError(.io, at: location, stage: "sqlite", message) }
 
         let manager = FileManager.default
         var isFolder: ObjCBool = false
         if manager.fileExists(atPath: self.target.path, isDirectory: &isFolder), isFolder.boolValue {
-            throw failure("the store path '\(self.target.path)' is a folder; name the store file inside it, "
+            throw fail("the store path '\(self.target.path)' is a folder; name the store file inside it, "
                               + "such as '\(self.target.appendingPathComponent("Store.sqlite").path)'")
         }
         let folder = self.target.deletingLastPathComponent()
         if manager.fileExists(atPath: folder.path, isDirectory: &isFolder) {
             guard isFolder.boolValue else {
-                throw failure("cannot write the store '\(self.target.path)': '\(folder.path)' is not a folder")
+                throw fail("cannot write the store '\(self.target.path)': '\(folder.path)' is not a folder")
             }
         } else {
             do {
                 try manager.createDirectory(at: folder, withIntermediateDirectories: true)
             } catch {
-                throw failure("cannot create the folder '\(folder.path)' for the store: \(error.localizedDescription)")
+                throw fail("cannot create the folder '\(folder.path)' for the store: \(error.localizedDescription)")
             }
         }
         guard access(folder.path, W_OK) == 0 else {
             let reason = StoreFile.lastError()
-            throw failure("cannot write the store '\(self.target.path)': the folder '\(folder.path)' is not writable (\(reason))")
+            throw fail("cannot write the store '\(self.target.path)': the folder '\(folder.path)' is not writable (\(reason))")
         }
         if access(self.target.path, F_OK) == 0, access(self.target.path, W_OK) != 0 {
             let reason = StoreFile.lastError()
-            throw failure("cannot replace the store '\(self.target.path)': the file is not writable (\(reason))")
+            throw fail("cannot replace the store '\(self.target.path)': the file is not writable (\(reason))")
         }
         var status = stat()
         if stat(self.target.path, &status) == 0 {
             // Root passes `access`, but a store made read-only on purpose is not to be replaced by anyone.
             if status.st_mode & 0o222 == 0 {
-                throw failure("cannot replace the store '\(self.target.path)': the file is read-only; make it writable "
+                throw fail("cannot replace the store '\(self.target.path)': the file is read-only; make it writable "
                                   + "(chmod u+w) to let pipectl replace it")
             }
             // A path that names some other file (a typo, a swapped argument) must not cost that file.
             if status.st_size > 0, !StoreFile.isSQLiteDatabase(self.target.path) {
-                throw failure("'\(self.target.path)' is not a SQLite database, and pipectl replaces only stores: "
+                throw fail("'\(self.target.path)' is not a SQLite database, and pipectl replaces only stores: "
                                   + "move the file away or choose another store path")
             }
         }
-        try removeBuilding()
+        lock = try StoreLock(target: self.target, wait: lockWait, location: location)
+        // Under the lock, every building file is a leftover of a killed run.
+        let prefix = StoreFile.buildingPrefix(for: self.target)
+        for name in (try? manager.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasPrefix(prefix) {
+            try StoreFile.remove(folder.appendingPathComponent(name).path, what: "a temporary store a killed run left", location: location)
+        }
+        let building = self.building.path
+        registrations = ([building] + StoreFile.sideSuffixes.map { building + $0 }).map { InterruptCleanup.register($0) }
     }
 
     /// Whether the file starts with SQLite's header string.
@@ -92,11 +109,18 @@ struct StoreFile {
         return Array(bytes.prefix(max(got, 0)))
     }
 
-    /// Removes the temporary store and any file SQLite kept beside it.
+    /// Removes the temporary store and any file SQLite kept beside it, and releases the lock.
     func removeBuilding() throws {
+        defer { release() }
         for path in [building.path] + StoreFile.sideSuffixes.map({ building.path + $0 }) {
             try remove(path, what: "the temporary store")
         }
+    }
+
+    /// Releases the store's lock: the run is over, published or not.
+    private func release() {
+        registrations.forEach(InterruptCleanup.unregister)
+        lock.release()
     }
 
     /// Puts the closed, complete temporary store in place of the target, durably: the file's data
@@ -129,6 +153,7 @@ struct StoreFile {
         for suffix in StoreFile.sideSuffixes where access(target.path + suffix, F_OK) == 0 {
             throw failure("'\(target.path + suffix)' appeared beside the new store; is another process using it?")
         }
+        release()
     }
 
     /// Whether the file at `path` is a WAL with frames or a hot rollback journal: changes SQLite
@@ -142,9 +167,13 @@ struct StoreFile {
     }
 
     private func remove(_ path: String, what: String) throws {
+        try StoreFile.remove(path, what: what, location: location)
+    }
+
+    private static func remove(_ path: String, what: String, location: Location?) throws {
         guard unlink(path) != 0, errno != ENOENT else { return }
         let reason = StoreFile.lastError()
-        throw failure("cannot remove '\(path)' (\(what)): \(reason)")
+        throw PipelineError(.io, at: location, stage: "sqlite", "cannot remove '\(path)' (\(what)): \(reason)")
     }
 
     private func sync(_ path: String, what: String, isFolder: Bool = false) throws {
