@@ -137,9 +137,40 @@ extension ComparedSet {
                 let name = column.hasSuffix("_id") ? String(column.dropLast(3)) : column
                 links[column] = Field(name: name, source: .linkedKey(link: column, table: target, rowID: rowID, keyColumn: targetKey))
             }
-            let fields = names.filter { !rowIDs.contains($0) && !unique.contains($0) }.map { links[$0] ?? Field(name: $0, source: .column($0)) }
+            var fields = names.filter { !rowIDs.contains($0) && !unique.contains($0) }.map { links[$0] ?? Field(name: $0, source: .column($0)) }
+            // A join table (a many-to-many relationship's) is all primary key: its rows are pairs
+            // of related records, compared whole, each side by its record's key.
+            if fields.isEmpty, key.isEmpty, !names.isEmpty {
+                fields = try names.map { column in try links[column] ?? coreDataJoinField(column, in: store) ?? Field(name: column, source: .column(column)) }
+            }
             return ComparedSet(name: table, table: table, filter: nil, key: key, fields: fields)
         }
+    }
+
+    /// A column of a Core Data join table, `Z_<entity number><RELATIONSHIP>`, holding a `Z_PK` of
+    /// that entity: compared as the related record's key (its table's first unique index) when it
+    /// has one, named after the entity. Nil for a store without Core Data's entity list.
+    private static func coreDataJoinField(_ column: String, in store: SQLiteConnection) throws -> Field? {
+        guard column.hasPrefix("Z_"), let number = Int64(column.dropFirst(2).prefix(while: \.isNumber)),
+              let entities = try? store.rows("SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY") else { return nil }
+        var names: [Int64: (name: String, parent: Int64)] = [:]
+        for row in entities {
+            guard case .integer(let entity) = row[0], case .text(let name) = row[1] else { continue }
+            let parent: Int64 = if case .integer(let value) = row[2] { value } else { 0 }
+            names[entity] = (name, parent)
+        }
+        guard let entity = names[number] else { return nil }
+        // Sub-entities share their root entity's table.
+        var root = entity
+        for _ in 0..<names.count {
+            guard root.parent != 0, let parent = names[root.parent] else { break }
+            root = parent
+        }
+        let table = "Z" + root.name.uppercased()
+        guard let keyColumn = try firstUniqueIndex(of: table, in: store).first else {
+            return Field(name: entity.name, source: .column(column))
+        }
+        return Field(name: entity.name, source: .linkedKey(link: column, table: table, rowID: "Z_PK", keyColumn: keyColumn))
     }
 
     private static func firstUniqueIndex(of table: String, in store: SQLiteConnection) throws -> [String] {

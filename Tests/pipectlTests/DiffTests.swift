@@ -51,6 +51,62 @@ final class DiffTests: XCTestCase {
                                                                      ["name": "unit", "old": "bottle", "new": "can"]])
     }
 
+    /// A Core Data store with a many-to-many relationship (Recipe.tags <-> Tag.recipes) compared
+    /// without its pipeline: the join table's rows are pairs of keys, not a query without columns.
+    func testJoinTablesWithoutAPipeline() throws {
+        let ws = try Workspace()
+        try ws.write("""
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" sourceLanguage="Swift">
+                <entity name="Recipe" representedClassName="Recipe" syncable="YES">
+                    <attribute name="name" optional="YES" attributeType="String"/>
+                    <relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Tag" inverseName="recipes" inverseEntity="Tag"/>
+                    <uniquenessConstraints><uniquenessConstraint><constraint value="name"/></uniquenessConstraint></uniquenessConstraints>
+                </entity>
+                <entity name="Tag" representedClassName="Tag" syncable="YES">
+                    <attribute name="name" optional="YES" attributeType="String"/>
+                    <relationship name="recipes" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Recipe" inverseName="tags" inverseEntity="Recipe"/>
+                    <uniquenessConstraints><uniquenessConstraint><constraint value="name"/></uniquenessConstraint></uniquenessConstraints>
+                </entity>
+            </model>
+
+            """, to: "Recipes.xcdatamodel/contents")
+        try ws.write("name\nSoup\nSalad\n", to: "recipes.csv")
+        try ws.write("name\nvegan\nquick\n", to: "tags.csv")
+        try ws.write("""
+            version: 1
+            name: recipes
+            store: { path: build/Recipes.sqlite, layout: coredata, model: Recipes.xcdatamodel }
+            entities: { Recipe: { unique: name }, Tag: { unique: name } }
+            sources:
+              - { name: recipes, read: { csv: recipes.csv }, load: { Recipe: { name: name } } }
+              - { name: tags, read: { csv: tags.csv }, load: { Tag: { name: name } } }
+
+            """, to: "recipes.yaml")
+        XCTAssertEqual(try ws.run("run", "-q", "recipes.yaml").status, 0)
+        let path = ws.root.appendingPathComponent("build/Recipes.sqlite").path
+        let table = try XCTUnwrap(try Pipectl.runTool("sqlite3", [path, "SELECT name FROM sqlite_master WHERE name LIKE 'Z\\_1%' ESCAPE '\\' AND type = 'table'"], in: ws.root).stdout
+            .split(separator: "\n").first.map(String.init))
+        XCTAssertEqual(table, "Z_1TAGS")
+        // Soup is vegan and quick; then Salad becomes vegan and Soup is no longer quick.
+        let pairs = "(SELECT Z_PK FROM ZRECIPE WHERE ZNAME = 'Soup'), (SELECT Z_PK FROM ZTAG WHERE ZNAME = 'vegan')"
+        XCTAssertEqual(try Pipectl.runTool("sqlite3", [path, "INSERT INTO Z_1TAGS VALUES (\(pairs)); INSERT INTO Z_1TAGS VALUES ((SELECT Z_PK FROM ZRECIPE WHERE ZNAME = 'Soup'), (SELECT Z_PK FROM ZTAG WHERE ZNAME = 'quick'))"], in: ws.root).status, 0)
+        try FileManager.default.copyItem(atPath: path, toPath: ws.root.appendingPathComponent("build/old.sqlite").path)
+        XCTAssertEqual(try Pipectl.runTool("sqlite3", [path, "DELETE FROM Z_1TAGS WHERE Z_2TAGS = (SELECT Z_PK FROM ZTAG WHERE ZNAME = 'quick'); INSERT INTO Z_1TAGS VALUES ((SELECT Z_PK FROM ZRECIPE WHERE ZNAME = 'Salad'), (SELECT Z_PK FROM ZTAG WHERE ZNAME = 'vegan'))"], in: ws.root).status, 0)
+
+        let result = try ws.run("diff", "build/old.sqlite", "build/Recipes.sqlite")
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertEqual(result.stdout, """
+            ZRECIPE (by ZNAME): no changes, 2 record(s)
+            ZTAG (by ZNAME): no changes, 2 record(s)
+            Z_1TAGS (by whole row): 1 added, 1 removed, 0 changed, 1 unchanged
+            + Z_1TAGS Recipe=Salad, Tag=vegan
+            - Z_1TAGS Recipe=Soup, Tag=quick
+
+            """)
+        XCTAssertEqual(try ws.run("diff", "build/Recipes.sqlite", "build/Recipes.sqlite").status, 0)
+    }
+
     func testAFileThatIsNotAStore() throws {
         let ws = try Workspace()
         let result = try ws.run("diff", "pipelines/grocery.yaml", "pipelines/grocery.yaml")
