@@ -51,7 +51,8 @@ extension PipelineLoader.Context {
         return LoadSpec(entity: entity, assignments: assignments, links: links, location: key.location)
     }
 
-    /// `relationship: { Target: { keyAttribute: field, ... } }`: find or create the target by its key.
+    /// `relationship: { Target: { keyAttribute: field, ... } }`: find or create the target by its
+    /// key; a one-to-one's target without a key is created for the record.
     private func link(_ relationship: Relationship, key: ConfigNode, value: ConfigNode, entity: String,
                       model: StoreModel) throws -> LoadSpec.Link {
         let destinationKey = model.uniqueKey(of: relationship.destination).first ?? "key"
@@ -64,7 +65,13 @@ extension PipelineLoader.Context {
             throw targetKey.error("relationship '\(entity).\(relationship.name)' leads to '\(relationship.destination)', "
                                       + "and '\(target)' is not '\(relationship.destination)' or one of its sub-entities")
         }
-        guard !model.uniqueKey(of: target).isEmpty else {
+        // Without a key, a target is created anew for each link: right for a record's own detail
+        // (a one-to-one, whose target belongs to one record), a mistake where many records share
+        // one target (its inverse is a to-many), which then could never be found.
+        let isOneToOne = relationship.inverse.map { inverse in
+            model.allRelationships(of: target).contains { $0.name == inverse && !$0.isToMany }
+        } ?? false
+        guard !model.uniqueKey(of: target).isEmpty || isOneToOne else {
             throw targetKey.error("'\(target)' has no unique key, so the record to link cannot be found: "
                                       + "give '\(target)' one with 'unique:' under 'entities'")
         }

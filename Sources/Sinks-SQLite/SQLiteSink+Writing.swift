@@ -59,7 +59,9 @@ extension SQLiteSink {
     private func insertNew(_ record: inout EntityRecord, key: KeyIndex.Key?, links: UnsafeMutableBufferPointer<LinkedRow?>,
                            of writer: EntityWriter, log: ImportLog) throws -> LinkedRow {
         try storeLinks(of: &record, into: links, of: writer, log: log)
+        try checkOneToOne(record, links: links, of: writer, row: nil)
         let rowID = try writer.insert(record, links: links)
+        try linkOneToOneInverses(of: record, row: rowID, links: links, of: writer)
         if let key { try writer.keys.insert(key, hash: record.keyHash, rowID: rowID, first: record.location) }
         log.count(.inserted, entity: writer.entity)
         return LinkedRow(rowID: rowID, entityNumber: writer.entityNumber)
@@ -131,12 +133,50 @@ extension SQLiteSink {
         let update = onDuplicate == .update && !differing.isEmpty
         if update {
             try storeLinks(of: &record, into: links, of: writer, log: log)
+            try checkOneToOne(record, links: links, of: writer, row: existing.rowID)
             try writer.update(row: existing.rowID, with: record, links: links, stored: stored)
+            try linkOneToOneInverses(of: record, row: existing.rowID, links: links, of: writer, stored: stored)
         }
         try log.duplicate(ImportLog.Duplicate(entity: writer.name, key: writer.keyText(of: record),
                                           first: writer.keys.firstLocation(of: existing),
                                           again: record.location, differences: differences, updated: update))
         log.count(update ? .updated : .alreadyPresent, entity: writer.entity)
+    }
+
+    // MARK: One-to-one
+
+    /// A one-to-one links each record to one other: a record whose link names a record already
+    /// linked from another one is rejected (before it is written), rather than taking it from that
+    /// one silently. `row`: the record's own row, when it is an update.
+    private func checkOneToOne(_ record: EntityRecord, links: UnsafeMutableBufferPointer<LinkedRow?>, of writer: EntityWriter,
+                               row: Int64?) throws {
+        for slot in writer.oneToOneInverse.indices {
+            guard let inverse = writer.oneToOneInverse[slot], let linked = links[slot], let link = record.links[slot] else { continue }
+            let target = try self.writer(for: link)
+            guard let owner = try target.linkedRow(of: linked.rowID, through: inverse), owner != row else { continue }
+            let relationship = writer.relationships[slot].name
+            throw Rejection(at: record.location, stage: "sqlite", field: relationship,
+                            reason: "\(target.name) \(try target.keyText(ofRow: linked.rowID)) is already linked from \(writer.name) "
+                                + "\(try writer.keyText(ofRow: owner)) through the one-to-one '\(relationship)' (inverse '\(inverse)'), "
+                                + "and each \(target.name) belongs to one \(writer.name)")
+        }
+    }
+
+    /// Sets the other side of each one-to-one the record links through, as Core Data keeps both
+    /// foreign keys; an update that moves a link clears the inverse of the record it left.
+    private func linkOneToOneInverses(of record: EntityRecord, row: Int64, links: UnsafeMutableBufferPointer<LinkedRow?>,
+                                      of writer: EntityWriter, stored: [Value]? = nil) throws {
+        for slot in writer.oneToOneInverse.indices {
+            guard let inverse = writer.oneToOneInverse[slot], let link = record.links[slot] else { continue }
+            let target = try self.writer(for: link)
+            if let stored, let column = writer.table.columns.firstIndex(where: { if case .link(slot) = $0.source { true } else { false } }),
+               case .integer(let left) = stored[column], left != links[slot]?.rowID {
+                let leftWriter = try storedLinkWriter(of: writer, slot: slot, stored: stored)
+                try leftWriter.setLink(of: left, through: inverse, to: nil)
+            }
+            guard let linked = links[slot] else { continue }
+            try target.setLink(of: linked.rowID, through: inverse, to: LinkedRow(rowID: row, entityNumber: writer.entityNumber))
+        }
     }
 
     /// The writer for a record's entity, checking that the record has the entity's shape.

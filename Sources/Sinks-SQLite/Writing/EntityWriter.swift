@@ -20,6 +20,9 @@ final class EntityWriter {
     let relationships: [Relationship]
     /// Per relationship slot: a to-many whose inverse is a to-many too (a join table's).
     let isManyToMany: [Bool]
+    /// Per relationship slot: the inverse's name when both sides are to-one (a one-to-one), whose
+    /// foreign key Core Data keeps on both sides: a link through the slot sets the inverse too.
+    let oneToOneInverse: [String?]
     /// `table.entityNumber`, or 0: what a row linking here records as this entity.
     let entityNumber: Int64
     /// The value a new row gets for each attribute the record leaves out.
@@ -38,6 +41,8 @@ final class EntityWriter {
     private var compareStatement: SQLiteStatement?
     private var updateStatement: SQLiteStatement?
     private var keyStatement: SQLiteStatement?
+    /// Per relationship name: reading and setting the link column(s) of one row (one-to-one inverses).
+    private var linkStatements: [String: (read: SQLiteStatement, write: SQLiteStatement)] = [:]
 
     init(entity: Int, table: EntityTable, model: StoreModel, connection: SQLiteConnection, keys: KeyIndex) throws {
         let name = model.entities[entity].name
@@ -54,6 +59,12 @@ final class EntityWriter {
             relationship.isToMany && relationship.inverse.map { inverse in
                 model.allRelationships(of: relationship.destination).contains { $0.name == inverse && $0.isToMany }
             } ?? false
+        }
+        self.oneToOneInverse = relationships.map { relationship in
+            guard !relationship.isToMany, !relationship.isTransient, let inverse = relationship.inverse,
+                  model.allRelationships(of: relationship.destination).contains(where: { $0.name == inverse && !$0.isToMany && !$0.isTransient })
+            else { return nil }
+            return inverse
         }
         self.entityNumber = table.entityNumber ?? 0
         self.defaults = attributes.map { $0.defaultValue ?? .null }
@@ -139,6 +150,43 @@ final class EntityWriter {
         return keySlots.indices.map { i in
             "\(attributes[keySlots[i]].name)=\(StoredValue.displayText(statement.value(at: Int32(i)), as: attributes[keySlots[i]].type))"
         }.joined(separator: ", ")
+    }
+
+    // MARK: One-to-one inverses
+
+    /// The row that row `rowID` links to through relationship `name`, if any.
+    func linkedRow(of rowID: Int64, through name: String) throws -> Int64? {
+        let statements = try linkStatements(name)
+        defer { statements.read.reset() }
+        try statements.read.bind(.integer(rowID), at: 1)
+        guard try statements.read.step(), case .integer(let linked) = statements.read.value(at: 0) else { return nil }
+        return linked
+    }
+
+    /// Sets the link of row `rowID` through relationship `name` (a to-one with a column) to `linked`.
+    func setLink(of rowID: Int64, through name: String, to linked: LinkedRow?) throws {
+        let statements = try linkStatements(name)
+        try statements.write.bind(linked?.rowID, at: 1)
+        try statements.write.bind(linked?.entityNumber, at: 2)
+        try statements.write.bind(.integer(rowID), at: 3)
+        try statements.write.run()
+    }
+
+    private func linkStatements(_ name: String) throws -> (read: SQLiteStatement, write: SQLiteStatement) {
+        if let statements = linkStatements[name] { return statements }
+        guard let slot = relationships.firstIndex(where: { $0.name == name }),
+              let column = table.columns.first(where: { if case .link(slot) = $0.source { true } else { false } }) else {
+            throw PipelineError(.io, stage: "sqlite", "'\(self.name).\(name)' has no column to link a row through")
+        }
+        let entityColumn = table.columns.first { if case .linkEntity(slot) = $0.source { true } else { false } }
+        let table = SQL.quote(table.name), rowID = SQL.quote(self.table.rowID)
+        var sets = ["\(SQL.quote(column.name)) = ?1"]
+        // ?2 is bound for every relationship; SQLite lets a statement leave a parameter unused.
+        if let entityColumn { sets.append("\(SQL.quote(entityColumn.name)) = ?2") }
+        let statements = (read: try connection.prepare("SELECT \(SQL.quote(column.name)) FROM \(table) WHERE \(rowID) = ?1"),
+                          write: try connection.prepare("UPDATE \(table) SET \(sets.joined(separator: ", ")) WHERE \(rowID) = ?3"))
+        linkStatements[name] = statements
+        return statements
     }
 
     // MARK: Writing

@@ -1,0 +1,108 @@
+import Foundation
+import SinksSQLite
+import Testing
+
+/// Relationships of every shape (issue 22), through the built binary into real stores read back
+/// with SQL.
+@Suite struct RelationshipTests {
+    /// The raywenderlich tutorial's FailedBanks model: FailedBankInfo.details <-> FailedBankDetails.info,
+    /// a one-to-one with both sides declared (onetoone-wibosco's real store keeps a foreign key on both).
+    static let failedBanksModel = """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" sourceLanguage="Swift">
+            <entity name="FailedBankDetails" representedClassName="FailedBankDetails" syncable="YES">
+                <attribute name="closeDate" optional="YES" attributeType="Date" usesScalarValueType="NO"/>
+                <attribute name="updatedDate" optional="YES" attributeType="Date" usesScalarValueType="NO"/>
+                <attribute name="zip" optional="YES" attributeType="Integer 32" defaultValueString="0" usesScalarValueType="YES"/>
+                <relationship name="info" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="FailedBankInfo" inverseName="details" inverseEntity="FailedBankInfo"/>
+            </entity>
+            <entity name="FailedBankInfo" representedClassName="FailedBankInfo" syncable="YES">
+                <attribute name="city" optional="YES" attributeType="String"/>
+                <attribute name="name" optional="YES" attributeType="String"/>
+                <attribute name="state" optional="YES" attributeType="String"/>
+                <relationship name="details" optional="YES" maxCount="1" deletionRule="Cascade" destinationEntity="FailedBankDetails" inverseName="info" inverseEntity="FailedBankDetails"/>
+            </entity>
+        </model>
+
+        """
+
+    static let failedBanksCSV = """
+        name,city,state,zip,closeDate,updatedDate
+        Almena State Bank,Almena,KS,67622,2020-10-23,2020-11-05
+        First City Bank of Florida,Fort Walton Beach,FL,32548,2020-10-16,2020-11-05
+        The First State Bank,Barboursville,WV,25504,2020-04-03,2020-10-19
+        Ericson State Bank,Ericson,NE,68637,2020-02-14,2020-02-21
+
+        """
+
+    static func failedBanksPipeline(unique: Bool = false, layout: String = "coredata") -> String {
+        """
+        version: 1
+        name: failed-banks
+        store: { path: FailedBanks.sqlite, layout: \(layout), model: FailedBanks.xcdatamodel }
+        entities: { FailedBankInfo: { unique: name }\(unique ? ", FailedBankDetails: { unique: zip }" : "") }
+        sources:
+          - name: banks
+            read: { csv: banks.csv }
+            transform:
+              - date: { fields: [closeDate, updatedDate], format: "yyyy-MM-dd", timezone: UTC }
+            load:
+              FailedBankInfo:
+                name: name
+                city: city
+                state: state
+                details: { FailedBankDetails: { zip: zip, closeDate: closeDate, updatedDate: updatedDate } }
+
+        """
+    }
+
+    func failedBanks(csv: String = failedBanksCSV, unique: Bool = false, layout: String = "coredata") throws -> Workspace {
+        let ws = try Workspace()
+        try ws.write(Self.failedBanksModel, to: "FailedBanks.xcdatamodel/contents")
+        try ws.write(csv, to: "banks.csv")
+        try ws.write(Self.failedBanksPipeline(unique: unique, layout: layout), to: "banks.yaml")
+        return ws
+    }
+
+    @Test("a one-to-one loaded from one side has both foreign keys set on every row (FailedBanks, one CSV, one load)")
+    func oneToOneBothSides() throws {
+        let ws = try failedBanks()
+        let run = try ws.run("run", "-q", "banks.yaml")
+        #expect(run.status == 0, "\(run.stderr)")
+        let store = try ws.store("FailedBanks.sqlite")
+        #expect(try store.rows("SELECT count(*) FROM ZFAILEDBANKINFO WHERE ZDETAILS IS NULL") == [[.integer(0)]])
+        #expect(try store.rows("SELECT count(*) FROM ZFAILEDBANKDETAILS WHERE ZINFO IS NULL") == [[.integer(0)]])
+        // Each side points at the other: details.info reads the bank back in the app.
+        let pairs = try store.rows("""
+            SELECT i.ZNAME, d.ZZIP FROM ZFAILEDBANKINFO i JOIN ZFAILEDBANKDETAILS d ON d.Z_PK = i.ZDETAILS AND d.ZINFO = i.Z_PK ORDER BY i.ZNAME
+            """)
+        #expect(pairs == [[.text("Almena State Bank"), .integer(67622)], [.text("Ericson State Bank"), .integer(68637)],
+                          [.text("First City Bank of Florida"), .integer(32548)], [.text("The First State Bank"), .integer(25504)]])
+        #expect(try ws.run("inspect", "FailedBanks.sqlite", "--model", "FailedBanks.xcdatamodel").status == 0)
+
+        // The plain layout keeps both sides too.
+        let plain = try failedBanks(layout: "sqlite")
+        #expect(try plain.run("run", "-q", "banks.yaml").status == 0)
+        let rows = try plain.store("FailedBanks.sqlite")
+            .rows("SELECT count(*) FROM FailedBankInfo i JOIN FailedBankDetails d ON d.id = i.details_id AND d.info_id = i.id")
+        #expect(rows == [[.integer(4)]])
+    }
+
+    @Test("a one-to-one target already linked from another record rejects the later record, with both named")
+    func oneToOneClaimedTwice() throws {
+        // Two banks with one zip: with FailedBankDetails keyed by zip, the second finds the first's details.
+        let csv = Self.failedBanksCSV.replacingOccurrences(of: "Ericson,NE,68637", with: "Ericson,NE,67622")
+        let ws = try failedBanks(csv: csv, unique: true)
+        let run = try ws.run("run", "banks.yaml")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("""
+            banks.csv:5:1: warning: record rejected: sqlite: field 'details': FailedBankDetails zip=67622 is already linked from FailedBankInfo \
+            name=Almena State Bank through the one-to-one 'details' (inverse 'info'), and each FailedBankDetails belongs to one FailedBankInfo
+            """), "\(run.stderr)")
+        let store = try ws.store("FailedBanks.sqlite")
+        #expect(try store.rows("SELECT ZNAME FROM ZFAILEDBANKINFO ORDER BY ZNAME").count == 3)
+        #expect(try store.rows("""
+            SELECT count(*) FROM ZFAILEDBANKINFO i JOIN ZFAILEDBANKDETAILS d ON d.Z_PK = i.ZDETAILS AND d.ZINFO = i.Z_PK
+            """) == [[.integer(3)]])
+    }
+}
