@@ -56,9 +56,26 @@ extension PipelineLoader.Context {
     private func link(_ relationship: Relationship, key: ConfigNode, value: ConfigNode, entity: String,
                       model: StoreModel) throws -> LoadSpec.Link {
         let destinationKey = model.uniqueKey(of: relationship.destination).first ?? "key"
-        guard let pairs = value.mapping, pairs.count == 1, let (targetKey, targetBody) = pairs.first else {
+        let form = "'{ \(relationship.destination): { \(destinationKey): field } }'"
+        guard var pairs = value.mapping else {
             throw value.error("relationship '\(entity).\(relationship.name)' links a record found by its unique key: write "
-                                  + "'{ \(relationship.destination): { \(destinationKey): field } }', found \(value.kindDescription)")
+                                  + "\(form), found \(value.kindDescription)")
+        }
+        // Beside the target, `missing:` says what a target that is not in the store does.
+        var missing = MissingLinkPolicy.create
+        if let index = pairs.firstIndex(where: { $0.key.scalar == "missing" }) {
+            let node = pairs.remove(at: index).value
+            guard let name = node.scalar, let policy = MissingLinkPolicy(rawValue: name) else {
+                let names = MissingLinkPolicy.allCases.map(\.rawValue)
+                throw node.error("'missing' is one of \(names.joined(separator: ", ")), not '\(node.scalar ?? node.kindDescription)'"
+                                     + Suggestion.hint(for: node.scalar ?? "", in: names))
+            }
+            missing = policy
+        }
+        guard pairs.count == 1, let (targetKey, targetBody) = pairs.first else {
+            let extra = pairs.count > 1 ? pairs[1].key : value
+            throw extra.error("relationship '\(entity).\(relationship.name)' links one record: write \(form), "
+                                  + "and 'missing: create | reject | skip' beside it if a target not in the store must not be created")
         }
         let target = try loadableEntity(targetKey, model: model)
         guard model.lineage(of: target).contains(where: { $0.name == relationship.destination }) else {
@@ -79,7 +96,7 @@ extension PipelineLoader.Context {
         if let missing = missingKey(of: spec, model: model) {
             throw targetKey.error("the link to '\(target)' must set its unique key: \(missing)")
         }
-        return LoadSpec.Link(relationship: relationship.name, target: spec, location: key.location)
+        return LoadSpec.Link(relationship: relationship.name, target: spec, missing: missing, location: key.location)
     }
 
     /// An entity records can be loaded into: declared and not abstract.

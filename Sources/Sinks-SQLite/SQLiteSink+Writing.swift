@@ -45,8 +45,17 @@ extension SQLiteSink {
                 try resolveDuplicate(&record, of: writer, existing: existing, onDuplicate: onDuplicate, log: log)
                 return LinkedRow(rowID: existing.rowID, entityNumber: writer.entityNumber)
             }
+            if let (from, slot) = linkedFrom, record.missing != .create {
+                // `missing: reject` was checked before anything was written (`checkMissingLinks`).
+                if record.missing == .reject { throw try missingLinkRejection(record, of: writer, from: from, slot: slot) }
+                log.skip(entity: writer.entity, at: record.location,
+                         reason: "no \(writer.name) \(writer.keyText(of: record)) in the store\(try closestKey(to: record, of: writer)) "
+                             + "(missing: skip), so \(from.name).\(from.relationships[slot].name) is left empty")
+                return nil
+            }
             key = recordKey
         }
+        if linkedFrom == nil, hasRejectingLink(record) { try checkMissingLinks(of: record, of: writer) }
         // Linked rows live on the stack: no allocation per record.
         return try withUnsafeTemporaryAllocation(of: LinkedRow?.self, capacity: record.links.count) { links in
             links.initialize(repeating: nil)
@@ -132,6 +141,7 @@ extension SQLiteSink {
         }
         let update = onDuplicate == .update && !differing.isEmpty
         if update {
+            if hasRejectingLink(record) { try checkMissingLinks(of: record, of: writer) }
             try storeLinks(of: &record, into: links, of: writer, log: log)
             try checkOneToOne(record, links: links, of: writer, row: existing.rowID)
             try writer.update(row: existing.rowID, with: record, links: links, stored: stored)
@@ -177,6 +187,51 @@ extension SQLiteSink {
             guard let linked = links[slot] else { continue }
             try target.setLink(of: linked.rowID, through: inverse, to: LinkedRow(rowID: row, entityNumber: writer.entityNumber))
         }
+    }
+
+    // MARK: Links that must find their record
+
+    /// Whether a link of the record, or of a record it links, says `missing: reject`.
+    private func hasRejectingLink(_ record: EntityRecord) -> Bool {
+        // Through a buffer pointer: `record.links[slot]` would copy the linked record.
+        record.links.withUnsafeBufferPointer { linked in
+            linked.contains { $0.map { $0.missing == .reject || hasRejectingLink($0) } ?? false }
+        }
+    }
+
+    /// Rejects the record before any of it is written when a link that says `missing: reject`
+    /// names a record not in the store: a rejected record creates none of its links.
+    private func checkMissingLinks(of record: EntityRecord, of writer: EntityWriter) throws {
+        for slot in record.links.indices {
+            guard let link = record.links[slot] else { continue }
+            let target = try self.writer(for: link)
+            if target.hasKey {
+                guard let key = target.key(of: link) else { continue }  // skipped for its empty key
+                if try target.keys.lookup(key, hash: link.keyHash) != nil { continue }
+                switch link.missing {
+                case .reject: throw try missingLinkRejection(link, of: target, from: writer, slot: slot)
+                case .skip: continue
+                case .create: break
+                }
+            }
+            try checkMissingLinks(of: link, of: target)  // created: so would its own links be
+        }
+    }
+
+    /// `no Ingredient name=Fetta; did you mean 'Feta'?`, at the record that links.
+    private func missingLinkRejection(_ link: EntityRecord, of target: EntityWriter, from writer: EntityWriter,
+                                      slot: Int) throws -> Rejection {
+        let relationship = writer.relationships[slot].name
+        let raw = target.keySlots.count == 1 ? (link.values[target.keySlots[0]] ?? .null).displayText : target.keyText(of: link)
+        return Rejection(at: link.location, stage: "sqlite", field: relationship, rawValue: raw,
+                         reason: "no \(target.name) \(target.keyText(of: link)) in the store\(try closestKey(to: link, of: target)) "
+                             + "(\(writer.name).\(relationship) says missing: reject)")
+    }
+
+    /// `; did you mean 'Feta'?` for a single text key close to one in the store; empty otherwise.
+    private func closestKey(to record: EntityRecord, of writer: EntityWriter) throws -> String {
+        guard writer.keySlots.count == 1, case .text(let text)? = record.values[writer.keySlots[0]] else { return "" }
+        return Suggestion.hint(for: text, in: writer.keys.textKeys(limit: 20_000))
     }
 
     /// The writer for a record's entity, checking that the record has the entity's shape.

@@ -108,4 +108,82 @@ import Testing
             SELECT count(*) FROM ZFAILEDBANKINFO i JOIN ZFAILEDBANKDETAILS d ON d.Z_PK = i.ZDETAILS AND d.ZINFO = i.Z_PK
             """) == [[.integer(3)]])
     }
+
+    // MARK: Links that must find their record
+
+    static func unitsPipeline(missing: String) -> String {
+        """
+        version: 1
+        name: units
+        store: { path: store.sqlite, layout: coredata }
+        entities:
+          Unit: { unique: name, attributes: { name: string, symbol: string } }
+          Item:
+            unique: name
+            attributes: { name: string }
+            relationships: { unit: { to: Unit, inverse: items } }
+        sources:
+          - name: units
+            read: { csv: units.csv }
+            load: { Unit: { name: name, symbol: symbol } }
+          - name: items
+            read: { csv: items.csv }
+            load: { Item: { name: name, unit: { Unit: { name: unit }\(missing) } } }
+
+        """
+    }
+
+    func units(missing: String) throws -> Workspace {
+        let ws = try Workspace()
+        try ws.write("name,symbol\nkilogram,kg\nlitre,l\npiece,pcs\n", to: "units.csv")
+        try ws.write("name,unit\nFlour,kilogram\nMilk,litre\nFeta,kilogramm\nEggs,dozen\n", to: "items.csv")
+        try ws.write(Self.unitsPipeline(missing: missing), to: "units.yaml")
+        return ws
+    }
+
+    @Test("missing: reject rejects a record whose link names a record not in the store, with the closest key, and creates nothing")
+    func missingReject() throws {
+        let ws = try units(missing: ", missing: reject")
+        let run = try ws.run("run", "units.yaml")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("""
+            items.csv:4:1: warning: record rejected: sqlite: field 'unit' "kilogramm": no Unit name=kilogramm in the store; \
+            did you mean 'kilogram'? (Item.unit says missing: reject)
+            """), "\(run.stderr)")
+        #expect(run.stderr.contains("items.csv:5:1: warning: record rejected: sqlite: field 'unit' \"dozen\": no Unit name=dozen in the store (Item.unit says missing: reject)\n"),
+                "\(run.stderr)")
+        let store = try ws.store("store.sqlite")
+        #expect(try store.rows("SELECT ZNAME FROM ZUNIT ORDER BY ZNAME") == [[.text("kilogram")], [.text("litre")], [.text("piece")]])
+        #expect(try store.rows("SELECT i.ZNAME, u.ZNAME FROM ZITEM i JOIN ZUNIT u ON u.Z_PK = i.ZUNIT ORDER BY i.ZNAME")
+                    == [[.text("Flour"), .text("kilogram")], [.text("Milk"), .text("litre")]])
+    }
+
+    @Test("missing: skip loads the record with the link left empty and reports it; create (the default) makes the record")
+    func missingSkipAndCreate() throws {
+        let skip = try units(missing: ", missing: skip")
+        let run = try skip.run("run", "units.yaml")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("""
+            items.csv:4:1: warning: Unit skipped: no Unit name=kilogramm in the store; did you mean 'kilogram'? (missing: skip), \
+            so Item.unit is left empty
+            """), "\(run.stderr)")
+        let store = try skip.store("store.sqlite")
+        #expect(try store.rows("SELECT ZNAME, ZUNIT IS NULL FROM ZITEM ORDER BY ZNAME")
+                    == [[.text("Eggs"), .integer(1)], [.text("Feta"), .integer(1)], [.text("Flour"), .integer(0)], [.text("Milk"), .integer(0)]])
+        #expect(try store.rows("SELECT count(*) FROM ZUNIT") == [[.integer(3)]])
+
+        let create = try units(missing: "")
+        #expect(try create.run("run", "-q", "units.yaml").status == 0)
+        #expect(try create.store("store.sqlite").rows("SELECT ZNAME, ZSYMBOL FROM ZUNIT WHERE ZSYMBOL IS NULL ORDER BY ZNAME")
+                    == [[.text("dozen"), .null], [.text("kilogramm"), .null]])
+    }
+
+    @Test("missing: takes create, reject or skip; anything else is an error at the value")
+    func missingValues() throws {
+        let ws = try units(missing: ", missing: rejct")
+        let run = try ws.run("validate", "units.yaml")
+        #expect(run.status == 65)
+        #expect(run.stderr.hasPrefix("units.yaml:16:72: error: pipeline: 'missing' is one of create, reject, skip, not 'rejct'; did you mean 'reject'?"),
+                "\(run.stderr)")
+    }
 }

@@ -101,12 +101,15 @@ public struct EntityRecord: Sendable {
     /// for none, and after any change to `values`. Only this module sets it: the load, and
     /// `hashKey(at:)` from the key's own value.
     public internal(set) var keyHash: TextKeyHash?
+    /// For a record linked from another: what the sink does when it is not in the store.
+    public var missing: MissingLinkPolicy
 
-    public init(entity: Int, values: [Value?], links: [EntityRecord?], location: Location) {
+    public init(entity: Int, values: [Value?], links: [EntityRecord?], location: Location, missing: MissingLinkPolicy = .create) {
         self.entity = entity
         self.values = values
         self.links = links
         self.location = location
+        self.missing = missing
     }
 
     /// Hashes the text in attribute slot `slot`, the record's unique key, for `keyHash`; nothing

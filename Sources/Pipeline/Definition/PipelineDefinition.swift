@@ -115,6 +115,16 @@ public enum RejectPolicy: String, Sendable {
     case fail
 }
 
+/// What a link does when the record it names is not in the store (`missing:`).
+public enum MissingLinkPolicy: String, Sendable, CaseIterable {
+    /// The related record is created with the link's values (find or create).
+    case create
+    /// The record that links is rejected, with the key it named and the closest one there is.
+    case reject
+    /// The link stays empty, and the record that links is loaded and reported as such.
+    case skip
+}
+
 public enum DuplicatePolicy: String, Sendable {
     /// A record whose key exists is counted as already present; the first one's values stay.
     case keep
@@ -194,10 +204,13 @@ public struct LoadSpec: Sendable {
         public var relationship: String
         /// The related record, found by (or created with) its unique key.
         public var target: LoadSpec
+        /// What a related record that is not in the store does.
+        public var missing: MissingLinkPolicy
         public var location: Location?
-        public init(relationship: String, target: LoadSpec, location: Location? = nil) {
+        public init(relationship: String, target: LoadSpec, missing: MissingLinkPolicy = .create, location: Location? = nil) {
             self.relationship = relationship
             self.target = target
+            self.missing = missing
             self.location = location
         }
     }

@@ -45,6 +45,8 @@ final class LoadBinding {
     private let textKey: Int?
     @exclusivity(unchecked) private var scratch: [UInt8] = []
     let links: [(relationship: Int, target: LoadBinding)]
+    /// What the sink does when a linked record of this load is not in the store.
+    private var missing = MissingLinkPolicy.create
 
     init(_ spec: LoadSpec, model: StoreModel, fields: [String], fieldIndex: [String: Int], source: String) throws {
         guard let entityIndex = model.index(of: spec.entity) else {
@@ -106,7 +108,9 @@ final class LoadBinding {
                                     "entity '\(spec.entity)' has no relationship '\(link.relationship)'"
                                         + Suggestion.hint(for: link.relationship, in: relationships.map(\.name)))
             }
-            return (r, try LoadBinding(link.target, model: model, fields: fields, fieldIndex: fieldIndex, source: source))
+            let target = try LoadBinding(link.target, model: model, fields: fields, fieldIndex: fieldIndex, source: source)
+            target.missing = link.missing
+            return (r, target)
         }
     }
 
@@ -116,7 +120,7 @@ final class LoadBinding {
         var linked = [EntityRecord?](repeating: nil, count: relationshipCount)
         for link in links { linked[link.relationship] = link.target.emptyRecord(at: location) }
         return EntityRecord(entity: entity, values: [Value?](repeating: nil, count: attributeCount),
-                            links: linked, location: location)
+                            links: linked, location: location, missing: missing)
     }
 
     /// Lets the last step to read each field take its value from the source record instead of

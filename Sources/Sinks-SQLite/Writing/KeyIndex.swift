@@ -74,6 +74,12 @@ final class KeyIndex {
         state.prefetch(hash)
     }
 
+    /// The text keys kept in memory, as their canonical text, if there are at most `limit`
+    /// (for suggestions; none otherwise, as comparing with each would take too long).
+    func textKeys(limit: Int) -> [String] {
+        state.textKeys(limit: limit)
+    }
+
     /// Where the key of `entry` was first seen.
     func firstLocation(of entry: Entry) -> Location {
         state.firstLocation(of: entry)
@@ -140,6 +146,11 @@ final class KeyIndex {
         mutating func prefetch(_ hash: TextKeyHash) {
             texts.prefetch(hash: UInt32(truncatingIfNeeded: hash.value))
             spill?.prefetch(hash.value)
+        }
+
+        mutating func textKeys(limit: Int) -> [String] {
+            guard texts.count <= limit, spill == nil else { return [] }
+            return (0..<texts.count).map { k in texts.withKey(k) { String(decoding: $0, as: UTF8.self) } }
         }
 
         mutating func firstLocation(of entry: Entry) -> Location {
