@@ -42,6 +42,7 @@ extension ImportReport {
             entities: zip(pipeline.model.entities, log.entities).filter { !$0.0.isAbstract }.map { Counts(name: $0.name, $1) },
             issues: rejected + skipped,
             duplicates: duplicates,
+            createdByLinks: log.placeholders.map { CreatedByLink(entity: $0.entity, key: $0.key, first: $0.first.description) },
             changes: try? changes.get(),
             changesUnavailable: { if case .failure(let why) = changes { why.reason } else { nil } }(),
             durations: runner.durations.map { Duration(stage: $0.stage, seconds: $0.seconds) })

@@ -146,6 +146,15 @@ public struct ImportReport: Sendable, Codable, Equatable {
         public var updated: Bool
     }
 
+    /// A record only links created, never loaded by a source of its own entity.
+    public struct CreatedByLink: Sendable, Codable, Equatable {
+        public var entity: String
+        /// The key as users read it (`name=Fetta`).
+        public var key: String
+        /// Where the first link to it was.
+        public var first: String
+    }
+
     /// Wall-clock seconds of one stage: a source (read, transform, write) or `finish`.
     public struct Duration: Sendable, Codable, Equatable {
         public var stage: String
@@ -164,6 +173,8 @@ public struct ImportReport: Sendable, Codable, Equatable {
     public var entities: [Counts]
     public var issues: [Issue]
     public var duplicates: [Duplicate]
+    /// Records only links created (placeholders), by entity, then as the store holds them.
+    public var createdByLinks: [CreatedByLink]
     /// What the run changed in the store it replaced (on a dry run: would replace), per entity by
     /// unique key; nil when `changesUnavailable` says why there is nothing to show.
     public var changes: StoreChanges?
@@ -175,7 +186,8 @@ public struct ImportReport: Sendable, Codable, Equatable {
 
     public init(pipelineName: String, pipelineFile: String, storePath: String, storeLayout: String, outcome: Outcome,
                 inputs: [InputFile], sources: [Counts], entities: [Counts], issues: [Issue], duplicates: [Duplicate],
-                changes: StoreChanges? = nil, changesUnavailable: String? = nil, durations: [Duration]) {
+                createdByLinks: [CreatedByLink] = [], changes: StoreChanges? = nil, changesUnavailable: String? = nil,
+                durations: [Duration]) {
         self.pipelineName = pipelineName
         self.pipelineFile = pipelineFile
         self.storePath = storePath
@@ -186,6 +198,7 @@ public struct ImportReport: Sendable, Codable, Equatable {
         self.entities = entities
         self.issues = issues
         self.duplicates = duplicates
+        self.createdByLinks = createdByLinks
         self.changes = changes
         self.changesUnavailable = changesUnavailable
         self.durations = durations

@@ -62,6 +62,7 @@ public struct JSONReportWriter: Sendable {
         var object = JSONObjectStream(emit: emit)
         try object.member("changes", report.changes)
         try object.member("changesUnavailable", report.changesUnavailable)
+        try object.list("createdByLinks", report.createdByLinks, sliceSize: sliceSize)
         try object.list("duplicates", report.duplicates, sliceSize: sliceSize)
         try object.member("durations", includeDurations ? report.durations : [])
         try object.member("entities", report.entities)

@@ -38,6 +38,7 @@ public struct XLSXReportWriter: Sendable {
         try writeSummary(report, into: workbook)
         try writeIssues(report.issues, into: workbook)
         try writeDuplicates(report.duplicates, into: workbook)
+        try writeCreatedByLinks(report.createdByLinks, into: workbook)
         try writeChanges(report, into: workbook)
         for rows in storedRows {
             try writeRows(rows, into: workbook)
@@ -153,6 +154,15 @@ public struct XLSXReportWriter: Sendable {
                 try table.addRow([duplicate.source, duplicate.entity, duplicate.key, duplicate.first, duplicate.again,
                                   difference?.field ?? "", difference?.first ?? "", difference?.again ?? "", result])
             }
+        }
+        try table.finish()
+    }
+
+    /// Records only links made: a typo in a link value shows here before the store ships.
+    private func writeCreatedByLinks(_ records: [ImportReport.CreatedByLink], into workbook: XLSXWorkbook) throws {
+        let table = try XLSXTable("Created by links", titles: ["Entity", "Key", "First link"], in: workbook)
+        for record in records {
+            try table.addRow([record.entity, record.key, record.first])
         }
         try table.finish()
     }

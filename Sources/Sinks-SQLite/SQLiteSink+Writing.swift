@@ -42,6 +42,10 @@ extension SQLiteSink {
                     log.count(.alreadyPresent, entity: writer.entity)
                     return LinkedRow(rowID: existing.rowID, entityNumber: writer.entityNumber)
                 }
+                if writer.placeholders[existing.rowID] != nil {
+                    try complete(&record, row: existing.rowID, of: writer, log: log)
+                    return LinkedRow(rowID: existing.rowID, entityNumber: writer.entityNumber)
+                }
                 try resolveDuplicate(&record, of: writer, existing: existing, onDuplicate: onDuplicate, log: log)
                 return LinkedRow(rowID: existing.rowID, entityNumber: writer.entityNumber)
             }
@@ -60,18 +64,21 @@ extension SQLiteSink {
         return try withUnsafeTemporaryAllocation(of: LinkedRow?.self, capacity: record.links.count) { links in
             links.initialize(repeating: nil)
             // A method of its own: read inside this closure, which captures it, the record is copied.
-            return try insertNew(&record, key: key, links: links, of: writer, log: log)
+            return try insertNew(&record, key: key, links: links, of: writer, isLink: linkedFrom != nil, log: log)
         }
     }
 
     /// Finds or creates the records `record` links to, then inserts it under `key`.
     private func insertNew(_ record: inout EntityRecord, key: KeyIndex.Key?, links: UnsafeMutableBufferPointer<LinkedRow?>,
-                           of writer: EntityWriter, log: ImportLog) throws -> LinkedRow {
+                           of writer: EntityWriter, isLink: Bool, log: ImportLog) throws -> LinkedRow {
         try storeLinks(of: &record, into: links, of: writer, log: log)
         try checkOneToOne(record, links: links, of: writer, row: nil)
         let rowID = try writer.insert(record, links: links)
         try linkOneToOneInverses(of: record, row: rowID, links: links, of: writer)
-        if let key { try writer.keys.insert(key, hash: record.keyHash, rowID: rowID, first: record.location) }
+        if let key {
+            try writer.keys.insert(key, hash: record.keyHash, rowID: rowID, first: record.location)
+            if isLink { writer.placeholders[rowID] = record.location }
+        }
         log.count(.inserted, entity: writer.entity)
         return LinkedRow(rowID: rowID, entityNumber: writer.entityNumber)
     }
@@ -186,6 +193,35 @@ extension SQLiteSink {
             }
             guard let linked = links[slot] else { continue }
             try target.setLink(of: linked.rowID, through: inverse, to: LinkedRow(rowID: row, entityNumber: writer.entityNumber))
+        }
+    }
+
+    // MARK: Placeholders
+
+    /// Gives a row a link created (a placeholder) the values of the first record of its own with
+    /// its key: counted as that record's insert, whatever `on_duplicate` says, as the row was
+    /// never the record's.
+    private func complete(_ record: inout EntityRecord, row: Int64, of writer: EntityWriter, log: ImportLog) throws {
+        if hasRejectingLink(record) { try checkMissingLinks(of: record, of: writer) }
+        try withUnsafeTemporaryAllocation(of: LinkedRow?.self, capacity: record.links.count) { links in
+            links.initialize(repeating: nil)
+            try storeLinks(of: &record, into: links, of: writer, log: log)
+            try checkOneToOne(record, links: links, of: writer, row: row)
+            let (stored, _) = try writer.compare(row: row, with: record, links: links)
+            try writer.update(row: row, with: record, links: links, stored: stored)
+            try linkOneToOneInverses(of: record, row: row, links: links, of: writer, stored: stored)
+        }
+        writer.placeholders[row] = nil
+        // An insert for this record's source; the entity's row was counted when the link made it.
+        log.countCompleted()
+    }
+
+    /// Tells `log` of every placeholder no record completed, entity by entity, in row order.
+    func reportPlaceholders(to log: ImportLog) throws {
+        for case let writer? in writers where !writer.placeholders.isEmpty {
+            for (row, first) in writer.placeholders.sorted(by: { $0.key < $1.key }) {
+                log.placeholder(ImportLog.Placeholder(entity: writer.name, key: try writer.keyText(ofRow: row), first: first))
+            }
         }
     }
 

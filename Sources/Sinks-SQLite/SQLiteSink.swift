@@ -125,6 +125,7 @@ public final class SQLiteSink: PrefetchingSink {
             // threads while it reads the table. The index is built from the same sorted rows:
             // the same bytes.
             try connection.execute("PRAGMA threads=\(ProcessInfo.processInfo.activeProcessorCount)")
+            try reportPlaceholders(to: log)
             try layout.complete(in: connection, storeUUID: { try uuidWorker?.result() })
             try connection.execute("COMMIT")
             try check(connection)

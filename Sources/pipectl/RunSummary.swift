@@ -28,6 +28,15 @@ struct RunSummary {
             rows.append(["  \(name)", "", "\(c.inserted)", "\(c.alreadyPresent)", "\(c.updated)", "\(c.skipped)", c.rejected == 0 ? "" : "\(c.rejected)"])
         }
         out += RunSummary.table([header] + rows)
+        // Records only links made: a typo in a link value makes one, with default values.
+        var created: [(entity: String, count: Int)] = []
+        for placeholder in log.placeholders {
+            if created.last?.entity == placeholder.entity { created[created.count - 1].count += 1 } else { created.append((placeholder.entity, 1)) }
+        }
+        if !created.isEmpty {
+            out += "created by links only (no source loads them; listed in the report): "
+                + created.map { "\($0.entity) \($0.count)" }.joined(separator: ", ") + "\n"
+        }
         try Terminal.standardOutput.write(out)
         printIssues()
     }

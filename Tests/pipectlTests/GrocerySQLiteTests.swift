@@ -65,6 +65,8 @@ final class GrocerySQLiteTests: XCTestCase {
             "  LocationAtHome              18      396        0        0",
             "  LocationAtShop              17      397        0        0",
             "  Item                       414        5        0        0",
+            // The grocery list loads items only: its units and locations are what the items name.
+            "created by links only (no source loads them; listed in the report): Unit 11, LocationAtHome 18, LocationAtShop 17",
         ])
         // Three of the five repeated names carry other values; the first row wins and both are named.
         XCTAssertTrue(result.stderr.contains(

@@ -186,4 +186,39 @@ import Testing
         #expect(run.stderr.hasPrefix("units.yaml:16:72: error: pipeline: 'missing' is one of create, reject, skip, not 'rejct'; did you mean 'reject'?"),
                 "\(run.stderr)")
     }
+
+    // MARK: Placeholders
+
+    @Test("a record a link created takes the values of its own later record (an insert of that source), and one never completed is listed")
+    func placeholdersAreCompleted() throws {
+        let ws = try Workspace()
+        try ws.write("name,unit\nFlour,kilogram\nMilk,litre\nFeta,kilogramm\n", to: "items.csv")
+        try ws.write("name,symbol\nkilogram,kg\nlitre,l\npiece,pcs\n", to: "units.csv")
+        // Items first: their links create the units, which the units source then completes.
+        let pipeline = Self.unitsPipeline(missing: "")
+            .replacingOccurrences(of: "  - name: units\n    read: { csv: units.csv }\n    load: { Unit: { name: name, symbol: symbol } }\n", with: "")
+            + "  - name: units\n    read: { csv: units.csv }\n    load: { Unit: { name: name, symbol: symbol } }\n"
+            + "report: { json: report.json, xlsx: report.xlsx }\n"
+        try ws.write(pipeline, to: "units.yaml")
+        let run = try ws.run("run", "units.yaml")
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(Array(lines.dropFirst()) == [
+            "              read  inserted  present  updated  skipped  rejected",
+            "source items     3         6        0        0        0         0",
+            "source units     3         3        0        0        0         0",
+            "  Unit                     4        0        0        0",
+            "  Item                     3        0        0        0",
+            "created by links only (no source loads them; listed in the report): Unit 1",
+        ])
+        let store = try ws.store("store.sqlite")
+        #expect(try store.rows("SELECT ZNAME, ZSYMBOL FROM ZUNIT ORDER BY Z_PK")
+                    == [[.text("kilogram"), .text("kg")], [.text("litre"), .text("l")], [.text("kilogramm"), .null], [.text("piece"), .text("pcs")]])
+        // The report lists the one nothing completed, with the link that made it.
+        let json = try #require(try JSONSerialization.jsonObject(with: ws.bytes("report.json")) as? [String: Any])
+        #expect(json["createdByLinks"] as? [[String: String]] == [["entity": "Unit", "key": "name=kilogramm", "first": "items.csv:4:1"]])
+        let workbook = try Workbook(ws.root.appendingPathComponent("report.xlsx"))
+        #expect(try workbook.sheetNames() == ["Summary", "Rejected", "Duplicates", "Created by links", "Changes", "Unit", "Item"])
+        #expect(try workbook.sheet(4).contains("<t>name=kilogramm</t></is></c><c r=\"C2\" t=\"inlineStr\"><is><t>items.csv:4:1</t>"))
+    }
 }

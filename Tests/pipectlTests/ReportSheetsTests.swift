@@ -23,7 +23,7 @@ final class ReportSheetsTests: XCTestCase {
         try writer.write(report, storedRows: [items], to: url)
 
         let workbook = try Workbook(url)
-        XCTAssertEqual(try workbook.sheetNames(), ["Summary", "Rejected", "Duplicates", "Duplicates (2)", "Duplicates (3)", "Changes",
+        XCTAssertEqual(try workbook.sheetNames(), ["Summary", "Rejected", "Duplicates", "Duplicates (2)", "Duplicates (3)", "Created by links", "Changes",
                                                    "Item", "Item (2)", "Item (3)"])
         // Every sheet of a table has the header and a filter over its own rows; no row is lost or repeated.
         for (sheet, keys) in [(3, ["n1", "n2"]), (4, ["n3", "n4"]), (5, ["n5"])] {
@@ -32,7 +32,7 @@ final class ReportSheetsTests: XCTestCase {
             XCTAssertTrue(xml.contains("<autoFilter ref=\"A1:I\(keys.count + 1)\"/>"), xml)
             XCTAssertEqual(xml.components(separatedBy: "<t>name=").dropFirst().map { String($0.prefix { $0 != "<" }) }, keys)
         }
-        for (sheet, ids) in [(7, [1, 2]), (8, [3, 4]), (9, [5])] {
+        for (sheet, ids) in [(8, [1, 2]), (9, [3, 4]), (10, [5])] {
             let xml = try workbook.sheet(sheet)
             XCTAssertTrue(xml.contains("<t>name</t>") && xml.contains("<autoFilter ref=\"A1:B\(ids.count + 1)\"/>"), xml)
             let cellsOfColumnA = xml.components(separatedBy: "<c r=\"A").dropFirst(2)  // past the header

@@ -19,7 +19,7 @@ final class ReportTests: XCTestCase {
         let workbook = try Workbook(ws.root.appendingPathComponent("build/grocery-report.xlsx"))
 
         XCTAssertEqual(try workbook.sheetNames(),
-                       ["Summary", "Rejected", "Duplicates", "Changes", "Unit", "LocationAtHome", "LocationAtShop", "Item"])
+                       ["Summary", "Rejected", "Duplicates", "Created by links", "Changes", "Unit", "LocationAtHome", "LocationAtShop", "Item"])
         let summary = try workbook.sheet(1)
         XCTAssertTrue(summary.contains(#"<t>Outcome</t></is></c><c r="B5" t="inlineStr"><is><t>succeeded</t>"#), summary)
         // source items: read 420, inserted 460, already present 1179, updated 0, skipped 22, rejected 1.
@@ -40,7 +40,7 @@ final class ReportTests: XCTestCase {
                                                   "quantity", "0.5", "3", "kept the first"])), duplicates)
 
         // Item: a header and 414 rows, frozen, filtered, dates as dates, booleans as booleans.
-        let items = try workbook.sheet(8)
+        let items = try workbook.sheet(9)
         XCTAssertTrue(items.contains(#"<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/>"#), items)
         XCTAssertTrue(items.contains(#"<autoFilter ref="A1:I415"/>"#), items)
         XCTAssertTrue(items.contains(#"<row r="415">"#) && !items.contains(#"<row r="416">"#))
@@ -122,7 +122,7 @@ final class ReportTests: XCTestCase {
 
         let workbook = try Workbook(ws.root.appendingPathComponent("build/grocery-report.xlsx"))
         // No store, so no entity sheets.
-        XCTAssertEqual(try workbook.sheetNames(), ["Summary", "Rejected", "Duplicates", "Changes"])
+        XCTAssertEqual(try workbook.sheetNames(), ["Summary", "Rejected", "Duplicates", "Created by links", "Changes"])
         let summary = try workbook.sheet(1)
         XCTAssertTrue(summary.contains(#"<c r="B5" t="inlineStr"><is><t>failed</t></is></c>"#), summary)
         XCTAssertTrue(summary.contains("<t>Why</t></is></c><c r=\"B6\" s=\"2\" t=\"inlineStr\"><is><t>"
@@ -162,7 +162,7 @@ final class ReportTests: XCTestCase {
                                                                     ["name": "unit", "old": "bottle", "new": "can"]])
 
         let workbook = try Workbook(ws.root.appendingPathComponent("build/grocery-report.xlsx"))
-        let sheet = try workbook.sheet(4)
+        let sheet = try workbook.sheet(5)
         XCTAssertTrue(sheet.contains(row(2, ["Item", "name=Nutmeg", "removed", nil, nil, nil])), sheet)
         XCTAssertTrue(sheet.contains(row(4, ["Item", "name=Pale ale", "changed", "quantity", "12", "13"])), sheet)
         XCTAssertTrue(sheet.contains(row(5, ["Item", "name=Pale ale", "changed", "unit", "bottle", "can"])), sheet)
@@ -193,8 +193,8 @@ final class ReportTests: XCTestCase {
             let result = try ws.run("run", "-q", "pipelines/grocery-sqlite.yaml")
             return (result.status, result.stderr)
         }
-        for (rows, sheets) in [(2, ["Summary", "Rejected", "Duplicates", "Changes", "Unit", "LocationAtHome", "LocationAtShop", "Item"]),
-                               (0, ["Summary", "Rejected", "Duplicates", "Changes"])] {
+        for (rows, sheets) in [(2, ["Summary", "Rejected", "Duplicates", "Created by links", "Changes", "Unit", "LocationAtHome", "LocationAtShop", "Item"]),
+                               (0, ["Summary", "Rejected", "Duplicates", "Created by links", "Changes"])] {
             XCTAssertEqual(try run(rows: rows).status, 0)
             let workbook = try Workbook(ws.root.appendingPathComponent("build/grocery-report.xlsx"))
             XCTAssertEqual(try workbook.sheetNames(), sheets)
@@ -205,7 +205,7 @@ final class ReportTests: XCTestCase {
             XCTAssertTrue(try workbook.sheet(3).contains(#"<autoFilter ref="A1:I6"/>"#))
             guard rows == 2 else { continue }
             // The first two items by row id, under the header.
-            let items = try workbook.sheet(8)
+            let items = try workbook.sheet(9)
             XCTAssertTrue(items.contains(#"<autoFilter ref="A1:I3"/>"#) && items.contains(#"<row r="3"><c r="A3"><v>2</v></c>"#)
                               && !items.contains(#"<row r="4">"#), items)
         }

@@ -52,7 +52,25 @@ public final class ImportLog {
         }
     }
 
+    /// A record only a link created, never loaded by a source of its own entity: a placeholder
+    /// with the link's values and the entity's defaults (a typo in a link value makes one).
+    public struct Placeholder: Sendable {
+        public var entity: String
+        /// The key as users read it (`name=Fetta`).
+        public var key: String
+        /// Where the first link to it was.
+        public var first: Location
+        public init(entity: String, key: String, first: Location) {
+            self.entity = entity
+            self.key = key
+            self.first = first
+        }
+    }
+
     public let sourceNames: [String]
+    /// Records created by links and never completed by a record of their own, in entity then
+    /// row order; known once the sink has finished.
+    public private(set) var placeholders: [Placeholder] = []
     public let entityNames: [String]
     public var sources: [Counts] { Array(counts[..<sourceNames.count]) }
     public var entities: [Counts] { Array(counts[sourceNames.count...]) }
@@ -124,6 +142,17 @@ public final class ImportLog {
     public func skip(entity: Int, at location: Location, reason: String) {
         count(.skipped, entity: entity)
         skips.append(Skip(source: sourceNames[currentSource], entity: entityNames[entity], location: location, reason: reason))
+    }
+
+    /// Counts a record that completed a row a link had created: an insert of the current source;
+    /// its entity counted the row when the link made it.
+    public func countCompleted() {
+        counts[source].inserted += 1
+    }
+
+    /// Notes a record that only links created (the sink tells, as it finishes).
+    public func placeholder(_ placeholder: Placeholder) {
+        placeholders.append(placeholder)
     }
 
     public func duplicate(_ duplicate: Duplicate) throws {

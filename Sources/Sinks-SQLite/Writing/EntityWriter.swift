@@ -31,6 +31,9 @@ final class EntityWriter {
     /// Attribute slots of the unique key; empty when the entity has none.
     let keySlots: [Int]
     let keys: KeyIndex
+    /// Rows created by links only, with where the first link was: placeholders until a record of
+    /// this entity with their key arrives and completes them.
+    var placeholders: [Int64: Location] = [:]
 
     private let connection: SQLiteConnection
     private let insert: SQLiteStatement
