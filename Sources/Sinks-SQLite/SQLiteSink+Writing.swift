@@ -59,7 +59,7 @@ extension SQLiteSink {
             }
             key = recordKey
         }
-        if linkedFrom == nil, hasRejectingLink(record) { try checkMissingLinks(of: record, of: writer) }
+        if linkedFrom == nil, record.hasRejectingLinks { try checkMissingLinks(of: record, of: writer) }
         // Linked rows live on the stack: no allocation per record.
         return try withUnsafeTemporaryAllocation(of: LinkedRow?.self, capacity: record.links.count) { links in
             links.initialize(repeating: nil)
@@ -72,9 +72,9 @@ extension SQLiteSink {
     private func insertNew(_ record: inout EntityRecord, key: KeyIndex.Key?, links: UnsafeMutableBufferPointer<LinkedRow?>,
                            of writer: EntityWriter, isLink: Bool, log: ImportLog) throws -> LinkedRow {
         try storeLinks(of: &record, into: links, of: writer, log: log)
-        try checkOneToOne(record, links: links, of: writer, row: nil)
+        if writer.hasOneToOne { try checkOneToOne(record, links: links, of: writer, row: nil) }
         let rowID = try writer.insert(record, links: links)
-        try linkOneToOneInverses(of: record, row: rowID, links: links, of: writer)
+        if writer.hasOneToOne { try linkOneToOneInverses(of: record, row: rowID, links: links, of: writer) }
         if let key {
             try writer.keys.insert(key, hash: record.keyHash, rowID: rowID, first: record.location)
             if isLink { writer.placeholders[rowID] = record.location }
@@ -148,7 +148,7 @@ extension SQLiteSink {
         }
         let update = onDuplicate == .update && !differing.isEmpty
         if update {
-            if hasRejectingLink(record) { try checkMissingLinks(of: record, of: writer) }
+            if record.hasRejectingLinks { try checkMissingLinks(of: record, of: writer) }
             try storeLinks(of: &record, into: links, of: writer, log: log)
             try checkOneToOne(record, links: links, of: writer, row: existing.rowID)
             try writer.update(row: existing.rowID, with: record, links: links, stored: stored)
@@ -202,7 +202,7 @@ extension SQLiteSink {
     /// its key: counted as that record's insert, whatever `on_duplicate` says, as the row was
     /// never the record's.
     private func complete(_ record: inout EntityRecord, row: Int64, of writer: EntityWriter, log: ImportLog) throws {
-        if hasRejectingLink(record) { try checkMissingLinks(of: record, of: writer) }
+        if record.hasRejectingLinks { try checkMissingLinks(of: record, of: writer) }
         try withUnsafeTemporaryAllocation(of: LinkedRow?.self, capacity: record.links.count) { links in
             links.initialize(repeating: nil)
             try storeLinks(of: &record, into: links, of: writer, log: log)
@@ -226,14 +226,6 @@ extension SQLiteSink {
     }
 
     // MARK: Links that must find their record
-
-    /// Whether a link of the record, or of a record it links, says `missing: reject`.
-    private func hasRejectingLink(_ record: EntityRecord) -> Bool {
-        // Through a buffer pointer: `record.links[slot]` would copy the linked record.
-        record.links.withUnsafeBufferPointer { linked in
-            linked.contains { $0.map { $0.missing == .reject || hasRejectingLink($0) } ?? false }
-        }
-    }
 
     /// Rejects the record before any of it is written when a link that says `missing: reject`
     /// names a record not in the store: a rejected record creates none of its links.

@@ -103,13 +103,20 @@ public struct EntityRecord: Sendable {
     public internal(set) var keyHash: TextKeyHash?
     /// For a record linked from another: what the sink does when it is not in the store.
     public var missing: MissingLinkPolicy
+    /// Whether a link of this record, or of a record it links, says `missing: reject`: the sink
+    /// then checks them all before it writes any (the load knows it once; the sink would have to
+    /// look at every link of every record).
+    public var hasRejectingLinks: Bool
 
-    public init(entity: Int, values: [Value?], links: [EntityRecord?], location: Location, missing: MissingLinkPolicy = .create) {
+    public init(entity: Int, values: [Value?], links: [EntityRecord?], location: Location, missing: MissingLinkPolicy = .create,
+                hasRejectingLinks: Bool? = nil) {
         self.entity = entity
         self.values = values
         self.links = links
         self.location = location
         self.missing = missing
+        self.hasRejectingLinks = hasRejectingLinks
+            ?? links.contains { $0.map { $0.missing == .reject || $0.hasRejectingLinks } ?? false }
     }
 
     /// Hashes the text in attribute slot `slot`, the record's unique key, for `keyHash`; nothing

@@ -47,6 +47,10 @@ final class LoadBinding {
     let links: [(relationship: Int, target: LoadBinding)]
     /// What the sink does when a linked record of this load is not in the store.
     private var missing = MissingLinkPolicy.create
+    /// Whether a link below this load says `missing: reject` (`EntityRecord.hasRejectingLinks`).
+    private var hasRejectingLinks: Bool {
+        links.contains { $0.target.missing == .reject || $0.target.hasRejectingLinks }
+    }
 
     init(_ spec: LoadSpec, model: StoreModel, fields: [String], fieldIndex: [String: Int], source: String) throws {
         guard let entityIndex = model.index(of: spec.entity) else {
@@ -120,7 +124,7 @@ final class LoadBinding {
         var linked = [EntityRecord?](repeating: nil, count: relationshipCount)
         for link in links { linked[link.relationship] = link.target.emptyRecord(at: location) }
         return EntityRecord(entity: entity, values: [Value?](repeating: nil, count: attributeCount),
-                            links: linked, location: location, missing: missing)
+                            links: linked, location: location, missing: missing, hasRejectingLinks: hasRejectingLinks)
     }
 
     /// Lets the last step to read each field take its value from the source record instead of

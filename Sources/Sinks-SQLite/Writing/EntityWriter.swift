@@ -23,6 +23,8 @@ final class EntityWriter {
     /// Per relationship slot: the inverse's name when both sides are to-one (a one-to-one), whose
     /// foreign key Core Data keeps on both sides: a link through the slot sets the inverse too.
     let oneToOneInverse: [String?]
+    /// Whether any slot is a one-to-one: the many entities without one skip those steps.
+    let hasOneToOne: Bool
     /// `table.entityNumber`, or 0: what a row linking here records as this entity.
     let entityNumber: Int64
     /// The value a new row gets for each attribute the record leaves out.
@@ -69,6 +71,7 @@ final class EntityWriter {
             else { return nil }
             return inverse
         }
+        self.hasOneToOne = oneToOneInverse.contains { $0 != nil }
         self.entityNumber = table.entityNumber ?? 0
         self.defaults = attributes.map { $0.defaultValue ?? .null }
         self.required = attributes.map { !$0.isOptional }
