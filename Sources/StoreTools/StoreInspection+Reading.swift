@@ -110,6 +110,22 @@ extension StoreInspection {
         }
     }
 
+    /// The tables named `Z_<entity number><NAME>` (Core Data's join tables), each with the
+    /// entities its `Z_<n>...` columns hold and its row count.
+    static func coreDataJoinTables(in store: SQLiteStore, tables: [String], entities: [EntityRows]) throws -> [JoinTable] {
+        var names: [Int64: String] = [:]
+        for entity in entities { if let number = entity.number { names[number] = entity.name } }
+        func entityNumber(_ name: String) -> Int64? {
+            guard name.hasPrefix("Z_") else { return nil }
+            return Int64(name.dropFirst(2).prefix(while: \.isNumber))
+        }
+        return try tables.filter { entityNumber($0) != nil }.map { table in
+            let columns = try store.rows("SELECT name FROM pragma_table_info(\(SQL.literal(table))) ORDER BY cid").map { $0[0].displayText }
+            let sides = columns.compactMap { column in entityNumber(column).map { names[$0] ?? "#\($0)" } }
+            return JoinTable(table: table, entities: sides, rows: integer(try store.scalar("SELECT count(*) FROM \(SQL.quote(table))")))
+        }
+    }
+
     /// Z_METADATA's row: Core Data keeps exactly one.
     static func coreDataMetadata(in store: SQLiteStore, name: String) throws -> Metadata {
         guard let row = try store.rows("SELECT Z_VERSION, Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1").first else {

@@ -98,12 +98,22 @@ public struct StoreInspection: Sendable {
         }
     }
 
+    /// A many-to-many relationship's join table (Core Data's `Z_<n><RELATIONSHIP>`).
+    public struct JoinTable: Sendable, Hashable {
+        public var table: String
+        /// The entities its columns hold rows of, in column order (`Z_<n>...` names entity n).
+        public var entities: [String]
+        public var rows: Int64?
+    }
+
     /// The file inspected.
     public let url: URL
     public let layout: Layout
     public let settings: Settings
     /// coredata: in `Z_ENT` order; other layouts: tables by name.
     public let entities: [EntityRows]
+    /// coredata: the join tables, by name; empty for other layouts.
+    public let joinTables: [JoinTable]
     public let metadata: Metadata
     /// Size of the `-wal` file beside a store in journal mode WAL; nil when there is none.
     public let walBytes: Int64?
@@ -155,15 +165,18 @@ public struct StoreInspection: Sendable {
             if lowercased.contains("z_metadata"), lowercased.contains("z_primarykey") {
                 layout = .coreData
                 entities = try StoreInspection.coreDataEntities(in: store, tables: tables)
+                joinTables = try StoreInspection.coreDataJoinTables(in: store, tables: tables, entities: entities)
                 metadata = try StoreInspection.coreDataMetadata(in: store, name: name)
             } else if lowercased.contains("pipectl_metadata") {
                 layout = .plain
+                joinTables = []
                 entities = try StoreInspection.tableRows(in: store, tables: tables.filter { $0.lowercased() != "pipectl_metadata" })
                 metadata = .plain(try store.rows("SELECT \"key\", \"value\" FROM pipectl_metadata ORDER BY \"key\"").map {
                     Metadata.Entry(key: $0[0].displayText, value: $0[1])
                 })
             } else {
                 layout = .unknown
+                joinTables = []
                 entities = try StoreInspection.tableRows(in: store, tables: tables)
                 metadata = .none
             }

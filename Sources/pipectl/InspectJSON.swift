@@ -61,6 +61,13 @@ struct InspectJSON {
                     "maxPrimaryKey": .optional(entity.maxPrimaryKey, Value.integer),
                 ])
             }),
+            "joinTables": .array(inspection.joinTables.map { join in
+                .object([
+                    "table": .string(join.table),
+                    "entities": .array(join.entities.map(Value.string)),
+                    "rows": .optional(join.rows, Value.integer),
+                ])
+            }),
             "metadata": metadata,
         ]
         if let model {

@@ -44,6 +44,12 @@ struct InspectText {
              entity.rows.map(String.init) ?? "-", entity.maxPrimaryKey.map(String.init) ?? ""]
         }
         out += InspectText.table(rows, rightAligned: [0, 4, 5], indent: "  ")
+        let joins = inspection.joinTables
+        guard !joins.isEmpty else { return out }
+        out += "\njoin tables: \(joins.count) (many-to-many)\n"
+        out += InspectText.table([["table", "between", "rows"]] + joins.map {
+            [$0.table, $0.entities.joined(separator: ", "), $0.rows.map(String.init) ?? "-"]
+        }, rightAligned: [2], indent: "  ")
         return out
     }
 

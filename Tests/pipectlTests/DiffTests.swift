@@ -105,6 +105,16 @@ final class DiffTests: XCTestCase {
 
             """)
         XCTAssertEqual(try ws.run("diff", "build/Recipes.sqlite", "build/Recipes.sqlite").status, 0)
+
+        // inspect counts the join table's rows, naming the entities its columns hold.
+        let inspect = try ws.run("inspect", "build/Recipes.sqlite")
+        XCTAssertTrue(inspect.stdout.contains("\njoin tables: 1 (many-to-many)\n  table    between      rows\n  Z_1TAGS  Recipe, Tag     2\n"),
+                      inspect.stdout)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try ws.run("inspect", "--json", "build/Recipes.sqlite").stdout.utf8)) as? [String: Any])
+        let join = try XCTUnwrap((json["joinTables"] as? [[String: Any]])?.first)
+        XCTAssertEqual(join["table"] as? String, "Z_1TAGS")
+        XCTAssertEqual(join["entities"] as? [String], ["Recipe", "Tag"])
+        XCTAssertEqual(join["rows"] as? Int, 2)
     }
 
     func testAFileThatIsNotAStore() throws {

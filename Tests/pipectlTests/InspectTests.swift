@@ -243,7 +243,7 @@ final class InspectTests: XCTestCase {
                                 "--model", "inspect/grocerydude/GroceryDude.xcdatamodeld")
         XCTAssertEqual(result.status, 0, result.stderr)
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        XCTAssertEqual(json.keys.sorted(), ["entities", "layout", "metadata", "model", "path", "sqlite"])
+        XCTAssertEqual(json.keys.sorted(), ["entities", "joinTables", "layout", "metadata", "model", "path", "sqlite"])
         XCTAssertEqual(json["layout"] as? String, "coredata")
         XCTAssertEqual(json["path"] as? String, "inspect/grocerydude/DefaultData.sqlite")
         let sqlite = try XCTUnwrap(json["sqlite"] as? [String: Any])
@@ -275,7 +275,7 @@ final class InspectTests: XCTestCase {
         let result = try ws.run("inspect", "build/grocery-sqlite.sqlite", "--json")
         XCTAssertEqual(result.status, 0, result.stderr)
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        XCTAssertEqual(json.keys.sorted(), ["entities", "layout", "metadata", "path", "sqlite"])
+        XCTAssertEqual(json.keys.sorted(), ["entities", "joinTables", "layout", "metadata", "path", "sqlite"])
         XCTAssertEqual(json["layout"] as? String, "sqlite")
         XCTAssertEqual((json["metadata"] as? [String: Any])?["DefaultDataImported"] as? Int, 1)
     }
