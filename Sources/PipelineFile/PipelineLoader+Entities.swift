@@ -182,17 +182,24 @@ extension PipelineLoader.Context {
 
     private func checkUniqueKey(_ draft: EntityDraft, model: StoreModel) throws {
         let attributes = model.allAttributes(of: draft.entity.name).map(\.name)
-        let relationships = model.allRelationships(of: draft.entity.name).map(\.name)
+        let relationships = model.allRelationships(of: draft.entity.name)
         var seen: Set<String> = []
         for node in draft.unique {
             guard let name = node.scalar else {
                 throw node.error("'unique' expects attribute names, found \(node.kindDescription)")
             }
-            if relationships.contains(name) {
-                throw node.error("unique keys are made of attributes, and '\(name)' is a relationship of '\(draft.entity.name)'")
+            // A to-one relationship may be part of a key (a join entity's: recipe and ingredient):
+            // the record it links to identifies it.
+            if let relationship = relationships.first(where: { $0.name == name }) {
+                if relationship.isToMany || relationship.isTransient {
+                    throw node.error("unique keys are made of attributes and to-one relationships, and '\(name)' is a "
+                                         + (relationship.isToMany ? "to-many" : "transient") + " relationship of '\(draft.entity.name)'")
+                }
+                guard seen.insert(name).inserted else { throw node.error("'\(name)' appears twice in the unique key") }
+                continue
             }
             guard attributes.contains(name) else {
-                throw node.error("unique key '\(name)' is not an attribute of '\(draft.entity.name)'"
+                throw node.error("unique key '\(name)' is not an attribute or to-one relationship of '\(draft.entity.name)'"
                                      + Suggestion.hint(for: name, in: attributes)
                                      + (attributes.isEmpty ? "" : " (attributes: \(attributes.joined(separator: ", ")))"))
             }

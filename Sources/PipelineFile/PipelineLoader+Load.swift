@@ -116,7 +116,7 @@ extension PipelineLoader.Context {
 
     /// Which unique-key attributes the spec leaves unset, in words, or nil when it sets them all.
     private func missingKey(of spec: LoadSpec, model: StoreModel) -> String? {
-        let set = Set(spec.assignments.map(\.attribute))
+        let set = Set(spec.assignments.map(\.attribute) + spec.links.map(\.relationship))
         let missing = model.uniqueKey(of: spec.entity).filter { !set.contains($0) }
         guard !missing.isEmpty else { return nil }
         return missing.map { "'\($0)'" }.joined(separator: ", ") + (missing.count == 1 ? " is missing" : " are missing")

@@ -50,11 +50,17 @@ extension PipelineLoader.Context {
                 let keyNodes = unique.sequence ?? [unique]
                 guard !keyNodes.isEmpty else { throw unique.error("'unique' needs at least one attribute") }
                 let attributes = base.allAttributes(of: name).map(\.name)
+                // A to-one relationship may be part of a key (a join entity's `recipe, ingredient`).
+                let toOnes = base.allRelationships(of: name).filter { !$0.isToMany && !$0.isTransient }.map(\.name)
                 var key: [String] = []
                 for keyNode in keyNodes {
-                    guard let attribute = keyNode.scalar, attributes.contains(attribute) else {
+                    guard let attribute = keyNode.scalar, attributes.contains(attribute) || toOnes.contains(attribute) else {
                         let given = keyNode.scalar ?? keyNode.kindDescription
-                        throw keyNode.error("unique key '\(given)' is not an attribute of '\(name)' in the model"
+                        if base.allRelationships(of: name).contains(where: { $0.name == given }) {
+                            throw keyNode.error("unique keys are made of attributes and to-one relationships, and '\(given)' is a "
+                                                    + "to-many relationship of '\(name)' in the model")
+                        }
+                        throw keyNode.error("unique key '\(given)' is not an attribute or to-one relationship of '\(name)' in the model"
                                                 + Suggestion.hint(for: given, in: attributes)
                                                 + " (attributes: \(attributes.joined(separator: ", ")))")
                     }

@@ -43,7 +43,7 @@ public enum PipelineSpecs {
         summary: "An entity: a table in the sqlite layout, an entity of the model in the coredata layout.",
         options: [
             OptionSpec("unique", .stringOrList,
-                       "The attribute (or attributes) whose values identify a record; inherited by sub-entities."),
+                       "The attributes and to-one relationships whose values identify a record (a join entity: [recipe, ingredient]); inherited by sub-entities."),
             OptionSpec("parent", .string, "The entity this one inherits attributes, relationships and key from."),
             OptionSpec("abstract", .bool, default: "false", "Records are only loaded into sub-entities."),
             OptionSpec("attributes", .mapping, "The attributes, by name: a type name or a mapping."),

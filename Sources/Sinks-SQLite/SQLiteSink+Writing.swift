@@ -30,14 +30,23 @@ extension SQLiteSink {
             }
         }
         var key: KeyIndex.Key?
+        var keyAfterLinks = false
         if writer.hasKey {
-            guard var recordKey = writer.key(of: record) else {
+            var recordKey: KeyIndex.Key
+            switch try lookupKey(of: record, of: writer) {
+            case .empty:
                 var reason = writer.emptyKeyReason(of: record)
                 if let (from, slot) = linkedFrom { reason += ", so \(from.name).\(from.relationships[slot].name) is left empty" }
                 log.skip(entity: writer.entity, at: record.location, reason: reason)
                 return nil
+            case .newLinks:
+                // A record its key links to is not in the store yet: neither is this key.
+                recordKey = .values([])
+                keyAfterLinks = true
+            case .key(let found):
+                recordKey = found
             }
-            if let existing = try writer.keys.lookup(insertingIfAbsent: &recordKey, hash: record.keyHash) {
+            if !keyAfterLinks, let existing = try writer.keys.lookup(insertingIfAbsent: &recordKey, hash: record.keyHash) {
                 guard let onDuplicate else {
                     log.count(.alreadyPresent, entity: writer.entity)
                     return LinkedRow(rowID: existing.rowID, entityNumber: writer.entityNumber)
@@ -57,21 +66,54 @@ extension SQLiteSink {
                              + "(missing: skip), so \(from.name).\(from.relationships[slot].name) is left empty")
                 return nil
             }
-            key = recordKey
+            if !keyAfterLinks { key = recordKey }
         }
         if linkedFrom == nil, record.hasRejectingLinks { try checkMissingLinks(of: record, of: writer) }
         // Linked rows live on the stack: no allocation per record.
         return try withUnsafeTemporaryAllocation(of: LinkedRow?.self, capacity: record.links.count) { links in
             links.initialize(repeating: nil)
             // A method of its own: read inside this closure, which captures it, the record is copied.
-            return try insertNew(&record, key: key, links: links, of: writer, isLink: linkedFrom != nil, log: log)
+            return try insertNew(&record, key: key, keyAfterLinks: keyAfterLinks, links: links, of: writer,
+                                 isLink: linkedFrom != nil, log: log)
         }
     }
 
+    /// A record's key as the index looks it up: a key that names relationships needs the rows of
+    /// the records it links to, found (never created) here.
+    private enum KeyLookup {
+        /// A part of the key is empty: the record is skipped.
+        case empty
+        /// A record the key links to is not in the store: the key is new, and is made once the
+        /// links are written.
+        case newLinks
+        case key(KeyIndex.Key)
+    }
+
+    private func lookupKey(of record: EntityRecord, of writer: EntityWriter) throws -> KeyLookup {
+        guard writer.hasLinkKey else { return writer.key(of: record).map(KeyLookup.key) ?? .empty }
+        var rows: [Int: LinkedRow] = [:]
+        for slot in writer.keyLinkSlots {
+            guard let link = record.links[slot] else { return .empty }
+            let target = try self.writer(for: link)
+            guard target.hasKey else { return .newLinks }  // an owned child: created with the record
+            switch try lookupKey(of: link, of: target) {
+            case .empty: return .empty
+            case .newLinks: return .newLinks
+            case .key(let key):
+                guard let entry = try target.keys.lookup(key, hash: link.keyHash) else { return .newLinks }
+                rows[slot] = LinkedRow(rowID: entry.rowID, entityNumber: target.entityNumber)
+            }
+        }
+        return writer.key(of: record, linkedRows: { rows[$0] }).map(KeyLookup.key) ?? .empty
+    }
+
     /// Finds or creates the records `record` links to, then inserts it under `key`.
-    private func insertNew(_ record: inout EntityRecord, key: KeyIndex.Key?, links: UnsafeMutableBufferPointer<LinkedRow?>,
-                           of writer: EntityWriter, isLink: Bool, log: ImportLog) throws -> LinkedRow {
+    private func insertNew(_ record: inout EntityRecord, key: KeyIndex.Key?, keyAfterLinks: Bool = false,
+                           links: UnsafeMutableBufferPointer<LinkedRow?>, of writer: EntityWriter, isLink: Bool,
+                           log: ImportLog) throws -> LinkedRow {
         try storeLinks(of: &record, into: links, of: writer, log: log)
+        // A key with relationships, new because a record it links to was: known now.
+        let key = keyAfterLinks ? writer.key(of: record, linkedRows: { links[$0] }) : key
         if writer.hasOneToOne { try checkOneToOne(record, links: links, of: writer, row: nil) }
         let rowID = try writer.insert(record, links: links)
         if writer.hasOneToOne { try linkOneToOneInverses(of: record, row: rowID, links: links, of: writer) }
@@ -94,7 +136,7 @@ extension SQLiteSink {
     /// The row of a linked record's key if it was written before; nil for an empty or new key.
     private func find(_ link: EntityRecord) throws -> LinkedRow? {
         let writer = try self.writer(for: link)
-        guard writer.hasKey, let key = writer.key(of: link) else { return nil }
+        guard writer.hasKey, case .key(let key) = try lookupKey(of: link, of: writer) else { return nil }
         return try writer.keys.lookup(key, hash: link.keyHash).map { LinkedRow(rowID: $0.rowID, entityNumber: writer.entityNumber) }
     }
 
@@ -234,8 +276,9 @@ extension SQLiteSink {
             guard let link = record.links[slot] else { continue }
             let target = try self.writer(for: link)
             if target.hasKey {
-                guard let key = target.key(of: link) else { continue }  // skipped for its empty key
-                if try target.keys.lookup(key, hash: link.keyHash) != nil { continue }
+                let lookup = try lookupKey(of: link, of: target)
+                if case .empty = lookup { continue }  // skipped for its empty key
+                if case .key(let key) = lookup, try target.keys.lookup(key, hash: link.keyHash) != nil { continue }
                 switch link.missing {
                 case .reject: throw try missingLinkRejection(link, of: target, from: writer, slot: slot)
                 case .skip: continue

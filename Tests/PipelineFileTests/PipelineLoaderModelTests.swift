@@ -94,7 +94,7 @@ import Transforms
                                                                            ^
             """)
         #expect(error(Self.base.swapping("  Unit: { unique: name }", "  Unit: { unique: nme }")) == """
-            pipelines/test.yaml:5:19: error: pipeline: unique key 'nme' is not an attribute of 'Unit' in the model; did you mean 'name'? (attributes: name)
+            pipelines/test.yaml:5:19: error: pipeline: unique key 'nme' is not an attribute or to-one relationship of 'Unit' in the model; did you mean 'name'? (attributes: name)
               Unit: { unique: nme }
                               ^
             """)

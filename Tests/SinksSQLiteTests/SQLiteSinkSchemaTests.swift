@@ -117,7 +117,7 @@ struct SQLiteSinkSchemaTests {
             (StoreModel(entities: [Entity(name: "Item"), Entity(name: "item")]),
              "entity 'item' would have the same table as entity 'Item' (SQLite table names ignore case); rename the entity"),
             (StoreModel(entities: [Entity(name: "Item", attributes: [Attribute(name: "name", type: .string)], uniqueKey: ["title"])]),
-             "the unique key of 'Item' names 'title', which is not one of its attributes"),
+             "the unique key of 'Item' names 'title', which is not one of its attributes or to-one relationships"),
         ]
         try withScratchFolder { folder in
             for (model, message) in cases {

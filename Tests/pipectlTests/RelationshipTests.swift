@@ -221,4 +221,74 @@ import Testing
         #expect(try workbook.sheetNames() == ["Summary", "Rejected", "Duplicates", "Created by links", "Changes", "Unit", "Item"])
         #expect(try workbook.sheet(4).contains("<t>name=kilogramm</t></is></c><c r=\"C2\" t=\"inlineStr\"><is><t>items.csv:4:1</t>"))
     }
+
+    // MARK: Keys over relationships
+
+    static func recipeIngredientsPipeline(layout: String) -> String {
+        """
+        version: 1
+        name: recipe-ingredients
+        store: { path: store.sqlite, layout: \(layout) }
+        entities:
+          Recipe: { unique: name, attributes: { name: string } }
+          Ingredient: { unique: name, attributes: { name: string } }
+          RecipeIngredient:
+            unique: [recipe, ingredient]
+            attributes: { amount: string }
+            relationships:
+              recipe: { to: Recipe, inverse: ingredients }
+              ingredient: { to: Ingredient, inverse: recipes }
+        sources:
+          - name: lines
+            read: { csv: lines.csv }
+            load:
+              RecipeIngredient:
+                amount: amount
+                recipe: { Recipe: { name: recipe } }
+                ingredient: { Ingredient: { name: ingredient } }
+
+        """
+    }
+
+    @Test("a join entity keyed by its two relationships: one record per pair, a repeated pair is a duplicate named by both keys", arguments: ["coredata", "sqlite"])
+    func keysOverRelationships(layout: String) throws {
+        let ws = try Workspace()
+        try ws.write("""
+            recipe,ingredient,amount
+            Soup,Leek,2
+            Soup,Potato,500 g
+            Salad,Leek,1
+            Soup,Leek,3
+            Salad,Feta,200 g
+
+            """, to: "lines.csv")
+        try ws.write(Self.recipeIngredientsPipeline(layout: layout), to: "lines.yaml")
+        let run = try ws.run("run", "lines.yaml")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("lines.csv:5:1: warning: RecipeIngredient recipe=(name=Soup), ingredient=(name=Leek) was already loaded from lines.csv:2:1 "),
+                "\(run.stderr)")
+        let store = try ws.store("store.sqlite")
+        let sql = layout == "coredata"
+            ? "SELECT r.ZNAME, i.ZNAME, l.ZAMOUNT FROM ZRECIPEINGREDIENT l JOIN ZRECIPE r ON r.Z_PK = l.ZRECIPE JOIN ZINGREDIENT i ON i.Z_PK = l.ZINGREDIENT ORDER BY 1, 2"
+            : "SELECT r.name, i.name, l.amount FROM RecipeIngredient l JOIN Recipe r ON r.id = l.recipe_id JOIN Ingredient i ON i.id = l.ingredient_id ORDER BY 1, 2"
+        #expect(try store.rows(sql) == [[.text("Salad"), .text("Feta"), .text("200 g")], [.text("Salad"), .text("Leek"), .text("1")],
+                                        [.text("Soup"), .text("Leek"), .text("2")], [.text("Soup"), .text("Potato"), .text("500 g")]])
+        if layout == "sqlite" {
+            // The plain layout keeps the key as a unique index over the two foreign keys.
+            #expect(try store.rows("SELECT name FROM pragma_index_info((SELECT name FROM pragma_index_list('RecipeIngredient') WHERE \"unique\" = 1))")
+                        == [[.text("recipe_id")], [.text("ingredient_id")]])
+        }
+    }
+
+    @Test("a to-many relationship cannot be part of a key")
+    func keyOverAToMany() throws {
+        let ws = try Workspace()
+        try ws.write("recipe,ingredient,amount\n", to: "lines.csv")
+        try ws.write(Self.recipeIngredientsPipeline(layout: "coredata").replacingOccurrences(of: "Recipe: { unique: name,", with: "Recipe: { unique: [name, ingredients],"), to: "lines.yaml")
+        let run = try ws.run("validate", "lines.yaml")
+        #expect(run.status == 65)
+        // The inverse to-many exists once the entities are read; the key is checked before.
+        #expect(run.stderr.contains("error: pipeline: unique key 'ingredients' is not an attribute or to-one relationship of 'Recipe' (attributes: name)"),
+                "\(run.stderr)")
+    }
 }

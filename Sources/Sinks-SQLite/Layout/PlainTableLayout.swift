@@ -105,10 +105,14 @@ struct PlainTableLayout: TableLayout {
             }
             tableDefinitions.append("CREATE TABLE \(SQL.quote(entity.name)) (\(definitions.joined(separator: ", ")))")
 
-            let key = model.uniqueKey(of: entity.name)
-            for name in key where !attributes.contains(where: { $0.name == name }) {
-                throw PipelineError(.invalidPipeline, at: at, stage: "sqlite",
-                                    "the unique key of '\(entity.name)' names '\(name)', which is not one of its attributes")
+            // A to-one relationship in the key is its foreign key column.
+            let key = try model.uniqueKey(of: entity.name).map { name in
+                if attributes.contains(where: { $0.name == name }) { return name }
+                guard model.allRelationships(of: entity.name).contains(where: { $0.name == name && !$0.isToMany }) else {
+                    throw PipelineError(.invalidPipeline, at: at, stage: "sqlite",
+                                        "the unique key of '\(entity.name)' names '\(name)', which is not one of its attributes or to-one relationships")
+                }
+                return "\(name)_\(PlainTableLayout.rowID)"
             }
             if !key.isEmpty {
                 indexDefinitions.append(PlainTableLayout.index(on: entity.name, key, suffix: "unique", unique: true))

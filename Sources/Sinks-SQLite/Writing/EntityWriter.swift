@@ -32,6 +32,16 @@ final class EntityWriter {
     private let required: [Bool]
     /// Attribute slots of the unique key; empty when the entity has none.
     let keySlots: [Int]
+    /// Relationship slots of the unique key (a join entity's `recipe, ingredient`): the linked
+    /// row identifies the record, so the key is known once those links are found.
+    let keyLinkSlots: [Int]
+    /// The key's parts in the key's order: attribute or relationship slots.
+    private let keyParts: [KeyPart]
+    private enum KeyPart { case attribute(Int), link(Int) }
+    /// The key text of a linked record, and of a row a link column holds (slot, row): set by the
+    /// sink, which knows the other entities' writers. For keys with relationships.
+    var linkKeyText: ((EntityRecord) -> String)?
+    var linkedRowKeyText: ((Int, Int64) -> String)?
     let keys: KeyIndex
     /// Rows created by links only, with where the first link was: placeholders until a record of
     /// this entity with their key arrives and completes them.
@@ -76,8 +86,14 @@ final class EntityWriter {
         self.defaults = attributes.map { $0.defaultValue ?? .null }
         self.required = attributes.map { !$0.isOptional }
         // The layout has checked that every key name is an attribute.
-        self.keySlots = model.uniqueKey(of: name).compactMap { keyName in attributes.firstIndex { $0.name == keyName } }
-        textKeySlot = keySlots.count == 1 ? keySlots[0] : nil
+        let keyParts: [KeyPart] = model.uniqueKey(of: name).compactMap { keyName in
+            if let slot = attributes.firstIndex(where: { $0.name == keyName }) { return .attribute(slot) }
+            return relationships.firstIndex { $0.name == keyName }.map(KeyPart.link)
+        }
+        self.keyParts = keyParts
+        self.keySlots = keyParts.compactMap { if case .attribute(let slot) = $0 { slot } else { nil } }
+        self.keyLinkSlots = keyParts.compactMap { if case .link(let slot) = $0 { slot } else { nil } }
+        textKeySlot = keySlots.count == 1 && keyLinkSlots.isEmpty ? keySlots[0] : nil
         self.keys = keys
         self.connection = connection
         self.insert = try connection.prepare(table.insertSQL)
@@ -89,7 +105,9 @@ final class EntityWriter {
         keyBytes.deallocate()
     }
 
-    var hasKey: Bool { !keySlots.isEmpty }
+    var hasKey: Bool { !keyParts.isEmpty }
+    /// Whether the key names relationships: it is then made with `key(of:linkedRows:)`.
+    var hasLinkKey: Bool { !keyLinkSlots.isEmpty }
     /// The key's slot when the key is one attribute.
     private let textKeySlot: Int?
 
@@ -119,6 +137,31 @@ final class EntityWriter {
         return .values(tuple)
     }
 
+    /// The key of a record whose key names relationships, with the rows its key links were
+    /// found at; nil when an attribute of it is empty.
+    func key(of record: EntityRecord, linkedRows: (Int) -> LinkedRow?) -> KeyIndex.Key? {
+        var tuple: [Value] = []
+        tuple.reserveCapacity(keyParts.count)
+        for part in keyParts {
+            switch part {
+            case .attribute(let slot):
+                guard let value = record.values[slot], !value.isEmpty else { return nil }
+                tuple.append(value)
+            case .link(let slot):
+                guard let row = linkedRows(slot) else { return nil }
+                tuple.append(.integer(row.rowID))
+            }
+        }
+        return .values(tuple)
+    }
+
+    private func keyName(_ part: KeyPart) -> String {
+        switch part {
+        case .attribute(let slot): attributes[slot].name
+        case .link(let slot): relationships[slot].name
+        }
+    }
+
     /// Whether the record's key is one text value whose hash is `hash`.
     private func keyText(of record: EntityRecord, hashesTo hash: TextKeyHash) -> Bool {
         guard keySlots.count == 1, case .text(let text)? = record.values[keySlots[0]] else { return false }
@@ -128,9 +171,14 @@ final class EntityWriter {
 
     /// Why a record with an empty key is skipped: `Item has an empty unique key 'name'`.
     func emptyKeyReason(of record: EntityRecord) -> String {
-        var reason = "\(name) has an empty unique key '\(keySlots.map { attributes[$0].name }.joined(separator: ", "))'"
-        if keySlots.count > 1 {
-            let empty = keySlots.filter { record.values[$0]?.isEmpty ?? true }.map { "'\(attributes[$0].name)'" }
+        var reason = "\(name) has an empty unique key '\(keyParts.map(keyName).joined(separator: ", "))'"
+        if keyParts.count > 1 {
+            let empty = keyParts.filter { part in
+                switch part {
+                case .attribute(let slot): record.values[slot]?.isEmpty ?? true
+                case .link(let slot): record.links[slot] == nil
+                }
+            }.map { "'\(keyName($0))'" }
             reason += " (\(empty.joined(separator: ", ")) empty)"
         }
         return reason
@@ -138,7 +186,12 @@ final class EntityWriter {
 
     /// The key as users read it: `name=Milk`, `aisle=3, shop=North`.
     func keyText(of record: EntityRecord) -> String {
-        keySlots.map { "\(attributes[$0].name)=\((record.values[$0] ?? .null).displayText)" }.joined(separator: ", ")
+        keyParts.map { part in
+            switch part {
+            case .attribute(let slot): "\(attributes[slot].name)=\((record.values[slot] ?? .null).displayText)"
+            case .link(let slot): "\(relationships[slot].name)=(\(record.links[slot].flatMap { linkKeyText?($0) } ?? ""))"
+            }
+        }.joined(separator: ", ")
     }
 
     /// The key of a stored row as users read it (`id=7` for an entity without a key); empty for
@@ -146,15 +199,27 @@ final class EntityWriter {
     func keyText(ofRow rowID: Int64?) throws -> String {
         guard let rowID else { return "" }
         guard hasKey else { return "\(table.rowID)=\(rowID)" }
-        let statement = try keyStatement ?? connection.prepare(table.selectSQL(keySlots.map { slot in
-            table.columns.first { if case .attribute(slot) = $0.source { true } else { false } }?.name ?? attributes[slot].name
+        let statement = try keyStatement ?? connection.prepare(table.selectSQL(keyParts.map { part in
+            switch part {
+            case .attribute(let slot):
+                table.columns.first { if case .attribute(slot) = $0.source { true } else { false } }?.name ?? attributes[slot].name
+            case .link(let slot):
+                table.columns.first { if case .link(slot) = $0.source { true } else { false } }?.name ?? relationships[slot].name
+            }
         }))
         keyStatement = statement
         defer { statement.reset() }
         try statement.bind(.integer(rowID), at: 1)
         guard try statement.step() else { return "\(table.rowID)=\(rowID)" }
-        return keySlots.indices.map { i in
-            "\(attributes[keySlots[i]].name)=\(StoredValue.displayText(statement.value(at: Int32(i)), as: attributes[keySlots[i]].type))"
+        let values = keyParts.indices.map { statement.value(at: Int32($0)) }
+        return zip(keyParts, values).map { part, value in
+            switch part {
+            case .attribute(let slot):
+                return "\(attributes[slot].name)=\(StoredValue.displayText(value, as: attributes[slot].type))"
+            case .link(let slot):
+                guard case .integer(let row) = value else { return "\(relationships[slot].name)=()" }
+                return "\(relationships[slot].name)=(\(linkedRowKeyText?(slot, row) ?? "row \(row)"))"
+            }
         }.joined(separator: ", ")
     }
 
