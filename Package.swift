@@ -45,6 +45,8 @@ let package = Package(
         .systemLibrary(name: "CPrefetch", path: "Sources/CPrefetch"),
 
         .target(name: "Pipeline"),
+        // What guards a run against its environment: signals, hostile inputs' budgets.
+        .target(name: "Safeguards", dependencies: ["Pipeline"]),
         .target(name: "Transforms", dependencies: ["Pipeline"]),
         .target(
             name: "PipelineFile",
@@ -58,7 +60,7 @@ let package = Package(
             dependencies: ["Pipeline", .product(name: "Crypto", package: "swift-crypto")]),
         .target(
             name: "SinksSQLite",
-            dependencies: ["Pipeline", "SQLite", "CoreDataFormat", "CPrefetch"],
+            dependencies: ["Pipeline", "SQLite", "CoreDataFormat", "CPrefetch", "Safeguards"],
             path: "Sources/Sinks-SQLite"),
         .target(name: "StoreTools", dependencies: ["Pipeline", "SQLite", "CoreDataFormat", "SinksSQLite", "ReportsXLSX"]),
         .target(
@@ -69,7 +71,7 @@ let package = Package(
             name: "pipectl",
             dependencies: [
                 "Pipeline", "PipelineFile", "Transforms", "SourcesCSV", "SourcesXML", "SourcesJSON", "CoreDataFormat",
-                "SinksSQLite", "StoreTools", "ReportsXLSX",
+                "SinksSQLite", "StoreTools", "ReportsXLSX", "Safeguards",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),

@@ -1,5 +1,6 @@
 import Foundation
 import Pipeline
+import ReportsXLSX
 import SinksSQLite
 import CoreDataFormat
 import SQLite

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Pipeline
+import ReportsXLSX
 import PipelineFile
 import SinksSQLite
 import CoreDataFormat

@@ -1,5 +1,6 @@
 import Foundation
 import Pipeline
+import Safeguards
 import ReportsXLSX
 import StoreTools
 #if canImport(Glibc)

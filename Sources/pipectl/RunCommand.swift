@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Pipeline
+import Safeguards
 import ReportsXLSX
 import SinksSQLite
 import CoreDataFormat

@@ -1,5 +1,6 @@
 import Foundation
 import Pipeline
+import ReportsXLSX
 @testable import SinksSQLite
 import Testing
 @testable import CoreDataFormat

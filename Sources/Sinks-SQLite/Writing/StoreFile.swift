@@ -1,5 +1,6 @@
 import Foundation
 import Pipeline
+import Safeguards
 import CoreDataFormat
 import SQLite
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import Foundation
 import Pipeline
+import Safeguards
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

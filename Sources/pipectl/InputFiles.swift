@@ -1,4 +1,5 @@
 import Foundation
+import Pipeline
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -11,7 +12,7 @@ import Darwin
 /// device or a FIFO can be read forever, or only once, and the report and the store's UUID read
 /// every input a second time), and none may change while the run reads it (an export still being
 /// written, or truncated, would load part of its records and look like a complete run).
-public struct InputFiles: Sendable {
+struct InputFiles: Sendable {
     private struct Snapshot: Sendable, Equatable {
         var device: UInt64
         var inode: UInt64
@@ -24,7 +25,7 @@ public struct InputFiles: Sendable {
     /// Checks that every input of `pipeline` (and the pipeline file) is a regular file, and notes
     /// their size and modification time. Throws `PipelineError` `.invalidInput` at the source's
     /// `read:` for one that is not; a missing input is left to its reader to report.
-    public init(pipeline: PipelineDefinition) throws {
+    init(pipeline: PipelineDefinition) throws {
         var files: [(URL, String, Location?, Snapshot)] = []
         if let snapshot = InputFiles.snapshot(pipeline.file) {
             files.append((pipeline.file, pipeline.file.path, nil, snapshot))
@@ -53,7 +54,7 @@ public struct InputFiles: Sendable {
 
     /// Throws `PipelineError` `.io` when an input changed since `init`: its size, its modification
     /// time or the file its path names.
-    public func checkUnchanged() throws {
+    func checkUnchanged() throws {
         for file in files where InputFiles.snapshot(file.url) != file.snapshot {
             throw PipelineError(.io, at: Location(file: file.shown), stage: "pipeline",
                                 "the file changed while the run read it (its size, time or identity is not what it was when the run "
