@@ -40,7 +40,7 @@ struct RunSummary {
             out += "\(rejection.location): warning: record rejected: \(rejection.stage): "
             if let field = rejection.field {
                 out += "field '\(field)'"
-                if let raw = rejection.rawValue { out += " \(raw.debugDescription)" }
+                if let raw = rejection.rawValue { out += " \(Snippet.quoted(raw))" }
                 out += ": "
             }
             out += rejection.reason + "\n"
@@ -66,7 +66,7 @@ struct RunSummary {
         for duplicate in log.duplicates where !duplicate.differences.isEmpty {
             guard shown < shownPerKind else { break }
             shown += 1
-            let diffs = duplicate.differences.map { "\($0.attribute) \($0.first.debugDescription) -> \($0.again.debugDescription)" }
+            let diffs = duplicate.differences.map { "\($0.attribute) \(Snippet.quoted($0.first)) -> \(Snippet.quoted($0.again))" }
             out += "\(duplicate.again): warning: \(duplicate.entity) \(duplicate.key) was already loaded from "
                 + "\(duplicate.first) with other values (\(diffs.joined(separator: ", "))); "
                 + (duplicate.updated ? "updated\n" : "kept the first\n")
