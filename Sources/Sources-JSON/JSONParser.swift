@@ -108,6 +108,7 @@ final class JSONParser {
         self.descriptor = descriptor
         self.file = input.displayPath
         self.fileLocation = Location(file: input.displayPath)
+        self.warnings = input.warnings
         self.stage = stage
         self.chunkSize = max(chunkSize, 1)
         buffer = .allocate(byteCount: self.chunkSize + 4, alignment: 16)
@@ -139,6 +140,15 @@ final class JSONParser {
 
     /// The values array of the record before, handed back by the reader's `recycle`.
     var spareValues: [Value]?
+
+    /// Where the warnings about the file go (a key given twice in an object).
+    let warnings: InputWarnings
+    /// The number of the object `parseRecord` is in, and per field tree node the number of the
+    /// object its key was last read in and where its value was. Unchecked: used for every key
+    /// read, on the reading thread alone.
+    @exclusivity(unchecked) var objectStamp = 0
+    @exclusivity(unchecked) var keyStamps: [Int] = []
+    @exclusivity(unchecked) var keyPositions: [TextPosition] = []
 
     /// Per field slot, whether its text is trimmed as it is made (the readers'
     /// `trimWhileReading`). Unchecked: read for every field, on the reading thread alone.

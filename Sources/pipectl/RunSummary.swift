@@ -73,6 +73,14 @@ struct RunSummary {
         }
         let conflicts = log.conflictingDuplicates
         if conflicts > shown { out += "... and \(conflicts - shown) more conflicting duplicates\n" }
+        // What the readers noticed in their inputs (a JSON key given twice), per input.
+        for source in runner.pipeline.sources {
+            let (warnings, total) = source.reader.input.warnings.snapshot
+            for warning in warnings.prefix(shownPerKind) {
+                out += "\(warning.location): warning: \(warning.stage): \(warning.message)\n"
+            }
+            if total > shownPerKind { out += "... and \(total - shownPerKind) more warnings about \(source.reader.input.displayPath)\n" }
+        }
         if !out.isEmpty { Terminal.standardError.tell(out) }
     }
 
