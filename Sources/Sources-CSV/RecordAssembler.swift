@@ -122,7 +122,7 @@ struct RecordAssembler {
             // Where the first field too many starts (the scanner has seen the whole chunk).
             start = row + RecordAssembler.maxFields < fieldStarts.count ? fieldStarts[row + RecordAssembler.maxFields]
                 : fieldStarts.indices.contains(row) ? fieldStarts[row] : nil
-            message = "a row of more than \(RecordAssembler.maxFields.grouped) fields (Excel's most columns): field "
+            message = "a row of more than \(RecordAssembler.maxFields.grouped) fields (Excel's maximum): field "
                 + "\((RecordAssembler.maxFields + 1).grouped) starts here (is the delimiter right, or the file damaged?)"
         } else {
             start = fieldStarts.indices.contains(row) ? fieldStarts[row] : nil

@@ -140,9 +140,9 @@ public enum PropertyListBudget {
                     guard let child = layout.reference(start, i) else { throw .unreadable }
                     total += try size(of: child, depth: depth + 1)
                     if total > PropertyListBudget.maxObjects {
-                        throw .overrun("holds more than \(PropertyListBudget.maxObjects.grouped) objects once its references "
-                                       + "are followed (object \(object) refers to others over and over); pipectl reads "
-                                       + "property lists of up to \(PropertyListBudget.maxObjects.grouped)")
+                        throw .overrun("decodes into more than \(PropertyListBudget.maxObjects.grouped) objects, more than "
+                                       + "pipectl reads (it refers to the same objects over and over: object \(object) "
+                                       + "alone stands for more)")
                     }
                     height = max(height, Int(heights[child]) + 1)
                 }
