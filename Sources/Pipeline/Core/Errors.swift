@@ -34,7 +34,7 @@ public struct PipelineError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         var out = ""
         if let location { out += "\(location): " }
-        out += "error: \(stage): \(message)"
+        out += "error: \(stage): \(Snippet.message(message))"
         if let sourceLine {
             let (shown, column) = Snippet.line(sourceLine.replacingTabs(), column: location?.column)
             out += "\n" + shown

@@ -28,6 +28,48 @@ public enum Snippet {
         return (String(view), column.map { $0 - start + (start > 0 ? 1 : 0) })
     }
 
+    /// Words (runs without spaces) longer than this in a message are cut: a key or name copied
+    /// from a file into a message.
+    public static let wordWidth = 200
+    /// Characters of a whole message shown: lists of names (every entity of 40,000) are cut here.
+    public static let messageWidth = 2_000
+
+    /// `message` with over-long words cut to `wordWidth` characters and the whole to
+    /// `messageWidth`, each with "…": a 2 MB key in "unknown key '...'" is shown by its start.
+    public static func message(_ message: String) -> String {
+        guard message.utf8.count > wordWidth else { return message }
+        var out = String.UnicodeScalarView()
+        var word = 0
+        var total = 0
+        // The last scalar of a word cut short, kept when it closes a quote or a clause.
+        var skipped: Unicode.Scalar?
+        func closeCut() {
+            if let last = skipped, "'\")],;:.".unicodeScalars.contains(last) { out.append(last) }
+            skipped = nil
+        }
+        for scalar in message.unicodeScalars {
+            if scalar == " " || scalar == "\n" {
+                word = 0
+                closeCut()
+            } else {
+                word += 1
+                if word > wordWidth {
+                    if word == wordWidth + 1 { out.append("…") }
+                    skipped = scalar
+                    continue
+                }
+            }
+            total += 1
+            if total > messageWidth {
+                out.append("…")
+                return String(out)
+            }
+            out.append(scalar)
+        }
+        closeCut()
+        return String(out)
+    }
+
     /// `text` in double quotes, escaped as Swift escapes it (`"\t"`) but apostrophes left alone;
     /// past `valueWidth` characters, cut, with its length: `"aaaa…" (20,000,000 characters)`.
     public static func quoted(_ text: String) -> String {
