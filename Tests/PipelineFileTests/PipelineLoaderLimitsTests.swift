@@ -73,6 +73,15 @@ import Pipeline
         #expect(error.description.utf8.count < 1_000)
     }
 
+    /// A key of 2 MB (libyaml takes long keys after '?') is named by its start in "unknown key".
+    @Test func longNamesInMessagesAreCut() {
+        let key = String(repeating: "k", count: 2_000_000)
+        guard let error = loadTestPipelineError(loaderBase.swapping("name: test\n", "name: test\n? \(key)\n: 1\n")) else { return }
+        let message = error.description.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(message == "pipelines/test.yaml:3:3: error: pipeline: unknown key '\(key.prefix(Snippet.wordWidth - 1))…' in "
+                + "'pipeline' (known keys: version, name, store, entities, sources, report, on_reject)")
+    }
+
     // MARK: Many entities
 
     /// Loading is linear in the number of entities: four times the entities take about four
