@@ -1,13 +1,23 @@
 import Foundation
+import Pipeline
 
 extension BinaryPropertyList {
     /// Reads a property list (binary, XML or OpenStep) with `PropertyListSerialization`.
     ///
     /// Booleans stay booleans and reals stay reals, on Linux and Darwin alike (Foundation hands
-    /// both back as `NSNumber` on Darwin). Throws when `data` is not a property list.
+    /// both back as `NSNumber` on Darwin). Throws when `data` is not a property list, or a binary
+    /// one beyond `PropertyListBudget` (which Foundation would expand without bound).
     public static func decode(_ data: Data) throws -> Object {
+        if let overrun = data.withUnsafeBytes(PropertyListBudget.overrun(in:)) {
+            throw BudgetError(description: "the binary property list \(overrun)")
+        }
         let root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
         return object(from: root)
+    }
+
+    /// A binary property list that would decode into more than the budget allows.
+    public struct BudgetError: Error, CustomStringConvertible {
+        public var description: String
     }
 
     private static func object(from value: Any) -> Object {

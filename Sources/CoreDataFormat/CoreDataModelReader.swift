@@ -67,6 +67,10 @@ public enum CoreDataModelReader {
     static func currentVersion(in bundle: URL) throws -> URL {
         let marker = bundle.appendingPathComponent(".xccurrentversion")
         if let data = try? Data(contentsOf: marker) {
+            if let overrun = data.withUnsafeBytes(PropertyListBudget.overrun(in:)) {
+                throw PipelineError(.invalidPipeline, at: Location(file: marker.path), stage: "model",
+                                    "the binary property list \(overrun)")
+            }
             let plist = try? PropertyListSerialization.propertyList(from: data, format: nil)
             guard let name = (plist as? [String: Any])?["_XCCurrentVersionName"] as? String, !name.isEmpty else {
                 throw PipelineError(.invalidPipeline, at: Location(file: marker.path), stage: "model",

@@ -7,12 +7,18 @@ extension ConfigNode {
     ///
     /// Scalars keep their text (`isQuoted` for quoted and block scalars), `~`, `null` and empty
     /// plain scalars become `.null`, mappings keep their keys in file order. Anchors and aliases
-    /// are resolved. Returns nil for a document with nothing in it (blank lines and comments only).
+    /// are resolved, within `YAMLAliasBudget`. Returns nil for a document with nothing in it (blank
+    /// lines and comments only).
     ///
     /// - Throws: `PipelineError` (`.invalidPipeline`, stage `pipeline`) at a YAML syntax error, with
-    ///   the parser's position and problem, or at the second of two equal keys in a mapping.
+    ///   the parser's position and problem, at the second of two equal keys in a mapping, or at the
+    ///   alias that takes the file past the alias budget.
     public static func parse(yaml: String, file: String) throws -> ConfigNode? {
         let converter = YAMLConverter(file: file, yaml: yaml)
+        if let overrun = YAMLAliasBudget.check(yaml) {
+            let (location, sourceLine) = converter.location((overrun.line, overrun.column))
+            throw PipelineError(.invalidPipeline, at: location, stage: "pipeline", overrun.message, sourceLine: sourceLine)
+        }
         let root: Node?
         do {
             root = try Yams.compose(yaml: yaml)
@@ -26,11 +32,14 @@ extension ConfigNode {
 }
 
 /// Turns Yams nodes into `ConfigNode`s and Yams errors into `PipelineError`s for one file.
-private struct YAMLConverter {
+private final class YAMLConverter {
     let file: String
     let yaml: String
     /// The file's lines, split where libyaml counts a line break, for the caret under messages.
     let lines: [Substring]
+    /// Each line as a `String`, made once and shared by the nodes on it: a copy per node would
+    /// make a long line of many nodes (a flow list) cost its length times theirs.
+    private var lineTexts: [String?]
 
     init(file: String, yaml: String) {
         self.file = file
@@ -49,6 +58,7 @@ private struct YAMLConverter {
         }
         lines.append(yaml[start...])
         self.lines = lines
+        lineTexts = Array(repeating: nil, count: lines.count)
     }
 
     func location(_ mark: Mark?) -> (Location, String?) {
@@ -57,8 +67,15 @@ private struct YAMLConverter {
 
     func location(_ position: (line: Int, column: Int)?) -> (Location, String?) {
         guard let (line, column) = position else { return (Location(file: file), nil) }
-        let text = line >= 1 && line <= lines.count ? String(lines[line - 1]) : nil
-        return (Location(file: file, line: line, column: column), text)
+        return (Location(file: file, line: line, column: column), text(ofLine: line))
+    }
+
+    private func text(ofLine line: Int) -> String? {
+        guard line >= 1, line <= lines.count else { return nil }
+        if let text = lineTexts[line - 1] { return text }
+        let text = String(lines[line - 1])
+        lineTexts[line - 1] = text
+        return text
     }
 
     func convert(_ node: Node) throws -> ConfigNode {

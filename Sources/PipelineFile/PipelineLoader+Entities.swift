@@ -208,9 +208,10 @@ extension PipelineLoader.Context {
     }
 
     private func checkDestinations(_ draft: EntityDraft, model: StoreModel) throws {
-        let names = model.entities.map(\.name)
         for (relationship, nodes) in zip(draft.entity.relationships, draft.relationshipNodes) {
             guard !relationship.destination.isEmpty, model[relationship.destination] != nil else {
+                // Listed only here: made for every entity, the list made checking them quadratic.
+                let names = model.entities.map(\.name)
                 throw nodes.destination.error(
                     "relationship '\(draft.entity.name).\(relationship.name)' points to unknown entity '\(relationship.destination)'"
                         + Suggestion.hint(for: relationship.destination, in: names)

@@ -89,8 +89,21 @@ struct RecordAssembler {
         }
     }
 
+    /// Excel's widest sheet has 16,384 columns; a row of more is a wrong delimiter or a damaged
+    /// file, and its fields would fill the memory (a row of 100M commas: 6 GB).
+    static let maxFields = 16_384
+    /// A row's fields together: eight fields as long as a field may be (`CSVReader.maxFieldBytes`).
+    static let maxRecordBytes = 64 * 1024 * 1024
+    /// The bytes of the fields of the row being read.
+    private var rowBytes = 0
+
     mutating func addField(_ bytes: UnsafeRawBufferPointer) {
         let i = values.count
+        // Once per field, not per byte: the limits cost two comparisons a field.
+        rowBytes &+= bytes.count
+        guard i < RecordAssembler.maxFields, rowBytes <= RecordAssembler.maxRecordBytes else {
+            return refuseRow(fieldCount: i + 1)
+        }
         if i < trims.count, trims[i], !headerPending {
             values.append(.text(Trimming.text(bytes)))
         } else {
@@ -98,8 +111,31 @@ struct RecordAssembler {
         }
     }
 
+    /// Stops the file at a row past `maxFields` or `maxRecordBytes`; the fields after it in the
+    /// chunk are dropped.
+    private mutating func refuseRow(fieldCount: Int) {
+        guard pendingError == nil else { return }
+        let row = min(fieldStartsUsed, fieldStarts.count)
+        let message: String
+        let start: TextPosition?
+        if fieldCount > RecordAssembler.maxFields {
+            // Where the first field too many starts (the scanner has seen the whole chunk).
+            start = row + RecordAssembler.maxFields < fieldStarts.count ? fieldStarts[row + RecordAssembler.maxFields]
+                : fieldStarts.indices.contains(row) ? fieldStarts[row] : nil
+            message = "a row of more than \(RecordAssembler.maxFields.grouped) fields (Excel's maximum): field "
+                + "\((RecordAssembler.maxFields + 1).grouped) starts here (is the delimiter right, or the file damaged?)"
+        } else {
+            start = fieldStarts.indices.contains(row) ? fieldStarts[row] : nil
+            message = "a row longer than \(RecordAssembler.maxRecordBytes >> 20) MB starts here (\(fieldCount.grouped) "
+                + "fields so far; is a quote never closed, or the file damaged?)"
+        }
+        pendingError = PipelineError(.invalidInput, at: Location(file: file, line: start?.line, column: start?.column),
+                                     stage: "csv", message)
+    }
+
     /// Ends the row: the header, a record, or a rejection for the wrong number of fields.
     mutating func endRow() {
+        rowBytes = 0
         let count = values.count
         let first = fieldStartsUsed
         let end = min(first + count, fieldStarts.count)

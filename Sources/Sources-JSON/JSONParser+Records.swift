@@ -12,12 +12,14 @@ extension JSONParser {
     /// keeping the values of the tree's fields and skipping the rest without building it.
     func parseRecord(_ tree: FieldTree, node: Int = 0, into values: inout [Value], problem: inout RecordProblem?) throws {
         guard try enterObject() else { return }
+        let object = nextObjectStamp()
         repeat {
             try readKey()
             guard let child = tree.child(of: node, key: key.bytes) else {
                 try skipValue()
                 continue
             }
+            noteKey(child, in: object, tree: tree)
             let target = tree.nodes[child]
             if let slot = target.slot {
                 values[slot] = try parseField(target.path, trim: slot < trims.count && trims[slot], problem: &problem)
@@ -33,6 +35,32 @@ extension JSONParser {
                 }
             }
         } while try nextMember()
+    }
+
+    /// A number for the object being parsed, that tells its keys from those of the objects before.
+    private func nextObjectStamp() -> Int {
+        objectStamp += 1
+        return objectStamp
+    }
+
+    /// Notes that the key of tree node `child` was read in `object` (its value is next), and
+    /// warns when it already was: JSON leaves a key given twice undefined, and the last value
+    /// read wins here. Only the keys of fields read are followed: the others change nothing.
+    private func noteKey(_ child: Int, in object: Int, tree: FieldTree) {
+        if keyStamps.count != tree.nodes.count {
+            keyStamps = Array(repeating: 0, count: tree.nodes.count)
+            keyPositions = Array(repeating: TextPosition(line: 0, column: 0), count: tree.nodes.count)
+        }
+        let here = position
+        if keyStamps[child] == object {
+            let first = keyPositions[child]
+            let name = String(decoding: tree.nodes[child].key, as: UTF8.self)
+            warnings.add(.init(location: location(here), stage: stage,
+                               message: "the key \(UTF8Text.quoted(name)) appears twice in this object (its first value is at "
+                                   + "\(first.line):\(first.column)); the last value is kept"))
+        }
+        keyStamps[child] = object
+        keyPositions[child] = here
     }
 
     private func firstSlot(under node: Int, in tree: FieldTree) -> Int {

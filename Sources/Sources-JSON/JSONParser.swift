@@ -108,6 +108,7 @@ final class JSONParser {
         self.descriptor = descriptor
         self.file = input.displayPath
         self.fileLocation = Location(file: input.displayPath)
+        self.warnings = input.warnings
         self.stage = stage
         self.chunkSize = max(chunkSize, 1)
         buffer = .allocate(byteCount: self.chunkSize + 4, alignment: 16)
@@ -139,6 +140,15 @@ final class JSONParser {
 
     /// The values array of the record before, handed back by the reader's `recycle`.
     var spareValues: [Value]?
+
+    /// Where the warnings about the file go (a key given twice in an object).
+    let warnings: InputWarnings
+    /// The number of the object `parseRecord` is in, and per field tree node the number of the
+    /// object its key was last read in and where its value was. Unchecked: used for every key
+    /// read, on the reading thread alone.
+    @exclusivity(unchecked) var objectStamp = 0
+    @exclusivity(unchecked) var keyStamps: [Int] = []
+    @exclusivity(unchecked) var keyPositions: [TextPosition] = []
 
     /// Per field slot, whether its text is trimmed as it is made (the readers'
     /// `trimWhileReading`). Unchecked: read for every field, on the reading thread alone.
@@ -502,8 +512,11 @@ final class JSONParser {
         }
     }
 
-    /// The longest string read, in bytes (escapes and multi-byte characters aside).
+    /// The longest string read, in bytes once its escapes are decoded.
     static let maxStringBytes = 8 * 1024 * 1024
+    /// The longest number read, in characters: a double holds 17 significant digits, and the
+    /// longest exact decimal of one is under 800 characters.
+    static let maxNumberLength = 1024
     private static let quote = UInt8(ascii: "\"")
     private static let backslash = UInt8(ascii: "\\")
 
@@ -522,10 +535,7 @@ final class JSONParser {
             if i > pos {
                 length += i - pos
                 // As for CSV fields: no spreadsheet cell is this long; a runaway string must not fill the memory.
-                if length > JSONParser.maxStringBytes {
-                    throw error("a string longer than \(JSONParser.maxStringBytes >> 20) MB starts here "
-                                + "(is its closing quote missing?)", at: start)
-                }
+                if length > JSONParser.maxStringBytes { throw tooLong(at: start) }
                 append(capture, bytes + pos, i - pos)
                 pos = i
             }
@@ -537,9 +547,12 @@ final class JSONParser {
                 pos += 1
                 return
             } else if b == JSONParser.backslash {
-                try scanEscape(capture, stringStart: start)
+                // Counted as decoded: a string of escapes only must not slip past the limit.
+                length += try scanEscape(capture, stringStart: start)
+                if length > JSONParser.maxStringBytes { throw tooLong(at: start) }
             } else if b >= 0x80 {
-                try scanMultibyte(capture)
+                length += try scanMultibyte(capture)
+                if length > JSONParser.maxStringBytes { throw tooLong(at: start) }
             } else if b == 0x0A {
                 throw error("a line break inside a string (write it as \\n, or close the string that starts at "
                             + "\(start.line):\(start.column))")
@@ -550,8 +563,14 @@ final class JSONParser {
         }
     }
 
-    /// Checks one multi-byte UTF-8 character (shortest form, no surrogates, at most U+10FFFF).
-    private func scanMultibyte(_ capture: Capture) throws {
+    private func tooLong(at start: TextPosition) -> PipelineError {
+        error("a string longer than \(JSONParser.maxStringBytes >> 20) MB starts here (is its closing quote missing?)",
+              at: start)
+    }
+
+    /// Checks one multi-byte UTF-8 character (shortest form, no surrogates, at most U+10FFFF);
+    /// returns its length in bytes.
+    private func scanMultibyte(_ capture: Capture) throws -> Int {
         let start = position
         let lead = bytes[pos]
         var count: Int
@@ -569,6 +588,7 @@ final class JSONParser {
         }
         append(capture, lead)
         pos += 1
+        let length = count + 1
         while count > 0 {
             guard try ensure(), bytes[pos] >= low, bytes[pos] <= high else { throw invalidUTF8(lead, at: start) }
             append(capture, bytes[pos])
@@ -578,6 +598,7 @@ final class JSONParser {
             low = 0x80
             high = 0xBF
         }
+        return length
     }
 
     private func invalidUTF8(_ lead: UInt8, at position: TextPosition) -> PipelineError {
@@ -585,8 +606,9 @@ final class JSONParser {
               + "JSON files must be UTF-8", at: position)
     }
 
-    /// Decodes the escape whose backslash is at the current position.
-    private func scanEscape(_ capture: Capture, stringStart: TextPosition) throws {
+    /// Decodes the escape whose backslash is at the current position; returns the length of
+    /// what it stands for, in UTF-8 bytes.
+    private func scanEscape(_ capture: Capture, stringStart: TextPosition) throws -> Int {
         let start = position
         pos += 1
         guard try ensure() else {
@@ -621,11 +643,13 @@ final class JSONParser {
             if capture != .none, let unicode = Unicode.Scalar(scalar) {
                 for unit in UTF8.encode(unicode)! { append(capture, unit) }
             }
+            return scalar < 0x80 ? 1 : scalar < 0x800 ? 2 : scalar < 0x10000 ? 3 : 4
         default:
             pos -= 1
             throw error("invalid escape \\\(try describeNext().trimmingCharacters(in: ["'"])) in a string "
                         + "(JSON has \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX)", at: start)
         }
+        return 1
     }
 
     private func hex4(escapeAt start: TextPosition) throws -> UInt32 {
@@ -650,6 +674,7 @@ final class JSONParser {
     private func scanNumber(_ capture: Capture) throws {
         let start = position
         @inline(__always) func isDigit(_ b: UInt8) -> Bool { b &- UInt8(ascii: "0") < 10 }
+        var length = 0
         /// Consumes a run of digits; returns how many.
         func digits() throws -> Int {
             var count = 0
@@ -657,6 +682,13 @@ final class JSONParser {
                 var i = pos
                 while i < end, isDigit(bytes[i]) { i += 1 }
                 count += i - pos
+                // Checked per run of digits in a chunk, not per digit; the sign, point and
+                // exponent marker are left out, a few characters at most.
+                length += i - pos
+                if length > JSONParser.maxNumberLength {
+                    throw error("a number of more than \(JSONParser.maxNumberLength.grouped) digits starts here (no "
+                                + "spreadsheet value is this long; is it damaged?)", at: start)
+                }
                 append(capture, bytes + pos, i - pos)
                 pos = i
                 if i < end { break }

@@ -39,6 +39,10 @@ public final class PropertyListReader: RecordReader {
         }
         bytesRead = Int64(data.count)
         guard !data.isEmpty else { throw fail("the file is empty") }
+        // Before Foundation: it would copy shared objects once per reference, without bound.
+        if let overrun = data.withUnsafeBytes(PropertyListBudget.overrun(in:)) {
+            throw fail("the binary property list \(overrun)")
+        }
         let root: Any
         do {
             root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)

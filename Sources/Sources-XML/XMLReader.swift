@@ -27,6 +27,8 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
     /// 65,535. Never NOENT, DTDLOAD, DTDATTR, DTDVALID or HUGE: nothing outside the file is read
     /// and libxml2's size and depth limits stay on.
     static let parseOptions = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_BIG_LINES.rawValue)
+    /// The longest field value, as libxml2's limit on one text node (XML_MAX_TEXT_LENGTH).
+    static let maxTextBytes = 10_000_000
 
     private let file: Int32
     private let reader: xmlTextReaderPtr
@@ -60,6 +62,10 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
     private var trims: [Bool]
     /// What libxml2 reported; behind a pointer, as its error handler's context.
     private let trap: Pinned<XMLErrorTrap>
+    /// The file as libxml2 reads it; behind a pointer, as its read callback's context.
+    private let feed: Pinned<Feed>
+    /// How far libxml2 may read ahead of the node it hands over (see `Feed`).
+    static let maxReadAhead = 32 << 20
     private var failure: PipelineError?
 
     /// The state of the record being read. `readRecord` swaps it into a local so that the work
@@ -105,11 +111,13 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
             throw PipelineError(.invalidInput, at: Location(file: input.displayPath, line: 1, column: 1), stage: "xml",
                                 "the file is empty")
         }
+        let feed = Pinned(Feed(descriptor: descriptor))
         // The path is the document's URL only so that libxml2 can tell its errors from those inside an entity.
-        guard let reader = xmlReaderForFd(descriptor, input.url.path, nil, XMLReader.parseOptions) else {
+        guard let reader = xmlReaderForIO(feedXML, nil, feed.context, input.url.path, nil, XMLReader.parseOptions) else {
             close(descriptor)
             throw PipelineError(.io, at: Location(file: input.displayPath), stage: "xml", "libxml2 cannot start reading the file")
         }
+        self.feed = feed
         self.input = input
         self.options = options
         self.fileLocation = Location(file: input.displayPath)
@@ -257,6 +265,14 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
             case ReaderNode.text, ReaderNode.cdata, ReaderNode.whitespace, ReaderNode.significantWhitespace:
                 if let slot = record.openElements.last?.slot, slot >= 0, let content = node.pointee.content {
                     record.texts[slot].append(contentsOf: UnsafeBufferPointer(start: content, count: strlen(content)))
+                    // libxml2 limits each text node; comments, CDATA sections and child elements
+                    // cut a value into many, so the limit is checked again on the whole value.
+                    if record.texts[slot].count > XMLReader.maxTextBytes {
+                        throw PipelineError(.invalidInput, at: location(of: node), stage: "xml",
+                                            "the text of field '\(options.fields[slot])' grows past \(XMLReader.maxTextBytes / 1_000_000) MB "
+                                                + "here, more than pipectl reads (its pieces between comments, CDATA sections "
+                                                + "and child elements count together; is a closing tag missing?)")
+                    }
                 }
             case ReaderNode.endElement:
                 guard record.openElements.popLast() != nil else {
@@ -302,11 +318,21 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
     /// Moves to the next node: nil at the end of the document; throws what libxml2 reported.
     @inline(__always)
     private func read() throws -> xmlNodePtr? {
+        feed.pointee.limit = feed.pointee.delivered + XMLReader.maxReadAhead
         let status = xmlTextReaderRead(reader)
+        if feed.pointee.ranAhead { throw readAheadError() }
         if let reported = trap.pointee.error { throw located(reported) }
         if status == 1, let node = xmlTextReaderCurrentNode(reader) { return node }
         if status == 0 { return nil }
         throw PipelineError(.invalidInput, at: Location(file: input.displayPath), stage: "xml", "libxml2 cannot read the file on")
+    }
+
+    private func readAheadError() -> PipelineError {
+        let line = Int(xmlTextReaderGetParserLineNumber(reader))
+        return PipelineError(.invalidInput, at: Location(file: input.displayPath, line: line > 0 ? line : nil), stage: "xml",
+                             "a text cut into pieces (by comments, CDATA sections or processing instructions) runs on for "
+                                 + "more than \(XMLReader.maxReadAhead >> 20) MB up to here, more than pipectl reads (values "
+                                 + "are at most 10 MB; is a closing tag missing?)")
     }
 
     /// libxml2's error with the parser's line where the error itself has none (inside an entity),
@@ -398,6 +424,40 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
         PipelineError(.invalidInput, at: location, stage: "xml",
                       "the file uses the entity '&\(name);'; pipectl does not expand entities (they can read local files "
                           + "or explode in size): replace it with its text")
+    }
+}
+
+/// The file as libxml2 reads it, with a bound on how far it reads ahead of the reader.
+///
+/// libxml2's reader (2.9) hands over a text node only once it has parsed what follows it: a text
+/// cut by comments, CDATA sections or processing instructions into millions of pieces is parsed
+/// whole, as a tree, before its first piece arrives (a 200 MB one took 1 GB). Each read from the
+/// reader may pull at most `XMLReader.maxReadAhead` bytes of the file; ordinary documents pull a
+/// few kilobytes.
+struct Feed {
+    let descriptor: Int32
+    /// Bytes handed to libxml2 so far.
+    var delivered = 0
+    /// Where the current read from the reader must stop.
+    var limit = Int.max
+    /// Whether the reader hit `limit`.
+    var ranAhead = false
+}
+
+/// libxml2's read callback; `context` is the reader's `Feed`.
+private func feedXML(_ context: UnsafeMutableRawPointer?, _ buffer: UnsafeMutablePointer<CChar>?, _ length: Int32) -> Int32 {
+    guard let feed = context?.assumingMemoryBound(to: Feed.self), let buffer else { return -1 }
+    if feed.pointee.delivered >= feed.pointee.limit {
+        feed.pointee.ranAhead = true
+        return -1
+    }
+    while true {
+        let count = read(feed.pointee.descriptor, buffer, Int(length))
+        if count >= 0 {
+            feed.pointee.delivered += count
+            return Int32(count)
+        }
+        if errno != EINTR { return -1 }
     }
 }
 

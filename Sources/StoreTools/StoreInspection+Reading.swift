@@ -142,6 +142,8 @@ extension StoreInspection {
         let plist: BinaryPropertyList.Object
         do {
             plist = try BinaryPropertyList.decode(Data(bytes))
+        } catch let error as BinaryPropertyList.BudgetError {
+            throw PipelineError(.invalidInput, at: Location(file: name), stage: "inspect", "Z_METADATA's Z_PLIST: \(error)")
         } catch {
             throw PipelineError(.invalidInput, at: Location(file: name), stage: "inspect",
                                 "Z_METADATA's Z_PLIST (\(bytes.count) bytes) is not a property list; Core Data cannot open this store")

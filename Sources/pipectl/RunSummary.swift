@@ -49,7 +49,7 @@ struct RunSummary {
             out += "\(rejection.location): warning: record rejected: \(rejection.stage): "
             if let field = rejection.field {
                 out += "field '\(field)'"
-                if let raw = rejection.rawValue { out += " \(raw.debugDescription)" }
+                if let raw = rejection.rawValue { out += " \(Snippet.quoted(raw))" }
                 out += ": "
             }
             out += rejection.reason + "\n"
@@ -75,13 +75,21 @@ struct RunSummary {
         for duplicate in log.duplicates where !duplicate.differences.isEmpty {
             guard shown < shownPerKind else { break }
             shown += 1
-            let diffs = duplicate.differences.map { "\($0.attribute) \($0.first.debugDescription) -> \($0.again.debugDescription)" }
+            let diffs = duplicate.differences.map { "\($0.attribute) \(Snippet.quoted($0.first)) -> \(Snippet.quoted($0.again))" }
             out += "\(duplicate.again): warning: \(duplicate.entity) \(duplicate.key) was already loaded from "
                 + "\(duplicate.first) with other values (\(diffs.joined(separator: ", "))); "
                 + (duplicate.updated ? "updated\n" : "kept the first\n")
         }
         let conflicts = log.conflictingDuplicates
         if conflicts > shown { out += "... and \(conflicts - shown) more conflicting duplicates\n" }
+        // What the readers noticed in their inputs (a JSON key given twice), per input.
+        for source in runner.pipeline.sources {
+            let (warnings, total) = source.reader.input.warnings.snapshot
+            for warning in warnings.prefix(shownPerKind) {
+                out += "\(warning.location): warning: \(warning.stage): \(warning.message)\n"
+            }
+            if total > shownPerKind { out += "... and \(total - shownPerKind) more warnings about \(source.reader.input.displayPath)\n" }
+        }
         if !out.isEmpty { Terminal.standardError.tell(out) }
     }
 

@@ -96,6 +96,21 @@ enum BadInput {
         case xmlQuadraticBlowup = "xml-quadratic-blowup"
         /// A binary property list whose array holds 100,000 references to one dictionary of 1 KB.
         case plistReferenceBomb = "plist-reference-bomb"
+        /// A CSV row of 100M commas: 100M empty fields.
+        case csvWideRow = "csv-wide-row"
+        /// A CSV row of nine fields just under 8 MB each: 72 MB.
+        case csvLongRow = "csv-long-row"
+        /// A JSON string of 7.5 MB of text, then 1M `\n` escapes: 8.5 MB decoded, of which the
+        /// escapes were not counted (a string of escapes alone takes seconds to read in a debug build).
+        case jsonEscapedString = "json-escaped-string"
+        /// A JSON number of 10M digits.
+        case jsonLongNumber = "json-long-number"
+        /// An XML text of 200 MB cut by a comment every kilobyte.
+        case xmlTextSplitByComments = "xml-text-split-by-comments"
+        /// An XML text of 50 MB cut by a CDATA section every kilobyte.
+        case xmlTextSplitByCDATA = "xml-text-split-by-cdata"
+        /// An XML text of 20 MB cut by an empty child element every kilobyte.
+        case xmlTextSplitByElements = "xml-text-split-by-elements"
     }
 
     static let folder = Pipectl.repository.appendingPathComponent("Tests/pipectlTests/Fixtures/bad-input")
@@ -186,7 +201,8 @@ enum BadInput {
         let filesBefore = try manager.contentsOfDirectory(atPath: root.path).sorted()
         let secretWatch = try AccessWatch(root.appendingPathComponent(secret))
 
-        let result = try Pipectl.run(badCase.arguments ?? ["run", badCase.pipelineFile], in: root)
+        // Guarded: the corpus holds memory bombs, and a regression must fail the case, not the machine.
+        let result = try Pipectl.runGuarded(badCase.arguments ?? ["run", badCase.pipelineFile], in: root)
         var outcome = Outcome(status: result.status,
                               stderr: result.stderr.replacingOccurrences(of: root.standardizedFileURL.path, with: "$CASE"))
 
@@ -247,6 +263,16 @@ extension BadInput.Generator {
                 left -= chunk.count
             }
         }
+        /// `text` `times` times, written a megabyte or so at a time.
+        func fill(repeating text: String, times: Int) throws {
+            let perChunk = max(1, (1 << 20) / text.utf8.count)
+            let chunk = Data(String(repeating: text, count: perChunk).utf8)
+            var left = times
+            while left > 0 {
+                try file.write(contentsOf: left >= perChunk ? chunk : Data(String(repeating: text, count: left).utf8))
+                left -= perChunk
+            }
+        }
         let a = UInt8(ascii: "a")
         switch self {
         case .csvHugeField:
@@ -291,6 +317,32 @@ extension BadInput.Generator {
             try put("</unit></item>\n</items>\n")
         case .plistReferenceBomb:
             try file.write(contentsOf: PlistBomb.make())
+        case .csvWideRow:
+            try put("name,unit\nMilk,")
+            try fill(UInt8(ascii: ","), Self.hundredMB)
+            try put("\n")
+        case .csvLongRow:
+            try put("name,unit\n")
+            for field in 0..<9 {
+                if field > 0 { try put(",") }
+                try fill(a, 8 * 1024 * 1024 - 1)
+            }
+            try put("\n")
+        case .jsonEscapedString:
+            try put("[\n  {\"name\": \"Milk\", \"unit\": \"")
+            try fill(a, 15 << 19)
+            try fill(repeating: "\\n", times: 1 << 20)
+            try put("\"}\n]\n")
+        case .jsonLongNumber:
+            try put("[\n  {\"name\": \"Milk\", \"unit\": 1")
+            try fill(UInt8(ascii: "7"), 10 << 20)
+            try put("}\n]\n")
+        case .xmlTextSplitByComments, .xmlTextSplitByCDATA, .xmlTextSplitByElements:
+            let (cut, megabytes) = self == .xmlTextSplitByComments ? ("<!---->", 200)
+                : self == .xmlTextSplitByCDATA ? ("<![CDATA[b]]>", 50) : ("<b/>", 20)
+            try put("<items>\n  <item name=\"Milk\"><unit>")
+            try fill(repeating: String(repeating: "a", count: 1023) + cut, times: megabytes << 10)
+            try put("</unit></item>\n</items>\n")
         }
     }
 }

@@ -25,7 +25,8 @@ import Testing
                 try BadInput.template(template, input: input).write(to: root.appendingPathComponent("pipeline.yaml"))
                 arguments = ["run", "-q", "pipeline.yaml"]
             }
-            let result = try Pipectl.run(arguments, in: root)
+            // Guarded: a kept file may be a memory bomb (libFuzzer's -rss_limit_mb and -malloc_limit_mb keep those too).
+            let result = try Pipectl.runGuarded(arguments, in: root)
             #expect(FuzzRegressions.documentedExitCodes.contains(result.status),
                     "\(file.format)/\(file.name) as \(template): exit \(result.status)\n\(result.stderr)")
         }

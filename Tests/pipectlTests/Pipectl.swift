@@ -34,6 +34,25 @@ struct Pipectl {
                 standardOutput: standardOutput)
     }
 
+    /// The address space a guarded run may use: a memory bomb that gets past a limit then fails
+    /// to allocate (exit 134) instead of taking the machine down. pipectl needs under 256 MB.
+    static let memoryGuardKB = 1 << 20
+
+    /// Runs pipectl under `ulimit -v memoryGuardKB`. Not under AddressSanitizer or
+    /// ThreadSanitizer, which reserve terabytes of address space for their shadow memory; nor
+    /// on macOS, whose kernel does not enforce the limit (the run is then unguarded).
+    @discardableResult
+    static func runGuarded(_ arguments: [String], in directory: URL) throws -> Result {
+        let environment = ProcessInfo.processInfo.environment
+        guard environment["ASAN_OPTIONS"] == nil, environment["TSAN_OPTIONS"] == nil else {
+            return try run(arguments, in: directory)
+        }
+        let pipectl = productsDirectory.appendingPathComponent("pipectl").path
+        return try run(executable: URL(fileURLWithPath: "/bin/sh"),
+                       ["-c", "ulimit -v \(memoryGuardKB) 2>/dev/null; exec \"$0\" \"$@\"", pipectl] + arguments,
+                       in: directory)
+    }
+
     /// Runs another tool found on the PATH, such as `script` or `sqlite3`.
     static func runTool(_ name: String, _ arguments: [String], in directory: URL) throws -> Result {
         try run(executable: URL(fileURLWithPath: "/usr/bin/env"), [name] + arguments, in: directory)

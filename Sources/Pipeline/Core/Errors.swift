@@ -36,11 +36,11 @@ public struct PipelineError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         var out = ""
         if let location { out += "\(location): " }
-        out += "error: \(stage): \(message)"
+        out += "error: \(stage): \(Snippet.message(message))"
         if let sourceLine {
-            let shown = sourceLine.replacingTabs()
+            let (shown, column) = Snippet.line(sourceLine.replacingTabs(), column: location?.column)
             out += "\n" + shown
-            if let column = location?.column, column >= 1 {
+            if let column, column >= 1 {
                 // Tabs before the column are shown as single spaces, so the caret lines up.
                 out += "\n" + String(repeating: " ", count: column - 1) + "^"
             }
@@ -75,7 +75,7 @@ public struct Rejection: Error, Sendable, Hashable, CustomStringConvertible {
         var out = "\(location): rejected: \(stage): "
         if let field {
             out += "field '\(field)'"
-            if let rawValue { out += " value \(rawValue.debugDescription)" }
+            if let rawValue { out += " value \(Snippet.quoted(rawValue))" }
             out += ": "
         }
         return out + reason

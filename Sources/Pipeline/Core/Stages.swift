@@ -25,6 +25,8 @@ public struct Input: Sendable {
     public var url: URL
     /// The path as shown in messages: as written in the pipeline file, resolved against its folder.
     public var displayPath: String
+    /// What its reader noticed that does not stop the run, for the run's summary.
+    public let warnings = InputWarnings()
     public init(url: URL, displayPath: String) {
         self.url = url
         self.displayPath = displayPath

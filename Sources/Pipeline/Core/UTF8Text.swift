@@ -66,10 +66,9 @@ public enum UTF8Text {
         return try copy.utf8.withContiguousStorageIfAvailable(body) ?? body(UnsafeBufferPointer(start: nil, count: 0))
     }
 
-    /// `text` in double quotes for messages, with invisible characters escaped (`"\t"`) but
-    /// apostrophes left alone (`debugDescription` escapes them).
+    /// `text` in double quotes for messages (see `Snippet.quoted`).
     public static func quoted(_ text: String) -> String {
-        text.debugDescription.replacingOccurrences(of: "\\'", with: "'")
+        Snippet.quoted(text)
     }
 
     /// The scalar `v` as a string for messages, with invisible ones named by their code point.

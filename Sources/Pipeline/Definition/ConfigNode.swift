@@ -49,7 +49,7 @@ public struct ConfigNode: Sendable {
     /// What the node is, in words, for "expected X, found Y" messages.
     public var kindDescription: String {
         switch content {
-        case .scalar(let s): return "the value \(s.debugDescription)"
+        case .scalar(let s): return "the value \(Snippet.quoted(s))"
         case .sequence: return "a list"
         case .mapping: return "a mapping"
         case .null: return "nothing"

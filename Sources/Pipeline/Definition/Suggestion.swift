@@ -3,13 +3,18 @@ public enum Suggestion {
     /// The candidate closest to `word` by edit distance, if it is close enough to be a likely typo.
     public static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
         let lower = word.lowercased()
+        let length = lower.count
+        let limit = max(1, min(3, (length + 1) / 3))
         var best: (String, Int)?
         for candidate in candidates {
-            let d = distance(lower, candidate.lowercased())
+            // The distance is at least the difference in length: a name that far off is no typo,
+            // and measuring it costs their lengths multiplied (a 2 MB key took 15 s).
+            let other = candidate.lowercased()
+            guard abs(other.count - length) <= limit else { continue }
+            let d = distance(lower, other)
             if d < (best?.1 ?? Int.max) { best = (candidate, d) }
         }
         guard let (name, d) = best else { return nil }
-        let limit = max(1, min(3, (word.count + 1) / 3))
         return d <= limit ? name : nil
     }
 

@@ -1,0 +1,86 @@
+import Foundation
+import Pipeline
+import Testing
+@testable import SourcesJSON
+
+/// The JSON readers' limits (strings measured decoded, numbers' digits) and the warning for a
+/// key given twice in one object.
+@Suite("JSON limits")
+struct JSONLimitsTests {
+    static let tooLong = "data/items.json:1:11: error: json: a string longer than 8 MB starts here (is its closing quote missing?)"
+
+    /// Escapes and multi-byte characters count as what they decode to, wherever a chunk ends:
+    /// plain text just under the limit, then a few of them, go past it.
+    @Test(arguments: [4096, 128 * 1024])
+    func stringsAreMeasuredDecoded(chunkSize: Int) {
+        let plain = String(repeating: "a", count: JSONParser.maxStringBytes - 10)
+        // "\n" decodes to one byte, "\u00e9" and "é" to two: each string decodes to 10 bytes or more past the limit.
+        for tail in [String(repeating: "\\n", count: 20), String(repeating: "\\u00e9", count: 10), String(repeating: "é", count: 10)] {
+            #expect(JSONTest.failure("[{\"name\": \"\(plain)\(tail)\"}]", chunkSize: chunkSize) == Self.tooLong, "\(tail.prefix(6))")
+        }
+        // Exactly at the limit, decoded: read.
+        #expect(JSONTest.failure("[{\"name\": \"\(plain)\(String(repeating: "\\t", count: 10))\"}]", chunkSize: chunkSize) == nil)
+    }
+
+    @Test func numbersHoldAtMost1024Digits() throws {
+        let digits = String(repeating: "7", count: JSONParser.maxNumberLength)
+        let read = try JSONTest.read("[{\"name\": -\(digits)}]", fields: ["name"])
+        #expect(read.rows == [[.text("-" + digits)]])
+        #expect(JSONTest.failure("[{\"name\": 1\(digits)}]", chunkSize: 100) == """
+            data/items.json:1:11: error: json: a number of more than 1,024 digits starts here (no spreadsheet value is this long; is it damaged?)
+            """)
+        // Fraction and exponent digits count too.
+        #expect(JSONTest.failure("[{\"name\": 1.\(digits)}]")?.contains("more than 1,024 digits") == true)
+        #expect(JSONTest.failure("[{\"name\": 1e\(digits)5}]")?.contains("more than 1,024 digits") == true)
+    }
+
+    // MARK: Keys given twice
+
+    @Test func aKeyGivenTwiceWarnsWithBothPlacesAndTheLastValueIsKept() throws {
+        let input = try JSONTest.file("items.json", """
+            [
+              {"name": "Milk", "unit": "l", "unit": "ml"},
+              {"name": "Flour", "other": 1, "other": 2}
+            ]
+            """)
+        let read = try JSONTest.collect(JSONReader(input: input, fields: ["name", "unit"]))
+        #expect(read.rows == [[.text("Milk"), .text("ml")], [.text("Flour"), .null]])
+        // Keys the pipeline does not read ("other") change nothing and are not followed.
+        #expect(input.warnings.snapshot.warnings.map { "\($0.location): warning: \($0.stage): \($0.message)" } == [
+            "data/items.json:2:41: warning: json: the key \"unit\" appears twice in this object (its first value is at 2:28); the last value is kept",
+        ])
+    }
+
+    /// Keys count per object: the same key in two nested objects is no repeat, in one it is.
+    @Test func nestedObjectsHaveTheirOwnKeys() throws {
+        let input = try JSONTest.file("items.json", """
+            [
+              {"name": "Eggs", "unit": {"name": "pc", "name": "piece"}, "unit": {"name": "dozen"}}
+            ]
+            """)
+        let read = try JSONTest.collect(JSONReader(input: input, fields: ["name", "unit.name"]))
+        #expect(read.rows == [[.text("Eggs"), .text("dozen")]])
+        #expect(input.warnings.snapshot.warnings.map { "\($0.location): \($0.message)" } == [
+            "data/items.json:2:51: the key \"name\" appears twice in this object (its first value is at 2:37); the last value is kept",
+            "data/items.json:2:69: the key \"unit\" appears twice in this object (its first value is at 2:28); the last value is kept",
+        ])
+    }
+
+    @Test func jsonLinesWarnsToo() throws {
+        let input = try JSONTest.file("items.jsonl", "{\"name\": \"Milk\"}\n{\"name\": \"Eggs\", \"name\": \"Flour\"}\n")
+        let read = try JSONTest.collect(JSONLinesReader(input: input, fields: ["name"]))
+        #expect(read.rows == [[.text("Milk")], [.text("Flour")]])
+        #expect(input.warnings.snapshot.warnings.map { "\($0.location): \($0.message)" } == [
+            "data/items.jsonl:2:26: the key \"name\" appears twice in this object (its first value is at 2:10); the last value is kept",
+        ])
+    }
+
+    /// A key repeated in every record of a big file: the first hundred are kept, all are counted.
+    @Test func warningsAreKeptUpToAHundred() throws {
+        let input = try JSONTest.file("items.json", "[" + Array(repeating: "{\"name\": 1, \"name\": 2}", count: 500).joined(separator: ",") + "]")
+        _ = try JSONTest.collect(JSONReader(input: input, fields: ["name"]))
+        let (warnings, total) = input.warnings.snapshot
+        #expect(warnings.count == InputWarnings.kept)
+        #expect(total == 500)
+    }
+}
