@@ -53,11 +53,11 @@ let package = Package(
             dependencies: ["Pipeline", .product(name: "Yams", package: "Yams")]),
         .target(name: "SourcesCSV", dependencies: ["Pipeline", "CCSV"], path: "Sources/Sources-CSV"),
         .target(name: "SourcesXML", dependencies: ["Pipeline", "CLibXML2"], path: "Sources/Sources-XML"),
-        .target(name: "SourcesJSON", dependencies: ["Pipeline"], path: "Sources/Sources-JSON"),
+        .target(name: "SourcesJSON", dependencies: ["Pipeline", "Safeguards"], path: "Sources/Sources-JSON"),
         .target(name: "SQLite", dependencies: ["Pipeline", "CSQLite"]),
         .target(
             name: "CoreDataFormat",
-            dependencies: ["Pipeline", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: ["Pipeline", "Safeguards", .product(name: "Crypto", package: "swift-crypto")]),
         .target(
             name: "SinksSQLite",
             dependencies: ["Pipeline", "SQLite", "CoreDataFormat", "CPrefetch", "Safeguards"],

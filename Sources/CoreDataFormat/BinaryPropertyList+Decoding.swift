@@ -1,5 +1,6 @@
 import Foundation
 import Pipeline
+import Safeguards
 
 extension BinaryPropertyList {
     /// Reads a property list (binary, XML or OpenStep) with `PropertyListSerialization`.

@@ -1,5 +1,6 @@
 import Foundation
 import Pipeline
+import Safeguards
 #if canImport(FoundationXML)
 import FoundationXML
 #endif

@@ -86,3 +86,16 @@ public enum Snippet {
         return quoted.dropLast() + "…\" (\(text.unicodeScalars.count.grouped) characters)"
     }
 }
+
+extension Int {
+    /// `10,000,000`: a number as the messages and docs write it.
+    public var grouped: String {
+        let digits = String(magnitude)
+        var out = self < 0 ? "-" : ""
+        for (i, c) in digits.enumerated() {
+            if i > 0, (digits.count - i) % 3 == 0 { out += "," }
+            out.append(c)
+        }
+        return out
+    }
+}

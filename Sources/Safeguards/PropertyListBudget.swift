@@ -1,3 +1,5 @@
+import Pipeline
+
 /// Bounds what a binary property list becomes once decoded, checked on its bytes before
 /// Foundation decodes it.
 ///
@@ -157,18 +159,5 @@ public enum PropertyListBudget {
                 throw .overrun("has arrays or dictionaries nested more than \(PropertyListBudget.maxDepth) levels deep")
             }
         }
-    }
-}
-
-extension Int {
-    /// `10,000,000`: a number as the messages and docs write it.
-    public var grouped: String {
-        let digits = String(magnitude)
-        var out = self < 0 ? "-" : ""
-        for (i, c) in digits.enumerated() {
-            if i > 0, (digits.count - i) % 3 == 0 { out += "," }
-            out.append(c)
-        }
-        return out
     }
 }
