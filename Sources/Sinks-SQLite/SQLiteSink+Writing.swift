@@ -37,19 +37,21 @@ extension SQLiteSink {
             // around it cost a copy of the key per record (3% of the flat job's instructions).
             if !writer.hasLinkKey, let key = writer.key(of: record) {
                 recordKey = key
-            } else { switch try lookupKey(of: record, of: writer) {
-            case .empty:
-                var reason = writer.emptyKeyReason(of: record)
-                if let (from, slot) = linkedFrom { reason += ", so \(from.name).\(from.relationships[slot].name) is left empty" }
-                log.skip(entity: writer.entity, at: record.location, reason: reason)
-                return nil
-            case .newLinks:
-                // A record its key links to is not in the store yet: neither is this key.
-                recordKey = .values([])
-                keyAfterLinks = true
-            case .key(let found):
-                recordKey = found
-            } }
+            } else {
+                switch try lookupKey(of: record, of: writer) {
+                case .empty:
+                    var reason = writer.emptyKeyReason(of: record)
+                    if let (from, slot) = linkedFrom { reason += ", so \(from.name).\(from.relationships[slot].name) is left empty" }
+                    log.skip(entity: writer.entity, at: record.location, reason: reason)
+                    return nil
+                case .newLinks:
+                    // A record its key links to is not in the store yet: neither is this key.
+                    recordKey = .values([])
+                    keyAfterLinks = true
+                case .key(let found):
+                    recordKey = found
+                }
+            }
             if !keyAfterLinks, let existing = try writer.keys.lookup(insertingIfAbsent: &recordKey, hash: record.keyHash) {
                 guard let onDuplicate else {
                     log.count(.alreadyPresent, entity: writer.entity)
