@@ -119,6 +119,8 @@ extension ComparedSet {
         let tables = try store.rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
             .compactMap { row -> String? in if case .text(let name) = row.first { name } else { nil } }
             .filter { !bookkeeping.contains($0) }
+        // Read once: a join table's columns name entities by number.
+        let entities = (try? store.rows(CoreDataEntityList.query)).map(CoreDataEntityList.init(rows:))
         return try tables.map { table in
             let columns = try store.rows("SELECT name, pk FROM pragma_table_info(\(SQL.literal(table)))")
             // Row ids differ between stores of the same records: never compared.
@@ -141,7 +143,9 @@ extension ComparedSet {
             // A join table (a many-to-many relationship's) is all primary key: its rows are pairs
             // of related records, compared whole, each side by its record's key.
             if fields.isEmpty, key.isEmpty, !names.isEmpty {
-                fields = try names.map { column in try links[column] ?? coreDataJoinField(column, in: store) ?? Field(name: column, source: .column(column)) }
+                fields = try names.map { column in
+                    try links[column] ?? coreDataJoinField(column, entities: entities, in: store) ?? Field(name: column, source: .column(column))
+                }
             }
             return ComparedSet(name: table, table: table, filter: nil, key: key, fields: fields)
         }
@@ -150,22 +154,9 @@ extension ComparedSet {
     /// A column of a Core Data join table, `Z_<entity number><RELATIONSHIP>`, holding a `Z_PK` of
     /// that entity: compared as the related record's key (its table's first unique index) when it
     /// has one, named after the entity. Nil for a store without Core Data's entity list.
-    private static func coreDataJoinField(_ column: String, in store: SQLiteConnection) throws -> Field? {
-        guard column.hasPrefix("Z_"), let number = Int64(column.dropFirst(2).prefix(while: \.isNumber)),
-              let entities = try? store.rows("SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY") else { return nil }
-        var names: [Int64: (name: String, parent: Int64)] = [:]
-        for row in entities {
-            guard case .integer(let entity) = row[0], case .text(let name) = row[1] else { continue }
-            let parent: Int64 = if case .integer(let value) = row[2] { value } else { 0 }
-            names[entity] = (name, parent)
-        }
-        guard let entity = names[number] else { return nil }
-        // Sub-entities share their root entity's table.
-        var root = entity
-        for _ in 0..<names.count {
-            guard root.parent != 0, let parent = names[root.parent] else { break }
-            root = parent
-        }
+    private static func coreDataJoinField(_ column: String, entities: CoreDataEntityList?, in store: SQLiteConnection) throws -> Field? {
+        guard let entities, let number = CoreDataEntityList.entityNumber(inName: column), let entity = entities.entries[number],
+              let root = entities.entries[entities.root(of: number)] else { return nil }
         let table = "Z" + root.name.uppercased()
         guard let keyColumn = try firstUniqueIndex(of: table, in: store).first else {
             return Field(name: entity.name, source: .column(column))

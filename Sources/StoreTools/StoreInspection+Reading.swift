@@ -78,34 +78,23 @@ extension StoreInspection {
     /// The entities of Z_PRIMARYKEY, each counted in its root's table (`Z` + root name upper-cased):
     /// by `Z_ENT` where the table holds a whole hierarchy.
     static func coreDataEntities(in store: SQLiteStore, tables: [String]) throws -> [EntityRows] {
-        let rows = try store.rows("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
-        let entries = rows.compactMap { row -> (number: Int64, name: String, parent: Int64, max: Int64?)? in
-            guard let number = integer(row[0]) else { return nil }
-            return (number, row[1].displayText, integer(row[2]) ?? 0, integer(row[3]))
-        }
-        var byNumber: [Int64: (name: String, parent: Int64)] = [:]
-        for entry in entries { byNumber[entry.number] = (entry.name, entry.parent) }
-        let parents = Set(entries.map(\.parent))
+        let list = CoreDataEntityList(rows: try store.rows(CoreDataEntityList.query))
+        let parents = Set(list.entries.values.map(\.parent))
         var tableByName: [String: String] = [:]
         for table in tables { tableByName[table.uppercased()] = table }
 
-        return try entries.map { entry in
-            var root = entry.number
-            var seen: Set<Int64> = [root]
-            // A Z_SUPER naming a missing entity (or a cycle) ends the walk rather than looping.
-            while let parent = byNumber[root]?.parent, parent != 0, byNumber[parent] != nil, seen.insert(parent).inserted {
-                root = parent
-            }
-            let rootName = byNumber[root]?.name ?? entry.name
-            let table = tableByName["Z" + rootName.uppercased()]
+        return try list.numbers.compactMap { number in
+            guard let entry = list.entries[number] else { return nil }
+            let root = list.root(of: number)
+            let table = tableByName["Z" + (list.entries[root]?.name ?? entry.name).uppercased()]
             var count: Int64?
             if let table {
                 let shared = parents.contains(root)
                 count = integer(try store.scalar("SELECT count(*) FROM \(SQL.quote(table))"
-                                                     + (shared ? " WHERE Z_ENT = \(entry.number)" : "")))
+                                                     + (shared ? " WHERE Z_ENT = \(number)" : "")))
             }
-            return EntityRows(name: entry.name, number: entry.number,
-                              parent: entry.parent == 0 ? nil : byNumber[entry.parent]?.name ?? "#\(entry.parent)",
+            return EntityRows(name: entry.name, number: number,
+                              parent: entry.parent == 0 ? nil : list.entries[entry.parent]?.name ?? "#\(entry.parent)",
                               table: table, rows: count, maxPrimaryKey: entry.max)
         }
     }
@@ -115,13 +104,9 @@ extension StoreInspection {
     static func coreDataJoinTables(in store: SQLiteStore, tables: [String], entities: [EntityRows]) throws -> [JoinTable] {
         var names: [Int64: String] = [:]
         for entity in entities { if let number = entity.number { names[number] = entity.name } }
-        func entityNumber(_ name: String) -> Int64? {
-            guard name.hasPrefix("Z_") else { return nil }
-            return Int64(name.dropFirst(2).prefix(while: \.isNumber))
-        }
-        return try tables.filter { entityNumber($0) != nil }.map { table in
+        return try tables.filter { CoreDataEntityList.entityNumber(inName: $0) != nil }.map { table in
             let columns = try store.rows("SELECT name FROM pragma_table_info(\(SQL.literal(table))) ORDER BY cid").map { $0[0].displayText }
-            let sides = columns.compactMap { column in entityNumber(column).map { names[$0] ?? "#\($0)" } }
+            let sides = columns.compactMap { column in CoreDataEntityList.entityNumber(inName: column).map { names[$0] ?? "#\($0)" } }
             return JoinTable(table: table, entities: sides, rows: integer(try store.scalar("SELECT count(*) FROM \(SQL.quote(table))")))
         }
     }
