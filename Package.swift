@@ -8,8 +8,9 @@
 //   with an apt and a brew provider, so `swift build` names the package to install when missing.
 // - Dependencies point one way (docs/architecture.md has the picture): pipectl -> the loader
 //   (PipelineFile), readers (Sources*), Transforms, the sink (SinksSQLite), StoreTools, reports ->
-//   SQLite, CoreDataFormat -> Pipeline -> Foundation. Pipeline imports no C library and no Yams;
-//   each C library is imported by one module only (CSQLite by SQLite, CLibXML2 by SourcesXML, ...).
+//   SQLite, CoreDataFormat -> Pipeline, Safeguards -> Diagnostics -> Foundation. Pipeline imports no
+//   C library and no Yams; each C library is imported by one module only (CSQLite by SQLite,
+//   CLibXML2 by SourcesXML, ...).
 import PackageDescription
 
 let package = Package(
@@ -44,33 +45,36 @@ let package = Package(
         // A compiler builtin (prefetch) Swift does not expose: a header, no library.
         .systemLibrary(name: "CPrefetch", path: "Sources/CPrefetch"),
 
-        .target(name: "Pipeline"),
-        // What guards a run against its environment: signals, hostile inputs' budgets.
-        .target(name: "Safeguards", dependencies: ["Pipeline"]),
-        .target(name: "Transforms", dependencies: ["Pipeline"]),
+        // How pipectl speaks to its user: locations in input files, errors, rejections, warnings.
+        .target(name: "Diagnostics"),
+        .target(name: "Pipeline", dependencies: ["Diagnostics"]),
+        // What guards a run against its environment: signals, hostile inputs' budgets, other runs
+        // on the same store, and a store replaced only once the new one is complete.
+        .target(name: "Safeguards", dependencies: ["Diagnostics"]),
+        .target(name: "Transforms", dependencies: ["Diagnostics", "Pipeline"]),
         .target(
             name: "PipelineFile",
-            dependencies: ["Pipeline", .product(name: "Yams", package: "Yams")]),
-        .target(name: "SourcesCSV", dependencies: ["Pipeline", "CCSV"], path: "Sources/Sources-CSV"),
-        .target(name: "SourcesXML", dependencies: ["Pipeline", "CLibXML2"], path: "Sources/Sources-XML"),
-        .target(name: "SourcesJSON", dependencies: ["Pipeline", "Safeguards"], path: "Sources/Sources-JSON"),
-        .target(name: "SQLite", dependencies: ["Pipeline", "CSQLite"]),
+            dependencies: ["Diagnostics", "Pipeline", .product(name: "Yams", package: "Yams")]),
+        .target(name: "SourcesCSV", dependencies: ["Diagnostics", "Pipeline", "CCSV"], path: "Sources/Sources-CSV"),
+        .target(name: "SourcesXML", dependencies: ["Diagnostics", "Pipeline", "CLibXML2"], path: "Sources/Sources-XML"),
+        .target(name: "SourcesJSON", dependencies: ["Diagnostics", "Pipeline", "Safeguards"], path: "Sources/Sources-JSON"),
+        .target(name: "SQLite", dependencies: ["Diagnostics", "Pipeline", "CSQLite"]),
         .target(
             name: "CoreDataFormat",
-            dependencies: ["Pipeline", "Safeguards", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: ["Diagnostics", "Pipeline", "Safeguards", .product(name: "Crypto", package: "swift-crypto")]),
         .target(
             name: "SinksSQLite",
-            dependencies: ["Pipeline", "SQLite", "CoreDataFormat", "CPrefetch", "Safeguards"],
+            dependencies: ["Diagnostics", "Pipeline", "SQLite", "CoreDataFormat", "CPrefetch", "Safeguards"],
             path: "Sources/Sinks-SQLite"),
-        .target(name: "StoreTools", dependencies: ["Pipeline", "SQLite", "CoreDataFormat", "SinksSQLite", "ReportsXLSX"]),
+        .target(name: "StoreTools", dependencies: ["Diagnostics", "Pipeline", "SQLite", "CoreDataFormat", "SinksSQLite", "ReportsXLSX"]),
         .target(
             name: "ReportsXLSX",
-            dependencies: ["Pipeline", "CXLSXWriter", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["Diagnostics", "Pipeline", "CXLSXWriter", .product(name: "Crypto", package: "swift-crypto")],
             path: "Sources/Reports-XLSX"),
         .executableTarget(
             name: "pipectl",
             dependencies: [
-                "Pipeline", "PipelineFile", "Transforms", "SourcesCSV", "SourcesXML", "SourcesJSON", "CoreDataFormat",
+                "Diagnostics", "Pipeline", "PipelineFile", "Transforms", "SourcesCSV", "SourcesXML", "SourcesJSON", "CoreDataFormat",
                 "SinksSQLite", "StoreTools", "ReportsXLSX", "Safeguards",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -78,29 +82,29 @@ let package = Package(
 
         // libFuzzer targets for scripts/fuzz (Fuzz/): built with -sanitize=fuzzer -DFUZZING there; a plain
         // build makes them small replayers of the files named on their command line.
-        .target(name: "FuzzSupport", dependencies: ["Pipeline"], path: "Fuzz/FuzzSupport"),
-        .executableTarget(name: "FuzzCSV", dependencies: ["FuzzSupport", "Pipeline", "SourcesCSV"], path: "Fuzz/FuzzCSV"),
-        .executableTarget(name: "FuzzXML", dependencies: ["FuzzSupport", "Pipeline", "SourcesXML"], path: "Fuzz/FuzzXML"),
-        .executableTarget(name: "FuzzJSON", dependencies: ["FuzzSupport", "Pipeline", "SourcesJSON"], path: "Fuzz/FuzzJSON"),
-        .executableTarget(name: "FuzzPlist", dependencies: ["FuzzSupport", "Pipeline", "SourcesJSON"], path: "Fuzz/FuzzPlist"),
+        .target(name: "FuzzSupport", dependencies: ["Diagnostics", "Pipeline"], path: "Fuzz/FuzzSupport"),
+        .executableTarget(name: "FuzzCSV", dependencies: ["FuzzSupport", "Diagnostics", "Pipeline", "SourcesCSV"], path: "Fuzz/FuzzCSV"),
+        .executableTarget(name: "FuzzXML", dependencies: ["FuzzSupport", "Diagnostics", "Pipeline", "SourcesXML"], path: "Fuzz/FuzzXML"),
+        .executableTarget(name: "FuzzJSON", dependencies: ["FuzzSupport", "Diagnostics", "Pipeline", "SourcesJSON"], path: "Fuzz/FuzzJSON"),
+        .executableTarget(name: "FuzzPlist", dependencies: ["FuzzSupport", "Diagnostics", "Pipeline", "SourcesJSON"], path: "Fuzz/FuzzPlist"),
         .executableTarget(
             name: "FuzzPipeline",
-            dependencies: ["FuzzSupport", "Pipeline", "PipelineFile", "Transforms", "SourcesCSV", "SourcesXML", "SourcesJSON"],
+            dependencies: ["FuzzSupport", "Diagnostics", "Pipeline", "PipelineFile", "Transforms", "SourcesCSV", "SourcesXML", "SourcesJSON"],
             path: "Fuzz/FuzzPipeline"),
 
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline"]),
-        .testTarget(name: "TransformsTests", dependencies: ["Transforms", "Pipeline", "PipelineFile"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Diagnostics", "Pipeline"]),
+        .testTarget(name: "TransformsTests", dependencies: ["Transforms", "Diagnostics", "Pipeline", "PipelineFile"]),
         .testTarget(
             name: "PipelineFileTests",
-            dependencies: ["PipelineFile", "Pipeline", "Transforms", "SourcesCSV", "SourcesXML", "SourcesJSON"],
+            dependencies: ["PipelineFile", "Diagnostics", "Pipeline", "Transforms", "SourcesCSV", "SourcesXML", "SourcesJSON"],
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "SourcesCSVTests", dependencies: ["SourcesCSV", "Pipeline"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "SourcesCSVTests", dependencies: ["SourcesCSV", "Diagnostics", "Pipeline"], resources: [.copy("Fixtures")]),
         // The sink, the Core Data format and the store tools share the Core Data cases and one test target.
-        .testTarget(name: "SinksSQLiteTests", dependencies: ["SinksSQLite", "CoreDataFormat", "StoreTools", "SQLite", "Pipeline"]),
+        .testTarget(name: "SinksSQLiteTests", dependencies: ["SinksSQLite", "CoreDataFormat", "StoreTools", "SQLite", "Diagnostics", "Pipeline", "Safeguards"]),
         .testTarget(
-            name: "ExtrasTests", dependencies: ["SourcesCSV", "SourcesXML", "SourcesJSON", "ReportsXLSX", "Pipeline", "PipelineFile"]),
+            name: "ExtrasTests", dependencies: ["SourcesCSV", "SourcesXML", "SourcesJSON", "ReportsXLSX", "Diagnostics", "Pipeline", "PipelineFile"]),
         .testTarget(
-            name: "pipectlTests", dependencies: ["pipectl", "SinksSQLite", "CoreDataFormat", "Pipeline", "ReportsXLSX"],
+            name: "pipectlTests", dependencies: ["pipectl", "SinksSQLite", "CoreDataFormat", "Diagnostics", "Pipeline", "ReportsXLSX", "Safeguards"],
             exclude: ["Fixtures", "Snapshots"]),
     ],
     swiftLanguageModes: [.v6]

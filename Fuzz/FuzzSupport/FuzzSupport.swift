@@ -1,4 +1,5 @@
 import Foundation
+import Diagnostics
 import Pipeline
 
 /// What every fuzz target shares: the input written to a scratch file (the readers read files, as

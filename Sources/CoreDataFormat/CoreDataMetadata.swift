@@ -1,3 +1,4 @@
+import Diagnostics
 import Crypto
 import Foundation
 import Pipeline

@@ -1,3 +1,4 @@
+import Diagnostics
 import Pipeline
 
 /// The tables, columns and indexes Core Data's SQLite store has for a model: the exact DDL that

@@ -1,3 +1,4 @@
+import Diagnostics
 import Pipeline
 
 extension PipelineLoader.Context {

@@ -1,4 +1,5 @@
 import Foundation
+import Diagnostics
 import Pipeline
 
 /// Loads a pipeline file and checks everything that can be checked before a run: every key, every

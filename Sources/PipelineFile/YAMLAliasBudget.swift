@@ -1,3 +1,4 @@
+import Diagnostics
 import Pipeline
 // The libyaml that Yams bundles and parses with (SwiftPM hands its module map to every target
 // that depends on Yams): its events say where each alias is, which Yams's composed nodes do not.

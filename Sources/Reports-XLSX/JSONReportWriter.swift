@@ -1,4 +1,5 @@
 import Foundation
+import Diagnostics
 import Pipeline
 
 /// Writes an `ImportReport` as JSON for CI: keys sorted, two-space indents, one trailing newline

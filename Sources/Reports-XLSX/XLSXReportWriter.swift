@@ -1,4 +1,5 @@
 import Foundation
+import Diagnostics
 import Pipeline
 
 /// Writes an `ImportReport` as an Excel workbook for the people who review an import: a Summary

@@ -1,4 +1,4 @@
-import Pipeline
+import Diagnostics
 
 /// Bounds what a binary property list becomes once decoded, checked on its bytes before
 /// Foundation decodes it.

@@ -1,3 +1,4 @@
+import Diagnostics
 import Pipeline
 import CoreDataFormat
 import SQLite

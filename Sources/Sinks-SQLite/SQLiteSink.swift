@@ -1,5 +1,7 @@
 import Foundation
+import Diagnostics
 import Pipeline
+import Safeguards
 import CoreDataFormat
 import SQLite
 
@@ -84,7 +86,7 @@ public final class SQLiteSink: PrefetchingSink {
             self.connection = connection
             // Keys with relationships show the linked record's key (`recipe=(name=Soup)`).
             for case let writer? in writers where writer.hasLinkKey {
-                writer.linkKeyText = { [unowned self] link in (try? self.writers[link.entity]?.keyText(of: link)) ?? "" }
+                writer.linkKeyText = { [unowned self] link in self.writers[link.entity]?.keyText(of: link) ?? "" }
                 writer.linkedRowKeyText = { [unowned self, unowned writer] slot, row in
                     let target = writer.table.linkTargets[slot].first.flatMap { self.writers[$0] }
                     return (try? target?.keyText(ofRow: row)) ?? "row \(row)"

@@ -1,3 +1,4 @@
+import Diagnostics
 import Pipeline
 
 /// Builds records from libcsv's field and row callbacks, with the field starts the scanner found.

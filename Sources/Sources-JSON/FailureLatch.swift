@@ -1,3 +1,4 @@
+import Diagnostics
 import Pipeline
 
 /// Remembers the fatal error a parser stopped on, so that every later `next()` fails the same way

@@ -1,4 +1,5 @@
 import Foundation
+import Diagnostics
 import Pipeline
 
 /// Streams the records of a JSON Lines file: one JSON object per line, blank lines skipped.

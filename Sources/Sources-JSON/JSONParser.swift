@@ -1,4 +1,5 @@
 import Foundation
+import Diagnostics
 import Pipeline
 
 /// An incremental JSON tokenizer over a file read in chunks into one reused buffer.

@@ -1,4 +1,5 @@
 import Foundation
+import Diagnostics
 import Pipeline
 
 /// Streams the records of a JSON file: the objects of its top-level array, or of the array at a

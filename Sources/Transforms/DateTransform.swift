@@ -1,4 +1,5 @@
 import Foundation
+import Diagnostics
 import Pipeline
 
 /// `date`: reads dates and times in the export's format and time zone, and hands them on as

@@ -1,3 +1,4 @@
+import Diagnostics
 import Pipeline
 
 /// A field named in a transform's options, kept with the node that names it so that binding can

@@ -1,3 +1,4 @@
+import Diagnostics
 import Pipeline
 
 /// `number`: reads numbers as an export writes them (decimal comma, grouping, currency, percent,

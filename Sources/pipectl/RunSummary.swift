@@ -1,4 +1,5 @@
 import Foundation
+import Diagnostics
 import Pipeline
 
 /// The short report `pipectl run` prints: per source and per entity counts, then the records

@@ -1,4 +1,5 @@
 import Foundation
+import Diagnostics
 import Pipeline
 
 /// Standard output and error, unbuffered writes of whole strings.

@@ -1,4 +1,5 @@
 import Foundation
+import Diagnostics
 import Pipeline
 import Testing
 @testable import SourcesJSON

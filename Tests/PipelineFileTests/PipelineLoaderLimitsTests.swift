@@ -1,4 +1,5 @@
 import Foundation
+import Diagnostics
 import Testing
 @testable import PipelineFile
 import Pipeline

@@ -1,4 +1,5 @@
 import Foundation
+@testable import Diagnostics
 import Testing
 @testable import Pipeline
 

@@ -1,4 +1,5 @@
 import Foundation
+import Diagnostics
 import Pipeline
 @testable import SinksSQLite
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import Diagnostics
 import Testing
 @testable import Transforms
 @testable import Pipeline
@@ -202,7 +203,7 @@ struct TransformDateTests {
         #expect(zoneName == "UTC" || zoneName == "Asia/Tehran" || changes.count >= 12)
         var gaps = 0, overlaps = 0
         let century: Int64 = 36_524 * 86_400
-        for change in changes + [1_700_000_000] + changes.map { $0 - century } {
+        for change in changes + [1_700_000_000] + changes.map({ $0 - century }) {
             var local = (change + offset(change)) / 86_400 * 86_400 - 86_400
             while local < (change + offset(change)) / 86_400 * 86_400 + 2 * 86_400 {
                 let solutions = Set([offset(local - 86_400), offset(local + 86_400)]).filter { offset(local - $0) == $0 }

@@ -1,4 +1,5 @@
 import Foundation
+import Diagnostics
 import XCTest
 
 /// `pipectl inspect` end to end: pipectl's own store, and Core Data stores recreated from the facts

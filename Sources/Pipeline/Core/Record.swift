@@ -1,3 +1,4 @@
+import Diagnostics
 /// A line/column pair inside a text input.
 public struct TextPosition: Sendable, Hashable {
     public var line: Int

@@ -1,4 +1,5 @@
 import Foundation
+import Diagnostics
 
 /// A format that can be read: declares its options once and opens readers.
 ///

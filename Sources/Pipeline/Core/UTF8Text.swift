@@ -1,4 +1,5 @@
 import Foundation
+import Diagnostics
 
 /// Scanning helpers over a string's UTF-8 bytes, for the transforms' hot paths: they decode only
 /// the few scalars they look at and never build intermediate strings.

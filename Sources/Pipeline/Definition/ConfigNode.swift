@@ -1,3 +1,4 @@
+import Diagnostics
 /// A node of a pipeline file with its position, so that every check can point at the exact key.
 ///
 /// The YAML parser's nodes are converted once into these; components read their options from them

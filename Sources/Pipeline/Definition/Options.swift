@@ -1,3 +1,4 @@
+import Diagnostics
 /// A mapping node checked against a `ComponentSpec`, with typed accessors whose errors point at
 /// the offending key or value.
 public struct Options: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import Diagnostics
 
 /// A pipeline file, loaded and checked: everything a run needs, with the locations of what the
 /// user wrote so that later errors can point back at it.

@@ -1,3 +1,4 @@
+import Diagnostics
 /// A Core Data fetch index: an SQL index over one or more properties of an entity.
 public struct FetchIndex: Sendable, Hashable {
     /// One indexed property and its sort order.

@@ -1,3 +1,4 @@
+import Diagnostics
 /// An attribute of an entity.
 public struct Attribute: Sendable {
     public var name: String

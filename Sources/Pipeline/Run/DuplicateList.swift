@@ -1,4 +1,5 @@
 import Foundation
+import Diagnostics
 
 extension ImportLog {
     /// The duplicates of a run, in the order they were logged. A large export can have hundreds of

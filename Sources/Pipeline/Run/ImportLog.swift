@@ -1,4 +1,5 @@
 import Foundation
+import Diagnostics
 
 /// What happened to each record: counts per source and per entity, and the details the report
 /// lists (every rejected or skipped record, every duplicate key).

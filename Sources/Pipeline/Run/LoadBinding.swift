@@ -1,3 +1,4 @@
+import Diagnostics
 /// A `LoadSpec` bound to one source's field names and the model: indexes resolved once, so that
 /// turning a record into entity records does no lookups by name.
 ///

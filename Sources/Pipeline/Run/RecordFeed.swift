@@ -1,4 +1,5 @@
 import Foundation
+import Diagnostics
 
 /// Reads, transforms and converts one source's records on a thread of its own, while the sink
 /// writes the ones before: on two cores the two halves of a run overlap.

@@ -1,4 +1,5 @@
 import Foundation
+import Diagnostics
 
 /// Runs a pipeline: streams each source's records through its transforms into the sink, and logs
 /// what happened to each. Reading and transforming run on a thread of their own (`RecordFeed`)

@@ -1,3 +1,4 @@
+import Diagnostics
 import Pipeline
 @testable import CoreDataFormat
 @testable import StoreTools

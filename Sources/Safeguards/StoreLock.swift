@@ -1,6 +1,5 @@
 import Foundation
-import Pipeline
-import Safeguards
+import Diagnostics
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -20,19 +19,19 @@ import Darwin
 ///
 /// `flock` locks are advisory (processes that do not ask are not stopped) and local: on a network
 /// file system, runs on different machines may not see each other's lock (docs/reliability.md).
-final class StoreLock {
-    let url: URL
+public final class StoreLock {
+    public let url: URL
     private var descriptor: Int32
     private var registration: InterruptCleanup.Registration?
 
     /// `.<name>.pipectl-lock` in the target's folder.
-    static func url(for target: URL) -> URL {
+    public static func url(for target: URL) -> URL {
         target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).pipectl-lock")
     }
 
     /// Takes the lock of the store at `target`, waiting up to `wait` seconds for another run to
     /// release it. Throws `PipelineError` `.busy` naming the other run's process when it does not.
-    init(target: URL, wait: Double, location: Location?) throws {
+    public init(target: URL, wait: Double, location: Location?) throws {
         url = StoreLock.url(for: target)
         let deadline = Date().addingTimeInterval(max(wait, 0))
         while true {
@@ -76,7 +75,7 @@ final class StoreLock {
     }
 
     /// Removes the lock file and releases the lock; later calls do nothing.
-    func release() {
+    public func release() {
         guard descriptor >= 0 else { return }
         InterruptCleanup.unregister(registration)
         registration = nil

@@ -1,8 +1,5 @@
 import Foundation
-import Pipeline
-import Safeguards
-import CoreDataFormat
-import SQLite
+import Diagnostics
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -15,21 +12,21 @@ import Darwin
 /// it only once complete, so a failed or killed run never leaves a half-written store in place.
 /// The store's lock (`StoreLock`) is held from before anything is written until the store is in
 /// place or thrown away.
-struct StoreFile {
+public struct StoreFile {
     /// The files SQLite may keep beside a database.
-    static let sideSuffixes = ["-journal", "-wal", "-shm"]
+    public static let sideSuffixes = ["-journal", "-wal", "-shm"]
 
-    let target: URL
-    let building: URL
+    public let target: URL
+    public let building: URL
     /// The pipeline file's `store:` entry, for errors.
-    let location: Location?
+    public let location: Location?
     private let lock: StoreLock
     private let registrations: [InterruptCleanup.Registration?]
     private var folder: URL { target.deletingLastPathComponent() }
 
     /// `.<name>.pipectl-building-<process id>` in the target's folder: on the same file system,
     /// so the final rename is atomic; hidden, so it is not mistaken for a store; one per run.
-    static func buildingURL(for target: URL, process: Int32 = getpid()) -> URL {
+    public static func buildingURL(for target: URL, process: Int32 = getpid()) -> URL {
         target.deletingLastPathComponent().appendingPathComponent("\(buildingPrefix(for: target))-\(process)")
     }
 
@@ -40,7 +37,7 @@ struct StoreFile {
     /// Checks that the target can be written, creates its folder if missing, takes the store's
     /// lock (waiting up to `lockWait` seconds for another run) and removes what a killed run left
     /// behind.
-    init(target: URL, location: Location?, lockWait: Double = 0) throws {
+    public init(target: URL, location: Location?, lockWait: Double = 0) throws {
         self.target = target.standardizedFileURL
         self.building = StoreFile.buildingURL(for: self.target)
         self.location = location
@@ -96,7 +93,7 @@ struct StoreFile {
     }
 
     /// Whether the file starts with SQLite's header string.
-    static func isSQLiteDatabase(_ path: String) -> Bool {
+    public static func isSQLiteDatabase(_ path: String) -> Bool {
         head(of: path, count: 16) == Array("SQLite format 3\0".utf8)
     }
 
@@ -111,7 +108,7 @@ struct StoreFile {
     }
 
     /// Removes the temporary store and any file SQLite kept beside it, and releases the lock.
-    func removeBuilding() throws {
+    public func removeBuilding() throws {
         defer { release() }
         for path in [building.path] + StoreFile.sideSuffixes.map({ building.path + $0 }) {
             try remove(path, what: "the temporary store")
@@ -130,7 +127,7 @@ struct StoreFile {
     /// The previous store is not touched until the new one is in place: a journal or WAL beside it
     /// that holds changes (an app or sqlite3 has it open) stops the publish with the old store as
     /// it was; one that holds none is removed, as SQLite would replay it into the new store.
-    func publish() throws {
+    public func publish() throws {
         try sync(building.path, what: "the new store")
         for suffix in StoreFile.sideSuffixes {
             try remove(building.path + suffix, what: "the temporary store")
@@ -159,7 +156,7 @@ struct StoreFile {
 
     /// Whether the file at `path` is a WAL with frames or a hot rollback journal: changes SQLite
     /// would apply to the database beside it. A missing, empty or foreign file holds none.
-    static func holdsChanges(_ path: String) -> Bool {
+    public static func holdsChanges(_ path: String) -> Bool {
         let header = head(of: path, count: 33)
         // A WAL: magic 0x377F0682 or 0x377F0683, a 32-byte header, then frames.
         if header.count == 33, header[0...2] == [0x37, 0x7F, 0x06], header[3] & 0xFE == 0x82 { return true }
