@@ -85,6 +85,10 @@ public struct CoreDataMetadata: Sendable {
         case .bool(let b): .bool(b)
         case .date(let t): .date(t)
         case .binary(let bytes): .data(bytes)
+        case .list(let values): .array(values.compactMap(plistObject))
+        case .object(let fields):
+            .dictionary(Dictionary(zip(fields.names, fields.values.map(plistObject)).compactMap { name, value in value.map { (name, $0) } },
+                                   uniquingKeysWith: { _, last in last }))
         }
     }
 

@@ -52,10 +52,12 @@ public struct CoreDataSchema: Sendable {
 
     /// The join table of a many-to-many relationship pair.
     ///
-    /// **Unconfirmed** in the cases (rule from stores seen elsewhere): named after the relationship
-    /// of the entity whose name sorts first (A), `Z_<nA><RELA>`; columns `Z_<nA><RELB>` (A's
-    /// `Z_PK`) and `Z_<nB><RELA>` (B's `Z_PK`), where n is each side's own entity number; an
-    /// ordered side adds `Z_FOK_<column>`; index `<table>_<second>_INDEX (second, first)`.
+    /// Named after the relationship of the entity whose name sorts first (A), `Z_<nA><RELA>`;
+    /// columns `Z_<nA><RELB>` (A's `Z_PK`) and `Z_<nB><RELA>` (B's `Z_PK`), where n is each side's
+    /// own entity number; an ordered side adds `Z_FOK_<column>`; index `<table>_<second>_INDEX
+    /// (second, first)`. Confirmed by bookmarks-ddg (self-referencing, one side ordered) and
+    /// swiftdata-metacocktails; which side names the table when the entity names and relationship
+    /// names disagree is not settled by them.
     public struct JoinTable: Sendable {
         public var name: String
         /// The entity declaring the relationship the table is named after, and that relationship.
@@ -240,8 +242,10 @@ public struct CoreDataSchema: Sendable {
                       inverse.isToMany,
                       let inverseOwner = Self.declaringEntity(of: inverseName, from: relationship.destination, in: model)
                 else { continue }
-                // Unconfirmed: which relationship of a self-referencing pair names the table.
-                let owns = entity.name < inverseOwner || (entity.name == inverseOwner && relationship.name <= inverse.name)
+                // Between two entities, the one whose name sorts first names the table (confirmed:
+                // swiftdata-metacocktails' Z_1GARNISH); in a self-referencing pair, the relationship
+                // whose name sorts last (confirmed: bookmarks-ddg's Z_1FAVORITES, not FAVORITEFOLDERS).
+                let owns = entity.name < inverseOwner || (entity.name == inverseOwner && relationship.name >= inverse.name)
                 guard owns, let nA = tree.number(of: entity.name), let nB = tree.number(of: relationship.destination),
                       let root = tree.root(of: entity.name), let position = rootPosition[root.name]
                 else { continue }

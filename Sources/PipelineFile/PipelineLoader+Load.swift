@@ -78,26 +78,42 @@ extension PipelineLoader.Context {
             throw extra.error("relationship '\(entity).\(relationship.name)' links one record: write \(form), "
                                   + "and 'missing: create | reject | skip' beside it if a target not in the store must not be created")
         }
+        // Inside the target, `each:` names the list a to-many link makes one record per element of.
+        var body = targetBody
+        var each: String?
+        if var bodyPairs = targetBody.mapping, let index = bodyPairs.firstIndex(where: { $0.key.scalar == "each" }) {
+            let node = bodyPairs.remove(at: index).value
+            guard relationship.isToMany else {
+                throw targetBody.mapping![index].key.error("'each' makes one linked record per element of a list, and "
+                    + "'\(entity).\(relationship.name)' is a to-one relationship, which links one record")
+            }
+            guard let field = node.scalar, !field.isEmpty else {
+                throw node.error("'each' takes the name of the field that holds the list, found \(node.kindDescription)")
+            }
+            each = field
+            body = ConfigNode(.mapping(bodyPairs), at: targetBody.location, sourceLine: targetBody.sourceLine)
+        }
         let target = try loadableEntity(targetKey, model: model)
         guard model.lineage(of: target).contains(where: { $0.name == relationship.destination }) else {
             throw targetKey.error("relationship '\(entity).\(relationship.name)' leads to '\(relationship.destination)', "
                                       + "and '\(target)' is not '\(relationship.destination)' or one of its sub-entities")
         }
-        // Without a key, a target is created anew for each link: right for a record's own detail
-        // (a one-to-one, whose target belongs to one record), a mistake where many records share
-        // one target (its inverse is a to-many), which then could never be found.
-        let isOneToOne = relationship.inverse.map { inverse in
+        // Without a key, a target is created anew for each link: right for a record's own child
+        // (one-to-one, or the to-many side of a one-to-many: its inverse is a to-one), a mistake
+        // where many records share one target (its inverse is a to-many), which then could never
+        // be found.
+        let isOwned = relationship.inverse.map { inverse in
             model.allRelationships(of: target).contains { $0.name == inverse && !$0.isToMany }
         } ?? false
-        guard !model.uniqueKey(of: target).isEmpty || isOneToOne else {
+        guard !model.uniqueKey(of: target).isEmpty || isOwned else {
             throw targetKey.error("'\(target)' has no unique key, so the record to link cannot be found: "
                                       + "give '\(target)' one with 'unique:' under 'entities'")
         }
-        let spec = try loadSpec(entityKey: targetKey, body: targetBody, model: model)
-        if let missing = missingKey(of: spec, model: model) {
+        let spec = try loadSpec(entityKey: targetKey, body: body, model: model)
+        if let missing = missingKey(of: spec, model: model, inverse: relationship.inverse) {
             throw targetKey.error("the link to '\(target)' must set its unique key: \(missing)")
         }
-        return LoadSpec.Link(relationship: relationship.name, target: spec, missing: missing, location: key.location)
+        return LoadSpec.Link(relationship: relationship.name, target: spec, missing: missing, each: each, location: key.location)
     }
 
     /// An entity records can be loaded into: declared and not abstract.
@@ -116,8 +132,9 @@ extension PipelineLoader.Context {
     }
 
     /// Which unique-key attributes the spec leaves unset, in words, or nil when it sets them all.
-    private func missingKey(of spec: LoadSpec, model: StoreModel) -> String? {
-        let set = Set(spec.assignments.map(\.attribute) + spec.links.map(\.relationship))
+    /// `inverse`: the relationship back to the record that links, which that record sets.
+    private func missingKey(of spec: LoadSpec, model: StoreModel, inverse: String? = nil) -> String? {
+        let set = Set(spec.assignments.map(\.attribute) + spec.links.map(\.relationship) + (inverse.map { [$0] } ?? []))
         let missing = model.uniqueKey(of: spec.entity).filter { !set.contains($0) }
         guard !missing.isEmpty else { return nil }
         return missing.map { "'\($0)'" }.joined(separator: ", ") + (missing.count == 1 ? " is missing" : " are missing")

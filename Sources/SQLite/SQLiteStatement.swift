@@ -68,6 +68,9 @@ public final class SQLiteStatement {
                 guard let base = buffer.baseAddress, buffer.count > 0 else { return sqlite3_bind_zeroblob(handle, index, 0) }
                 return sqlite3_bind_blob64(handle, index, base, UInt64(buffer.count), pipectl_sqlite_transient())
             }
+        case .list, .object:
+            // Loads turn these into linked records; an attribute rejects them before a bind.
+            code = SQLITE_MISMATCH
         }
         guard code == SQLITE_OK else { throw bindFailure(code, index) }
     }

@@ -15,15 +15,18 @@ extension SQLiteSink {
     ///
     /// `record` is `inout` only so that it and its linked records are read in place (see
     /// `RecordSink.write`); it is left as it was.
+    ///
+    /// `parent`: for a record a one-to-many lists, its to-one back to the record that lists it,
+    /// which that record sets.
     func store(_ record: inout EntityRecord, onDuplicate: DuplicatePolicy?, linkedFrom: (writer: EntityWriter, slot: Int)?,
-               log: ImportLog) throws -> LinkedRow? {
+               parent: ParentLink? = nil, log: ImportLog) throws -> LinkedRow? {
         try unretainedWriter(for: record)._withUnsafeGuaranteedRef { writer in
-            try store(&record, of: writer, onDuplicate: onDuplicate, linkedFrom: linkedFrom, log: log)
+            try store(&record, of: writer, onDuplicate: onDuplicate, linkedFrom: linkedFrom, parent: parent, log: log)
         }
     }
 
     private func store(_ record: inout EntityRecord, of writer: EntityWriter, onDuplicate: DuplicatePolicy?,
-                       linkedFrom: (writer: EntityWriter, slot: Int)?, log: ImportLog) throws -> LinkedRow? {
+                       linkedFrom: (writer: EntityWriter, slot: Int)?, parent: ParentLink?, log: ImportLog) throws -> LinkedRow? {
         // Through a buffer pointer: `record.links[slot]?.entity` would copy the linked record.
         try record.links.withUnsafeBufferPointer { linked in
             for slot in linked.indices {
@@ -39,10 +42,10 @@ extension SQLiteSink {
             if !writer.hasLinkKey, let key = writer.key(of: record) {
                 recordKey = key
             } else {
-                switch try lookupKey(of: record, of: writer) {
+                switch try lookupKey(of: record, of: writer, parent: parent) {
                 case .empty:
                     var reason = writer.emptyKeyReason(of: record)
-                    if let (from, slot) = linkedFrom { reason += ", so \(from.name).\(from.relationships[slot].name) is left empty" }
+                    if let (from, slot) = linkedFrom { reason += ", so " + leftEmpty(from, slot) }
                     log.skip(entity: writer.entity, at: record.location, reason: reason)
                     return nil
                 case .newLinks:
@@ -55,6 +58,7 @@ extension SQLiteSink {
             }
             if !keyAfterLinks, let existing = try writer.keys.lookup(insertingIfAbsent: &recordKey, hash: record.keyHash) {
                 guard let onDuplicate else {
+                    if let parent { try writer.setLink(of: existing.rowID, through: writer.relationships[parent.slot].name, to: parent.row) }
                     log.count(.alreadyPresent, entity: writer.entity)
                     return LinkedRow(rowID: existing.rowID, entityNumber: writer.entityNumber)
                 }
@@ -70,7 +74,7 @@ extension SQLiteSink {
                 if record.missing == .reject { throw try missingLinkRejection(record, of: writer, from: from, slot: slot) }
                 log.skip(entity: writer.entity, at: record.location,
                          reason: "no \(writer.name) \(writer.keyText(of: record)) in the store\(try closestKey(to: record, of: writer)) "
-                             + "(missing: skip), so \(from.name).\(from.relationships[slot].name) is left empty")
+                             + "(missing: skip), so " + leftEmpty(from, slot))
                 return nil
             }
             if !keyAfterLinks { key = recordKey }
@@ -79,9 +83,11 @@ extension SQLiteSink {
         // Linked rows live on the stack: no allocation per record.
         return try withUnsafeTemporaryAllocation(of: LinkedRow?.self, capacity: record.links.count) { links in
             links.initialize(repeating: nil)
+            if let parent { links[parent.slot] = parent.row }
             // A method of its own: read inside this closure, which captures it, the record is copied.
+            // A record a one-to-many lists is its own: no placeholder for another source to complete.
             return try insertNew(&record, key: key, keyAfterLinks: keyAfterLinks, links: links, of: writer,
-                                 isLink: linkedFrom != nil, log: log)
+                                 isLink: linkedFrom != nil && parent == nil, log: log)
         }
     }
 
@@ -96,10 +102,14 @@ extension SQLiteSink {
         case key(KeyIndex.Key)
     }
 
-    private func lookupKey(of record: EntityRecord, of writer: EntityWriter) throws -> KeyLookup {
+    private func lookupKey(of record: EntityRecord, of writer: EntityWriter, parent: ParentLink? = nil) throws -> KeyLookup {
         guard writer.hasLinkKey else { return writer.key(of: record).map(KeyLookup.key) ?? .empty }
         var rows: [Int: LinkedRow] = [:]
         for slot in writer.keyLinkSlots {
+            if let parent, parent.slot == slot {
+                rows[slot] = parent.row
+                continue
+            }
             guard let link = record.links[slot] else { return .empty }
             let target = try self.writer(for: link)
             guard target.hasKey else { return .newLinks }  // an owned child: created with the record
@@ -122,6 +132,7 @@ extension SQLiteSink {
         if writer.hasOneToOne { try checkOneToOne(record, links: links, of: writer, row: nil) }
         let rowID = try writer.insert(record, links: links)
         if writer.hasOneToOne { try linkOneToOneInverses(of: record, row: rowID, links: links, of: writer) }
+        if !record.lists.isEmpty { try storeLists(of: &record, row: LinkedRow(rowID: rowID, entityNumber: writer.entityNumber), of: writer, log: log) }
         if let key {
             try writer.keys.insert(key, hash: record.keyHash, rowID: rowID, first: record.location)
             if isLink { writer.placeholders[rowID] = record.location }
@@ -193,7 +204,7 @@ extension SQLiteSink {
                         ?? (target.key(of: link) == nil ? "" : target.keyText(of: link))
                 }
                 return (writer.relationships[slot].name, shown, again)
-            case .linkEntity:
+            case .linkEntity, .order:
                 return nil  // `compare` reports the row id's column only
             }
         }
@@ -204,6 +215,10 @@ extension SQLiteSink {
             try checkOneToOne(record, links: links, of: writer, row: existing.rowID)
             try writer.update(row: existing.rowID, with: record, links: links, stored: stored)
             try linkOneToOneInverses(of: record, row: existing.rowID, links: links, of: writer, stored: stored)
+        }
+        // Links of to-many relationships are added, never taken away (docs/pipeline-format.md).
+        if onDuplicate == .update, !record.lists.isEmpty {
+            try storeLists(of: &record, row: LinkedRow(rowID: existing.rowID, entityNumber: writer.entityNumber), of: writer, log: log)
         }
         try log.duplicate(ImportLog.Duplicate(entity: writer.name, key: writer.keyText(of: record),
                                           first: writer.keys.firstLocation(of: existing),
@@ -263,6 +278,7 @@ extension SQLiteSink {
             try linkOneToOneInverses(of: record, row: row, links: links, of: writer, stored: stored)
         }
         writer.placeholders[row] = nil
+        if !record.lists.isEmpty { try storeLists(of: &record, row: LinkedRow(rowID: row, entityNumber: writer.entityNumber), of: writer, log: log) }
         // An insert for this record's source; the entity's row was counted when the link made it.
         log.countCompleted()
     }
@@ -280,9 +296,9 @@ extension SQLiteSink {
 
     /// Rejects the record before any of it is written when a link that says `missing: reject`
     /// names a record not in the store: a rejected record creates none of its links.
-    private func checkMissingLinks(of record: EntityRecord, of writer: EntityWriter) throws {
-        for slot in record.links.indices {
-            guard let link = record.links[slot] else { continue }
+    func checkMissingLinks(of record: EntityRecord, of writer: EntityWriter) throws {
+        let listed = record.lists.indices.flatMap { slot in record.lists[slot].map { (slot, $0) } }
+        for (slot, link) in record.links.indices.compactMap({ slot in record.links[slot].map { (slot, $0) } }) + listed {
             let target = try self.writer(for: link)
             if target.hasKey {
                 let lookup = try lookupKey(of: link, of: target)
@@ -315,7 +331,7 @@ extension SQLiteSink {
     }
 
     /// The writer for a record's entity, checking that the record has the entity's shape.
-    private func writer(for record: EntityRecord) throws -> EntityWriter {
+    func writer(for record: EntityRecord) throws -> EntityWriter {
         try unretainedWriter(for: record).takeUnretainedValue()
     }
 
@@ -333,7 +349,8 @@ extension SQLiteSink {
             throw PipelineError(.invalidPipeline, at: record.location, stage: "sqlite",
                                 "entity number \(record.entity) is abstract and has no rows of its own; load one of its concrete entities")
         }
-        guard record.values.count == writer.attributes.count, record.links.count == writer.relationships.count else {
+        guard record.values.count == writer.attributes.count, record.links.count == writer.relationships.count,
+              record.lists.isEmpty || record.lists.count == writer.relationships.count else {
             throw PipelineError(.invalidPipeline, at: record.location, stage: "sqlite",
                                 "a record for '\(writer.name)' has \(record.values.count) values and \(record.links.count) links; "
                                     + "the entity has \(writer.attributes.count) attributes and \(writer.relationships.count) relationships")

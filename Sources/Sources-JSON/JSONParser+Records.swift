@@ -1,3 +1,4 @@
+import Diagnostics
 import Pipeline
 
 extension JSONParser {
@@ -69,9 +70,49 @@ extension JSONParser {
         return tree.nodes[node].slot ?? 0
     }
 
+    /// A whole value with what is inside it: arrays as lists, objects as their fields, scalars as
+    /// `parseField` gives them. `budget` counts the values a record's lists may hold in all.
+    private func parseTree(trim: Bool, budget: inout Int, path: String) throws -> Value {
+        budget -= 1
+        guard budget >= 0 else {
+            throw error("the lists in '\(path)' hold more than \(JSONParser.maxListValues.grouped) values in one record")
+        }
+        switch try peek() {
+        case UInt8(ascii: "["):
+            var elements: [Value] = []
+            guard try enterArray() else { return .list([]) }
+            repeat {
+                elements.append(try parseTree(trim: trim, budget: &budget, path: path))
+            } while try nextElement()
+            return .list(elements)
+        case UInt8(ascii: "{"):
+            var fields = Fields(names: [], values: [])
+            guard try enterObject() else { return .object(fields) }
+            repeat {
+                try readKey()
+                let name = key.string
+                let value = try parseTree(trim: trim, budget: &budget, path: path)
+                // A key given twice: the last value, as for a record's own fields.
+                if let index = fields.names.firstIndex(of: name) {
+                    fields.values[index] = value
+                } else {
+                    fields.names.append(name)
+                    fields.values.append(value)
+                }
+            } while try nextMember()
+            return .object(fields)
+        default:
+            switch try scanScalar(.value) {
+            case .string, .number: return .text(trim ? Trimming.text(UnsafeRawBufferPointer(value.bytes)) : value.string)
+            case .bool(let b): return .bool(b)
+            case .null: return .null
+            }
+        }
+    }
+
     /// The value of one field: text for strings and numbers (numbers as written, so that decimals
-    /// stay exact; trimmed as the `trim` transform trims text, if `trim`), bool, null; an object
-    /// or array turns the record away.
+    /// stay exact; trimmed as the `trim` transform trims text, if `trim`), bool, null; an array is a
+    /// list (of objects' fields, for `each:`); an object turns the record away.
     private func parseField(_ path: String, trim: Bool, problem: inout RecordProblem?) throws -> Value {
         switch try peek() {
         case UInt8(ascii: "{"):
@@ -88,11 +129,8 @@ extension JSONParser {
             if problem == nil { problem = RecordProblem(field: path, reason: reason) }
             return .null
         case UInt8(ascii: "["):
-            try skipValue()
-            if problem == nil {
-                problem = RecordProblem(field: path, reason: "the value is an array, which does not fit in one field")
-            }
-            return .null
+            var budget = JSONParser.maxListValues
+            return try parseTree(trim: trim, budget: &budget, path: path)
         default:
             switch try scanScalar(.value) {
             case .string, .number: return .text(trim ? Trimming.text(UnsafeRawBufferPointer(value.bytes)) : value.string)

@@ -77,7 +77,7 @@ extension ComparedSet {
                 case .link(let slot):
                     fields.append(linkField(relationships[slot].name, column: column.name,
                                             targets: table.linkTargets[slot], layout: layout, model: model))
-                case .linkEntity:
+                case .linkEntity, .order:
                     continue  // which sub-entity a link points to shows in the related key already
                 }
             }

@@ -146,6 +146,8 @@ public struct StoreComparison {
             case .integer, .double, .decimal, .bool, .date: 1
             case .text: 2
             case .binary: 3
+            case .list: 4
+            case .object: 5
             }
         }
         let (ra, rb) = (rank(a), rank(b))
@@ -155,6 +157,14 @@ public struct StoreComparison {
         case (.text(let x), .text(let y)): return bytes(x.utf8, y.utf8)
         case (.binary(let x), .binary(let y)): return bytes(x, y)
         case (.null, .null): return 0
+        case (.list(let x), .list(let y)):
+            for (p, q) in zip(x, y) {
+                let order = compare(p, q)
+                if order != 0 { return order }
+            }
+            return x.count == y.count ? 0 : x.count < y.count ? -1 : 1
+        case (.object(let x), .object(let y)):
+            return compare(.list(x.names.map(Value.text) + x.values), .list(y.names.map(Value.text) + y.values))
         default:
             let (x, y) = (a.storedNumber ?? 0, b.storedNumber ?? 0)
             return x == y ? 0 : x < y ? -1 : 1

@@ -40,7 +40,7 @@ public enum StoredRowsQuery {
                     columns.append(.init(name: attributes[slot].name, type: attributes[slot].type))
                 case .link(let slot):
                     columns.append(.init(name: relationships[slot].name, type: .integer64))
-                case .linkEntity:
+                case .linkEntity, .order:
                     continue
                 }
                 sqlColumns.append(column.name)

@@ -9,5 +9,6 @@ public enum StandardTransforms {
         DefaultTransform(),
         SetTransform(),
         RenameTransform(),
+        SplitTransform(),
     ]
 }

@@ -143,6 +143,8 @@ struct InspectJSON {
         case .bool(let b): .bool(b)
         case .date: .string(value.displayText)
         case .binary(let bytes): .string(Data(bytes).base64EncodedString())
+        case .list(let values): .array(values.map(Self.value))
+        case .object(let fields): .object(Dictionary(zip(fields.names, fields.values.map(Self.value)), uniquingKeysWith: { _, last in last }))
         }
     }
 

@@ -97,6 +97,9 @@ public struct EntityRecord: Sendable {
     }
     /// One slot per relationship of `model.allRelationships(of:)`; nil where the load links nothing.
     public var links: [EntityRecord?]
+    /// The records each to-many relationship links, in the list's order: one slot per
+    /// relationship like `links`, or none at all when the load links no to-many.
+    public var lists: [[EntityRecord]]
     /// Where the source record came from.
     public var location: Location
     /// The hash of the record's unique key when that is one text value, made where the record is
@@ -111,15 +114,16 @@ public struct EntityRecord: Sendable {
     /// look at every link of every record).
     public var hasRejectingLinks: Bool
 
-    public init(entity: Int, values: [Value?], links: [EntityRecord?], location: Location, missing: MissingLinkPolicy = .create,
-                hasRejectingLinks: Bool? = nil) {
+    public init(entity: Int, values: [Value?], links: [EntityRecord?], lists: [[EntityRecord]] = [], location: Location,
+                missing: MissingLinkPolicy = .create, hasRejectingLinks: Bool? = nil) {
         self.entity = entity
         self.values = values
         self.links = links
+        self.lists = lists
         self.location = location
         self.missing = missing
         self.hasRejectingLinks = hasRejectingLinks
-            ?? links.contains { $0.map { $0.missing == .reject || $0.hasRejectingLinks } ?? false }
+            ?? (links.compactMap { $0 } + lists.joined()).contains { $0.missing == .reject || $0.hasRejectingLinks }
     }
 
     /// Hashes the text in attribute slot `slot`, the record's unique key, for `keyHash`; nothing

@@ -15,6 +15,12 @@ public enum Value: Sendable, Hashable {
     /// Seconds since 2001-01-01T00:00:00Z, Core Data's reference date.
     case date(Double)
     case binary([UInt8])
+    /// Several values in one field: a JSON or plist array, repeated XML elements, a cell that
+    /// `split` cut. A to-many link makes one linked record per element.
+    case list([Value])
+    /// A list element with fields of its own: a JSON object, a plist dictionary, an XML element
+    /// with attributes or children. Names in an `each:` link read these first.
+    case object(Fields)
 
     /// `true` for `.null` and for text that is empty: both mean "no value" for a unique key.
     public var isEmpty: Bool {
@@ -36,6 +42,9 @@ public enum Value: Sendable, Hashable {
         case .bool(let b): return b ? "true" : "false"
         case .date(let t): return Value.iso8601(t)
         case .binary(let bytes): return "<\(bytes.count) bytes>"
+        case .list(let values): return "[" + values.map(\.displayText).joined(separator: ", ") + "]"
+        case .object(let fields):
+            return "{" + zip(fields.names, fields.values).map { "\($0): \($1.displayText)" }.joined(separator: ", ") + "}"
         }
     }
 
@@ -50,6 +59,18 @@ public enum Value: Sendable, Hashable {
         case .bool: return "bool"
         case .date: return "date"
         case .binary: return "binary"
+        case .list: return "list"
+        case .object: return "object"
+        }
+    }
+
+    /// The value as the elements of a list: a list's own, none for an empty value, else itself.
+    public var elements: [Value] {
+        switch self {
+        case .list(let values): values
+        case .null: []
+        case .text(let text) where text.isEmpty: []
+        default: [self]
         }
     }
 
@@ -93,5 +114,25 @@ public enum Value: Sendable, Hashable {
         let d = doy - (153 * mp + 2) / 5 + 1
         let m = mp < 10 ? mp + 3 : mp - 9
         return (m <= 2 ? y + 1 : y, m, d)
+    }
+}
+
+/// The fields of one list element (`Value.object`), in the order the input gives them.
+public struct Fields: Sendable, Hashable {
+    public var names: [String]
+    public var values: [Value]
+
+    public init(names: [String], values: [Value]) {
+        self.names = names
+        self.values = values
+    }
+
+    /// The value of field `name`; a dotted name (`unit.name`) looks inside an object field.
+    /// Nil when there is no such field.
+    public subscript(name: String) -> Value? {
+        if let index = names.firstIndex(of: name) { return values[index] }
+        guard let dot = name.firstIndex(of: ".") else { return nil }
+        guard let index = names.firstIndex(of: String(name[..<dot])), case .object(let inner) = values[index] else { return nil }
+        return inner[String(name[name.index(after: dot)...])]
     }
 }

@@ -207,11 +207,17 @@ public struct LoadSpec: Sendable {
         public var target: LoadSpec
         /// What a related record that is not in the store does.
         public var missing: MissingLinkPolicy
+        /// For a to-many relationship, the field whose list gives one linked record per element
+        /// (`each: ingredients`); inside the target, names read the element's fields first.
+        /// Without it, the list is the one field the target reads that holds a list.
+        public var each: String?
         public var location: Location?
-        public init(relationship: String, target: LoadSpec, missing: MissingLinkPolicy = .create, location: Location? = nil) {
+        public init(relationship: String, target: LoadSpec, missing: MissingLinkPolicy = .create, each: String? = nil,
+                    location: Location? = nil) {
             self.relationship = relationship
             self.target = target
             self.missing = missing
+            self.each = each
             self.location = location
         }
     }

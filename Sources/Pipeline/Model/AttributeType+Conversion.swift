@@ -13,6 +13,7 @@ extension AttributeType {
         case .bool: return self == .bool
         case .date: return self == .date
         case .binary: return self == .binary || self == .transformable
+        case .list, .object: return false
         }
     }
 
@@ -27,6 +28,12 @@ extension AttributeType {
             return .success(.null)
         case (_, .text(let s)) where s.isEmpty:
             return .success(.null)
+        case (_, .list(let values)):
+            return .failure(ConversionFailure("the field holds a list of \(values.count) values, and an attribute takes one; "
+                                              + "load a list through a to-many relationship"))
+        case (_, .object):
+            return .failure(ConversionFailure("the field holds an object, and an attribute takes one value; "
+                                              + "name a field inside it (object.field)"))
         case (.string, .text), (.uri, .text):
             return .success(value)
         case (.string, .integer), (.string, .double), (.string, .decimal), (.string, .bool), (.string, .date):

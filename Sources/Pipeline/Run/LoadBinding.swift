@@ -46,11 +46,13 @@ final class LoadBinding {
     private let textKey: Int?
     @exclusivity(unchecked) private var scratch: [UInt8] = []
     let links: [(relationship: Int, target: LoadBinding)]
+    /// The to-many links: one linked record per element of a list.
+    let lists: [ListLink]
     /// What the sink does when a linked record of this load is not in the store.
-    private var missing = MissingLinkPolicy.create
+    fileprivate var missing = MissingLinkPolicy.create
     /// Whether a link below this load says `missing: reject` (`EntityRecord.hasRejectingLinks`).
     private var hasRejectingLinks: Bool {
-        links.contains { $0.target.missing == .reject || $0.target.hasRejectingLinks }
+        (links.map(\.target) + lists.map(\.target)).contains { $0.missing == .reject || $0.hasRejectingLinks }
     }
 
     init(_ spec: LoadSpec, model: StoreModel, fields: [String], fieldIndex: [String: Int], source: String) throws {
@@ -107,16 +109,24 @@ final class LoadBinding {
             Step(attribute: $0.attribute, field: $0.field, type: $0.type, requiresValue: $0.requiresValue,
                  hasDefault: $0.defaultValue != nil, validates: $0.validation != nil)
         }
-        links = try spec.links.map { link in
+        var links: [(relationship: Int, target: LoadBinding)] = []
+        var lists: [ListLink] = []
+        for link in spec.links {
             guard let r = relationships.firstIndex(where: { $0.name == link.relationship }) else {
                 throw PipelineError(.invalidPipeline, at: link.location, stage: "load",
                                     "entity '\(spec.entity)' has no relationship '\(link.relationship)'"
                                         + Suggestion.hint(for: link.relationship, in: relationships.map(\.name)))
             }
+            if relationships[r].isToMany {
+                lists.append(try ListLink(link, relationship: r, model: model, fields: fields, fieldIndex: fieldIndex, source: source))
+                continue
+            }
             let target = try LoadBinding(link.target, model: model, fields: fields, fieldIndex: fieldIndex, source: source)
             target.missing = link.missing
-            return (r, target)
+            links.append((r, target))
         }
+        self.links = links
+        self.lists = lists
     }
 
     /// An entity record of this load's shape (and its links'), to be filled by `fill` again and
@@ -124,8 +134,9 @@ final class LoadBinding {
     func emptyRecord(at location: Location) -> EntityRecord {
         var linked = [EntityRecord?](repeating: nil, count: relationshipCount)
         for link in links { linked[link.relationship] = link.target.emptyRecord(at: location) }
-        return EntityRecord(entity: entity, values: [Value?](repeating: nil, count: attributeCount),
-                            links: linked, location: location, missing: missing, hasRejectingLinks: hasRejectingLinks)
+        return EntityRecord(entity: entity, values: [Value?](repeating: nil, count: attributeCount), links: linked,
+                            lists: lists.isEmpty ? [] : Array(repeating: [], count: relationshipCount),
+                            location: location, missing: missing, hasRejectingLinks: hasRejectingLinks)
     }
 
     /// Lets the last step to read each field take its value from the source record instead of
@@ -134,12 +145,15 @@ final class LoadBinding {
     /// reading thread). `loads` in the order `fill` runs them for each record.
     static func takeLastUses(in loads: [LoadBinding]) {
         var last: [Int: (binding: LoadBinding, step: Int)] = [:]
+        // Fields a to-many link reads, after every step of the record: they stay in the record.
+        var kept = Set<Int>()
         func visit(_ binding: LoadBinding) {
             for i in binding.steps.indices { last[binding.steps[i].field] = (binding, i) }
             for link in binding.links { visit(link.target) }
+            for list in binding.lists { kept.formUnion(list.sourceFieldsRead) }
         }
         for load in loads { visit(load) }
-        for (binding, step) in last.values { binding.steps[step].takesValue = true }
+        for (field, (binding, step)) in last where !kept.contains(field) { binding.steps[step].takesValue = true }
     }
 
     /// Puts the values of one source record into `out` (from `emptyRecord`, or filled before), or
@@ -207,10 +221,115 @@ final class LoadBinding {
             out.links[relationship] = consume linked
             try filled.get()
         }
+        for list in lists { try list.fill(&out.lists[list.relationship], from: record) }
     }
 
     private func rejection(_ slot: Slot, in record: Record, raw: Value, _ reason: String) -> Rejection {
         Rejection(at: record.location(ofField: slot.field), stage: "load", field: slot.fieldName,
                   rawValue: raw.displayText, reason: "\(entityName).\(slot.attributeName) \(reason)")
+    }
+}
+
+/// A to-many link: the records it makes, one per element of a list, each filled by `target` from
+/// an element record whose fields are `names`, read from the element first and from the source
+/// record where the element has no such field.
+struct ListLink {
+    let relationship: Int
+    let relationshipName: String
+    let target: LoadBinding
+    /// The element record's fields: every name the target reads.
+    let names: [String]
+    /// Per name, the source record's field of that name, if it has one.
+    let sourceFields: [Int?]
+    /// The source field holding the list (`each:`); nil: whichever of `sourceFields` holds one.
+    let each: Int?
+    /// Where in `names` the list's own field is: a plain element (not an object) is its value.
+    let listName: String?
+
+    init(_ link: LoadSpec.Link, relationship: Int, model: StoreModel, fields: [String], fieldIndex: [String: Int],
+         source: String) throws {
+        self.relationship = relationship
+        relationshipName = link.relationship
+        var names: [String] = []
+        var seen = Set<String>()
+        func collect(_ spec: LoadSpec) {
+            for assignment in spec.assignments where seen.insert(assignment.field).inserted { names.append(assignment.field) }
+            for inner in spec.links {
+                if let each = inner.each, seen.insert(each).inserted { names.append(each) }
+                collect(inner.target)
+            }
+        }
+        collect(link.target)
+        if let each = link.each {
+            guard let field = fieldIndex[each] else {
+                throw PipelineError(.invalidPipeline, at: link.location, stage: "load",
+                                    "source '\(source)' has no field '\(each)' for 'each'" + Suggestion.hint(for: each, in: fields)
+                                        + " (fields: \(fields.joined(separator: ", ")))")
+            }
+            self.each = field
+        } else {
+            // Without `each:` the names are the source's own fields, checked as for any load.
+            for name in names where fieldIndex[name] == nil {
+                throw PipelineError(.invalidPipeline, at: link.location, stage: "load",
+                                    "source '\(source)' has no field '\(name)'" + Suggestion.hint(for: name, in: fields)
+                                        + " (fields: \(fields.joined(separator: ", ")); to read the fields of a list's "
+                                        + "elements, name the list with 'each:')")
+            }
+            self.each = nil
+        }
+        listName = link.each
+        self.names = names
+        sourceFields = names.map { fieldIndex[$0] }
+        var elementIndex: [String: Int] = [:]
+        for (i, name) in names.enumerated() { elementIndex[name] = i }
+        target = try LoadBinding(link.target, model: model, fields: names, fieldIndex: elementIndex, source: source)
+        target.missing = link.missing
+    }
+
+    /// The source fields this link reads: they must still hold their values when it runs.
+    var sourceFieldsRead: [Int] {
+        sourceFields.compactMap { $0 } + (each.map { [$0] } ?? [])
+    }
+
+    /// Refills `records` with one record per element of the list in `record`.
+    func fill(_ records: inout [EntityRecord], from record: Record) throws {
+        records.removeAll(keepingCapacity: true)
+        var list = Value.null
+        var listName = self.listName
+        if let each {
+            list = record.values[each]
+        } else {
+            // The list is the field the target reads that holds one; a plain value links one record.
+            for (i, field) in sourceFields.enumerated() {
+                guard let field, case .list = record.values[field] else { continue }
+                if let other = listName, other != names[i] {
+                    throw Rejection(at: record.location, stage: "load", field: names[i],
+                                    reason: "\(relationshipName) reads two lists, '\(other)' and '\(names[i])': name the one "
+                                        + "that gives one linked record per element with 'each:'")
+                }
+                listName = names[i]
+                list = record.values[field]
+            }
+            if listName == nil {
+                guard sourceFields.contains(where: { !record.values[$0!].isEmpty }) else { return }
+                list = .list([.null])  // the record itself: one link
+            }
+        }
+        for element in list.elements {
+            var values = [Value](repeating: .null, count: names.count)
+            for i in names.indices {
+                if case .object(let fields) = element, let value = fields[names[i]] {
+                    values[i] = value
+                } else if names[i] == listName, !(element == .null) {
+                    values[i] = element
+                } else if let field = sourceFields[i] {
+                    values[i] = record.values[field]
+                }
+            }
+            var elementRecord = Record(values: values, location: record.location)
+            var linked = target.emptyRecord(at: record.location)
+            try target.fill(&linked, from: &elementRecord)
+            records.append(linked)
+        }
     }
 }

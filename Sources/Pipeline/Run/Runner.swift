@@ -156,7 +156,10 @@ public final class Runner {
         var seen = Set<String>(), ordered: [String] = []
         func visit(_ load: LoadSpec) {
             for a in load.assignments where seen.insert(a.field).inserted { ordered.append(a.field) }
-            for link in load.links { visit(link.target) }
+            for link in load.links {
+                if let each = link.each, seen.insert(each).inserted { ordered.append(each) }
+                visit(link.target)
+            }
         }
         loads.forEach(visit)
         return ordered

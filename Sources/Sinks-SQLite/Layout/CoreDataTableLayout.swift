@@ -85,19 +85,26 @@ struct CoreDataTableLayout: TableLayout {
             }
 
             var linkTargets: [[Int]] = []
+            var joins: [EntityTable.Join?] = []
             for (slot, relationship) in model.allRelationships(of: entity.name).enumerated() {
+                let owner = lineage.last(where: { $0.relationships.contains { $0.name == relationship.name } })
+                joins.append(owner.flatMap { owner in
+                    relationship.isToMany ? CoreDataTableLayout.join(of: relationship.name, declaredBy: owner.name, in: schema) : nil
+                })
                 guard !relationship.isToMany, !relationship.isTransient else {
                     linkTargets.append([])
                     continue
                 }
-                guard let column = schema.column(of: entity.name, property: relationship.name),
-                      let owner = lineage.last(where: { $0.relationships.contains { $0.name == relationship.name } })
+                guard let column = schema.column(of: entity.name, property: relationship.name), let owner
                 else { throw missing("relationship '\(relationship.name)'") }
                 columns.append(.init(name: column, source: .link(slot)))
                 let entityColumn = table.columns.first {
                     $0.role == .foreignEntity(entity: owner.name, relationship: relationship.name)
                 }
                 if let entityColumn { columns.append(.init(name: entityColumn.name, source: .linkEntity(slot))) }
+                if let order = table.columns.first(where: { $0.role == .orderKey(entity: owner.name, relationship: relationship.name) }) {
+                    columns.append(.init(name: order.name, source: .order(slot)))
+                }
                 // The destination and everything under it shares its table. Abstract ones stay in
                 // the list, so that linking one says it is abstract rather than not allowed.
                 linkTargets.append(model.entities.indices.filter { index in
@@ -116,7 +123,7 @@ struct CoreDataTableLayout: TableLayout {
             tables.append(EntityTable(name: table.name, rowID: "Z_PK", columns: columns,
                                       constants: [("Z_ENT", String(number)), ("Z_OPT", "1")],
                                       linkTargets: linkTargets, entityNumber: Int64(number), entityColumn: "Z_ENT",
-                                      uniqueConstraints: constraints))
+                                      joins: joins, orderKeys: (2048, 1024), uniqueConstraints: constraints))
         }
 
         var linkChecks: [LinkCheck] = []
@@ -266,5 +273,22 @@ struct CoreDataTableLayout: TableLayout {
             }
         }
         return false
+    }
+}
+
+extension CoreDataTableLayout {
+    /// The join table of many-to-many `relationship` of `entity` (the entity declaring it), seen
+    /// from that side. Z_FOK_ columns order an ordered side's destinations within each of its
+    /// rows (confirmed: bookmarks-ddg's Z_FOK_1FAVORITES, 2048, 3072, ...).
+    static func join(of relationship: String, declaredBy entity: String, in schema: CoreDataSchema) -> EntityTable.Join? {
+        for join in schema.joinTables {
+            // The table's own relationship: its source column holds this side's rows.
+            let isOwner = join.entity == entity && join.relationship == relationship
+            guard isOwner || (join.inverseEntity == entity && join.inverseRelationship == relationship) else { continue }
+            let (own, other) = isOwner ? (join.sourceColumn, join.destinationColumn) : (join.destinationColumn, join.sourceColumn)
+            let order = { (column: String) in join.orderColumns.first { $0 == "Z_FOK_" + column.dropFirst(2) } }
+            return EntityTable.Join(table: join.name, ownColumn: own, otherColumn: other, ownOrder: order(other), otherOrder: order(own))
+        }
+        return nil
     }
 }

@@ -25,6 +25,7 @@ struct PlainTableLayout: TableLayout {
         var tableDefinitions: [String] = []
         var indexDefinitions: [String] = []
         var tableNames: [String: String] = [:]
+        let joinTables = PlainTableLayout.joinTables(of: model)
 
         for entity in model.entities {
             let at = entity.location ?? settings.location
@@ -75,8 +76,12 @@ struct PlainTableLayout: TableLayout {
 
             var destinations: [[Int]] = []
             var foreignKeys: [String] = []
+            var joins: [EntityTable.Join?] = []
+            var orderColumns: [(EntityTable.Column, String)] = []
             for (slot, relationship) in relationships.enumerated() {
-                // A to-many relationship is the other side's foreign key; it has no column here.
+                let owner = model.lineage(of: entity.name).last { $0.relationships.contains { $0.name == relationship.name } }?.name
+                joins.append(owner.flatMap { joinTables.sides["\($0).\(relationship.name)"] })
+                // A to-many relationship is the other side's foreign key or a join table; it has no column here.
                 guard !relationship.isToMany else {
                     destinations.append([])
                     continue
@@ -103,7 +108,16 @@ struct PlainTableLayout: TableLayout {
                 foreignKeys.append(column)
                 definitions.append("\(SQL.quote(column)) INTEGER REFERENCES \(SQL.quote(relationship.destination))"
                                        + "(\(SQL.quote(PlainTableLayout.rowID)))")
+                // The row's place in the ordered to-many that lists it: 1, 2, 3, ...
+                let inverse = relationship.inverse.flatMap { name in model.allRelationships(of: relationship.destination).first { $0.name == name } }
+                if let inverse, inverse.isToMany, inverse.isOrdered {
+                    let position = "\(relationship.name)_position"
+                    try claim(position, for: "the order of '\(relationship.destination).\(inverse.name)'")
+                    orderColumns.append((.init(name: position, source: .order(slot)), "\(SQL.quote(position)) INTEGER"))
+                }
             }
+            columns += orderColumns.map(\.0)
+            definitions += orderColumns.map(\.1)
             tableDefinitions.append("CREATE TABLE \(SQL.quote(entity.name)) (\(definitions.joined(separator: ", ")))")
 
             // A to-one relationship in the key is its foreign key column.
@@ -127,7 +141,16 @@ struct PlainTableLayout: TableLayout {
             }
 
             tables.append(EntityTable(name: entity.name, rowID: PlainTableLayout.rowID, columns: columns,
-                                      linkTargets: destinations))
+                                      linkTargets: destinations, joins: joins))
+        }
+        for (name, definition, indexes) in joinTables.definitions {
+            if let other = tableNames.updateValue("the join table '\(name)'", forKey: name.lowercased()) {
+                throw PipelineError(.invalidPipeline, at: settings.location, stage: "sqlite",
+                                    "the join table '\(name)' of a many-to-many relationship would have the same name as \(other) "
+                                        + "(SQLite table names ignore case); rename the entity or the relationship")
+            }
+            tableDefinitions.append(definition)
+            indexDefinitions += indexes
         }
 
         var seenKeys: Set<String> = []
@@ -154,6 +177,41 @@ struct PlainTableLayout: TableLayout {
 
     func complete(in connection: SQLiteConnection, storeUUID _: () throws -> String?) throws {
         for definition in indexDefinitions { try connection.execute(definition) }
+    }
+
+    /// The join table of each many-to-many pair, `<Entity>_<relationship>` after the side whose
+    /// entity name sorts first (Core Data's rule): a column per side named after the relationship
+    /// that points at its rows (`recipes_id`, `tags_id`), a `_position` column per ordered side,
+    /// the pair as primary key and an index from the other side. `sides` by "Entity.relationship"
+    /// of the declaring entity, for both relationships of a pair.
+    static func joinTables(of model: StoreModel) -> (sides: [String: EntityTable.Join], definitions: [(String, String, [String])]) {
+        var sides: [String: EntityTable.Join] = [:]
+        var definitions: [(String, String, [String])] = []
+        for entity in model.entities {
+            for relationship in entity.relationships.sorted(by: { $0.name < $1.name }) where relationship.isToMany && !relationship.isTransient {
+                guard let inverseName = relationship.inverse,
+                      let inverse = model.allRelationships(of: relationship.destination).first(where: { $0.name == inverseName }),
+                      inverse.isToMany,
+                      let inverseOwner = model.lineage(of: relationship.destination).last(where: { $0.relationships.contains { $0.name == inverseName } })?.name,
+                      entity.name < inverseOwner || (entity.name == inverseOwner && relationship.name >= inverse.name)
+                else { continue }
+                let table = "\(entity.name)_\(relationship.name)"
+                let own = "\(inverse.name)_\(rowID)", other = "\(relationship.name)_\(rowID)"
+                let ownOrder = relationship.isOrdered ? "\(relationship.name)_position" : nil
+                let otherOrder = inverse.isOrdered ? "\(inverse.name)_position" : nil
+                sides["\(entity.name).\(relationship.name)"] = EntityTable.Join(table: table, ownColumn: own, otherColumn: other,
+                                                                                ownOrder: ownOrder, otherOrder: otherOrder)
+                sides["\(inverseOwner).\(inverse.name)"] = EntityTable.Join(table: table, ownColumn: other, otherColumn: own,
+                                                                            ownOrder: otherOrder, otherOrder: ownOrder)
+                let columns = ["\(SQL.quote(own)) INTEGER NOT NULL REFERENCES \(SQL.quote(entity.name))(\(SQL.quote(rowID)))",
+                               "\(SQL.quote(other)) INTEGER NOT NULL REFERENCES \(SQL.quote(relationship.destination))(\(SQL.quote(rowID)))"]
+                    + [otherOrder, ownOrder].compactMap { $0.map { "\(SQL.quote($0)) INTEGER" } }
+                definitions.append((table, "CREATE TABLE \(SQL.quote(table)) (\(columns.joined(separator: ", ")), "
+                                        + "PRIMARY KEY (\(SQL.quote(own)), \(SQL.quote(other))))",
+                                    [index(on: table, [other, own], suffix: "index", unique: false)]))
+            }
+        }
+        return (sides, definitions)
     }
 
     /// The declared type, which gives the column its affinity.

@@ -47,6 +47,23 @@ public struct EntityTable: Sendable {
         /// The `entityNumber` of the record linked through relationship slot `Int`: which entity
         /// of a hierarchy sharing one table the linked row is (Core Data's `Z<n>_<REL>`).
         case linkEntity(Int)
+        /// The row's place in the ordered to-many that links it through relationship slot `Int`'s
+        /// inverse (Core Data's `Z_FOK_<REL>`).
+        case order(Int)
+    }
+
+    /// The join table of a many-to-many relationship, as seen from one side: each pair of linked
+    /// rows is one row of it.
+    public struct Join: Sendable {
+        /// Unquoted, as the columns.
+        public internal(set) var table: String
+        /// Holds the row of the entity whose relationship this is, and the row it links.
+        public internal(set) var ownColumn: String
+        public internal(set) var otherColumn: String
+        /// Where the relationship is ordered: the linked row's place among this row's links.
+        public internal(set) var ownOrder: String?
+        /// Where the inverse is ordered: this row's place among the linked row's links.
+        public internal(set) var otherOrder: String?
     }
 
     /// How an attribute's value is stored, where the layout differs from the value as it is.
@@ -79,6 +96,11 @@ public struct EntityTable: Sendable {
     /// the column that holds it (Core Data's `Z_ENT`); nil when the table holds one entity only.
     public internal(set) var entityNumber: Int64? = nil
     public internal(set) var entityColumn: String? = nil
+    /// Per relationship slot, the join table of a many-to-many; empty when the entity has none.
+    public internal(set) var joins: [Join?] = []
+    /// The order key of the first element of an ordered to-many, and the step to the next: Core
+    /// Data's 2048, 3072, 4096, ... or the plain layout's 1, 2, 3, ...
+    var orderKeys: (first: Int64, step: Int64) = (1, 1)
     /// Unique indexes over the table that rows can break while they are written (Core Data's
     /// uniqueness constraints), to name them when a row does.
     var uniqueConstraints: [UniqueConstraint] = []
@@ -90,6 +112,9 @@ public struct EntityTable: Sendable {
         /// As users know it: `Item (code, shop)`.
         var description: String
     }
+
+    /// The order key of element `index` (0-based) of an ordered to-many.
+    func orderKey(_ index: Int) -> Int64 { orderKeys.first + orderKeys.step * Int64(index) }
 
     /// The column of attribute `slot` (of `model.allAttributes(of:)`), if the table has one.
     public func column(ofAttribute slot: Int) -> String? {

@@ -24,6 +24,8 @@ final class EntityWriter {
     /// Per relationship slot: the inverse's name when both sides are to-one (a one-to-one), whose
     /// foreign key Core Data keeps on both sides: a link through the slot sets the inverse too.
     let oneToOneInverse: [String?]
+    /// Per relationship slot: the entities (model indexes) a to-many may list; empty for a to-one.
+    let listTargets: [[Int]]
     /// Whether any slot is a one-to-one: the many entities without one skip those steps.
     let hasOneToOne: Bool
     /// `table.entityNumber`, or 0: what a row linking here records as this entity.
@@ -58,7 +60,9 @@ final class EntityWriter {
     private var updateStatement: SQLiteStatement?
     private var keyStatement: SQLiteStatement?
     /// Per relationship name: reading and setting the link column(s) of one row (one-to-one inverses).
-    private var linkStatements: [String: (read: SQLiteStatement, write: SQLiteStatement)] = [:]
+    private var linkStatements: [String: (read: SQLiteStatement, write: SQLiteStatement, hasOrder: Bool)] = [:]
+    /// Per relationship slot: adding a row to a many-to-many's join table.
+    private var joinStatements: [Int: SQLiteStatement] = [:]
 
     init(entity: Int, table: EntityTable, model: StoreModel, connection: SQLiteConnection, keys: KeyIndex) throws {
         let name = model.entities[entity].name
@@ -83,6 +87,12 @@ final class EntityWriter {
             return inverse
         }
         self.hasOneToOne = oneToOneInverse.contains { $0 != nil }
+        self.listTargets = relationships.map { relationship in
+            guard relationship.isToMany else { return [] }
+            return model.entities.indices.filter { index in
+                !model.entities[index].isAbstract && model.lineage(of: model.entities[index].name).contains { $0.name == relationship.destination }
+            }
+        }
         self.entityNumber = table.entityNumber ?? 0
         self.defaults = attributes.map { $0.defaultValue ?? .null }
         self.required = attributes.map { !$0.isOptional }
@@ -241,10 +251,11 @@ final class EntityWriter {
         try statements.write.bind(linked?.rowID, at: 1)
         try statements.write.bind(linked?.entityNumber, at: 2)
         try statements.write.bind(.integer(rowID), at: 3)
+        if statements.hasOrder { try statements.write.bind(linked?.order, at: 4) }
         try statements.write.run()
     }
 
-    private func linkStatements(_ name: String) throws -> (read: SQLiteStatement, write: SQLiteStatement) {
+    private func linkStatements(_ name: String) throws -> (read: SQLiteStatement, write: SQLiteStatement, hasOrder: Bool) {
         if let statements = linkStatements[name] { return statements }
         guard let slot = relationships.firstIndex(where: { $0.name == name }),
               let column = table.columns.first(where: { if case .link(slot) = $0.source { true } else { false } }) else {
@@ -253,12 +264,45 @@ final class EntityWriter {
         let entityColumn = table.columns.first { if case .linkEntity(slot) = $0.source { true } else { false } }
         let table = SQL.quote(table.name), rowID = SQL.quote(self.table.rowID)
         var sets = ["\(SQL.quote(column.name)) = ?1"]
-        // ?2 is bound for every relationship; SQLite lets a statement leave a parameter unused.
+        // ?2 is bound for every relationship; SQLite lets a statement leave a parameter below the last unused.
         if let entityColumn { sets.append("\(SQL.quote(entityColumn.name)) = ?2") }
+        let order = self.table.columns.first { if case .order(slot) = $0.source { true } else { false } }
+        if let order { sets.append("\(SQL.quote(order.name)) = ?4") }
         let statements = (read: try connection.prepare("SELECT \(SQL.quote(column.name)) FROM \(table) WHERE \(rowID) = ?1"),
-                          write: try connection.prepare("UPDATE \(table) SET \(sets.joined(separator: ", ")) WHERE \(rowID) = ?3"))
+                          write: try connection.prepare("UPDATE \(table) SET \(sets.joined(separator: ", ")) WHERE \(rowID) = ?3"),
+                          hasOrder: order != nil)
         linkStatements[name] = statements
         return statements
+    }
+
+    // MARK: Many-to-many
+
+    /// Adds the pair (`own`, `other`) to the join table of relationship `slot`, unless it is
+    /// there: `order` is `other`'s place in this row's ordered list; where the inverse is ordered
+    /// too, this row goes last in `other`'s.
+    func addJoinRow(slot: Int, _ join: EntityTable.Join, own: Int64, other: Int64, order: Int64?) throws {
+        let statement = try joinStatements[slot] ?? {
+            let table = SQL.quote(join.table)
+            var columns = [join.ownColumn, join.otherColumn].map(SQL.quote), values = ["?1", "?2"]
+            if let ownOrder = join.ownOrder {
+                columns.append(SQL.quote(ownOrder))
+                values.append("?3")
+            }
+            if let otherOrder = join.otherOrder {
+                let (first, step) = self.table.orderKeys
+                columns.append(SQL.quote(otherOrder))
+                values.append("(SELECT coalesce(max(\(SQL.quote(otherOrder))), \(first - step)) + \(step) FROM \(table) "
+                              + "WHERE \(SQL.quote(join.otherColumn)) = ?2)")
+            }
+            let statement = try connection.prepare("INSERT OR IGNORE INTO \(table) (\(columns.joined(separator: ", "))) "
+                                                   + "VALUES (\(values.joined(separator: ", ")))")
+            joinStatements[slot] = statement
+            return statement
+        }()
+        try statement.bind(.integer(own), at: 1)
+        try statement.bind(.integer(other), at: 2)
+        if join.ownOrder != nil { try statement.bind(order, at: 3) }
+        try statement.run()
     }
 
     // MARK: Writing
@@ -293,6 +337,8 @@ final class EntityWriter {
                     try insert.bind(links[slot]?.rowID, at: parameter)
                 case .linkEntity(let slot):
                     try insert.bind(links[slot]?.entityNumber, at: parameter)
+                case .order(let slot):
+                    try insert.bind(links[slot]?.order, at: parameter)
                 }
             }
         } catch {
@@ -336,7 +382,7 @@ final class EntityWriter {
             case .link(let slot):
                 let row = links[slot].map { Value.integer($0.rowID) } ?? stored?[index] ?? .null
                 return "\(relationships[slot].name)=\(row == .null ? "none" : "row \(row.displayText)")"
-            case .linkEntity:
+            case .linkEntity, .order:
                 return nil
             }
         }
@@ -381,6 +427,9 @@ final class EntityWriter {
         case .linkEntity(let slot):
             if record.links[slot] == nil, let stored { return stored[i] }
             return links[slot].map { .integer($0.entityNumber) } ?? .null
+        case .order(let slot):
+            if let stored { return stored[i] }
+            return links[slot]?.order.map(Value.integer) ?? .null
         }
     }
 
@@ -401,6 +450,7 @@ final class EntityWriter {
                 try statement.bind(try stored(record.values[slot] ?? .null, column: i, slot: slot, at: record.location), at: Int32(i + 2))
             case .link(let slot): try statement.bind(links[slot]?.rowID, at: Int32(i + 2))
             case .linkEntity(let slot): try statement.bind(links[slot]?.entityNumber, at: Int32(i + 2))
+            case .order: try statement.bind(nil, at: Int32(i + 2))
             }
         }
         guard try statement.step() else {
@@ -437,6 +487,9 @@ final class EntityWriter {
                 case .linkEntity(let slot):
                     if record.links[slot] != nil { try statement.bind(links[slot]?.entityNumber, at: parameter) }
                     else { try statement.bind(stored[i], at: parameter) }
+                case .order:
+                    // Set by the record that lists this one (`setLink`), never by the row's own record.
+                    try statement.bind(stored[i], at: parameter)
                 }
             }
             try statement.bind(.integer(rowID), at: Int32(sources.count + 1))
@@ -454,6 +507,7 @@ final class EntityWriter {
         switch source {
         case .attribute(let slot): record.values[slot] != nil
         case .link(let slot), .linkEntity(let slot): record.links[slot] != nil
+        case .order: false
         }
     }
 }

@@ -1,0 +1,55 @@
+import Diagnostics
+import Pipeline
+import SQLite
+
+/// A record that a one-to-many lists: its to-one back to the record that lists it, which that
+/// record sets (the listed record's own load does not name it).
+struct ParentLink {
+    /// The listed record's relationship slot of that to-one.
+    var slot: Int
+    /// The listing record's row, with the listed record's order key where the list is ordered.
+    var row: LinkedRow
+}
+
+extension SQLiteSink {
+    /// Writes the records `record` links through its to-many relationships, once its own row is
+    /// in: a one-to-many sets each listed record's to-one back to `row` (and its order key), a
+    /// many-to-many adds a row to the join table per pair (a pair given again is kept once, at
+    /// its first place).
+    func storeLists(of record: inout EntityRecord, row: LinkedRow, of writer: EntityWriter, log: ImportLog) throws {
+        for slot in record.lists.indices where !record.lists[slot].isEmpty {
+            let relationship = writer.relationships[slot]
+            let join = slot < writer.table.joins.count ? writer.table.joins[slot] : nil
+            for k in record.lists[slot].indices {
+                let target = try self.writer(for: record.lists[slot][k])
+                guard writer.listTargets[slot].contains(target.entity) else {
+                    throw PipelineError(.invalidPipeline, at: record.location, stage: "sqlite",
+                                        "'\(writer.name).\(relationship.name)' links to '\(relationship.destination)', not to '\(target.name)'")
+                }
+                if let join {
+                    guard let linked = try store(&record.lists[slot][k], onDuplicate: nil, linkedFrom: (writer, slot), log: log)
+                    else { continue }
+                    try writer.addJoinRow(slot: slot, join, own: row.rowID, other: linked.rowID,
+                                          order: join.ownOrder == nil ? nil : writer.table.orderKey(k))
+                    continue
+                }
+                guard let inverse = relationship.inverse, let inverseSlot = target.relationships.firstIndex(where: { $0.name == inverse }) else {
+                    throw PipelineError(.invalidPipeline, at: record.location, stage: "sqlite",
+                                        "'\(writer.name).\(relationship.name)' has no inverse in the model, and pipectl writes a to-many "
+                                            + "relationship through its inverse or a join table")
+                }
+                var parent = row
+                parent.order = relationship.isOrdered ? target.table.orderKey(k) : nil
+                _ = try store(&record.lists[slot][k], onDuplicate: nil, linkedFrom: (writer, slot),
+                              parent: ParentLink(slot: inverseSlot, row: parent), log: log)
+            }
+        }
+    }
+
+    /// `Recipe.unit is left empty` for a to-one, `Recipe.tags does not link it` for a to-many:
+    /// the end of a skip's reason.
+    func leftEmpty(_ writer: EntityWriter, _ slot: Int) -> String {
+        let relationship = "\(writer.name).\(writer.relationships[slot].name)"
+        return writer.relationships[slot].isToMany ? "\(relationship) does not link it" : "\(relationship) is left empty"
+    }
+}
