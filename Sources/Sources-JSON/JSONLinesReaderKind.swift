@@ -13,8 +13,8 @@ public struct JSONLinesReaderKind: ReaderKind {
         summary: "Reads JSON Lines: one JSON object per line, blank lines skipped. Values are read as for json.",
         options: [
             OptionSpec("fields", .stringList, default: "the fields the loads use",
-                       "The fields to read; a.b reaches into nested objects. A field holding an object or array "
-                           + "rejects the record."),
+                       "The fields to read; a.b reaches into nested objects. An array is a list (for a to-many link); "
+                           + "a field holding an object rejects the record."),
         ])
 
     /// Refuses `fields` with an empty part (`a..b`) where they are written.

@@ -16,8 +16,8 @@ public struct JSONReaderKind: ReaderKind {
             OptionSpec("records", .string, default: "the top-level array",
                        "The dotted path of the array of records inside the top-level object, such as data.items."),
             OptionSpec("fields", .stringList, default: "the fields the loads use",
-                       "The fields to read; a.b reaches into nested objects. A field holding an object or array "
-                           + "rejects the record."),
+                       "The fields to read; a.b reaches into nested objects. An array is a list (for a to-many link); "
+                           + "a field holding an object rejects the record."),
         ])
 
     /// Refuses `fields` and `records` paths with an empty part (`a..b`) where they are written.

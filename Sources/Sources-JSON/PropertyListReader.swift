@@ -110,7 +110,7 @@ public final class PropertyListReader: RecordReader {
     }
 
     /// The next record; throws `Rejection` for an entry that is not a dictionary or a field that
-    /// holds an array or dictionary.
+    /// holds a dictionary.
     public func next() throws -> Record? {
         guard index < entries.count else { return nil }
         let entry = entries[index]
@@ -137,6 +137,11 @@ public final class PropertyListReader: RecordReader {
                 current = parent[part]
             }
             guard let found = current else { continue }
+            // An array is a list (for a to-many link), its dictionaries each element's fields.
+            if let array = found as? [Any] {
+                values[slot] = .list(array.map(PropertyListReader.tree))
+                continue
+            }
             guard let value = PropertyListReader.value(of: found) else {
                 throw Rejection(at: location, stage: "plist", field: fieldNames[slot],
                                 reason: "the value is \(PropertyListReader.kind(of: found)); name a field inside it")
@@ -144,6 +149,16 @@ public final class PropertyListReader: RecordReader {
             values[slot] = value
         }
         return Record(values: values, location: location)
+    }
+
+    /// Any plist object as a `Value`: arrays as lists, dictionaries as fields in key order.
+    static func tree(_ object: Any) -> Value {
+        if let array = object as? [Any] { return .list(array.map(tree)) }
+        if let dictionary = object as? [String: Any] {
+            let keys = dictionary.keys.sorted()
+            return .object(Fields(names: keys, values: keys.map { tree(dictionary[$0]!) }))
+        }
+        return value(of: object) ?? .null
     }
 
     /// A plist scalar as a `Value`; nil for arrays and dictionaries.

@@ -155,4 +155,92 @@ import Testing
             ON j.Z_3RECIPES = r.Z_PK LEFT JOIN ZTAG t ON t.Z_PK = j.Z_8TAGS GROUP BY r.ZNAME ORDER BY r.ZNAME
             """) == [[.text("Soup"), .null], [.text("Tea"), .text("quick")], [.text("Toast"), .text("quick, breakfast")]])
     }
+    /// DuckDuckGo's bookmarks model (version 4, restated from the bookmarks-ddg case): one entity
+    /// with an ordered self-referencing one-to-many (children <-> parent) and a self-referencing
+    /// many-to-many with one ordered side (favorites <-> favoriteFolders).
+    static let bookmarksModel = """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="21754" systemVersion="22G90" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+            <entity name="BookmarkEntity" representedClassName="BookmarkEntity" syncable="YES">
+                <attribute name="isFolder" attributeType="Boolean" usesScalarValueType="YES"/>
+                <attribute name="isPendingDeletion" optional="YES" attributeType="Boolean" defaultValueString="NO" usesScalarValueType="YES" versionHashModifier="3"/>
+                <attribute name="modifiedAt" optional="YES" attributeType="Date" usesScalarValueType="NO"/>
+                <attribute name="title" optional="YES" attributeType="String"/>
+                <attribute name="url" optional="YES" attributeType="String" versionHashModifier="3"/>
+                <attribute name="uuid" attributeType="String" versionHashModifier="3"/>
+                <relationship name="children" optional="YES" toMany="YES" deletionRule="Cascade" ordered="YES" destinationEntity="BookmarkEntity" inverseName="parent" inverseEntity="BookmarkEntity"/>
+                <relationship name="favoriteFolders" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="BookmarkEntity" inverseName="favorites" inverseEntity="BookmarkEntity" elementID="favoriteFolder"/>
+                <relationship name="favorites" optional="YES" toMany="YES" deletionRule="Nullify" ordered="YES" destinationEntity="BookmarkEntity" inverseName="favoriteFolders" inverseEntity="BookmarkEntity"/>
+                <relationship name="parent" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="BookmarkEntity" inverseName="children" inverseEntity="BookmarkEntity"/>
+                <fetchIndex name="byUUID">
+                    <fetchIndexElement property="uuid" type="Binary" order="ascending"/>
+                    <fetchIndexElement property="isPendingDeletion" type="Binary" order="ascending"/>
+                </fetchIndex>
+                <fetchIndex name="byURL">
+                    <fetchIndexElement property="url" type="Binary" order="ascending"/>
+                    <fetchIndexElement property="isPendingDeletion" type="Binary" order="ascending"/>
+                </fetchIndex>
+                <fetchIndex name="byIsPendingDeletion">
+                    <fetchIndexElement property="isPendingDeletion" type="Binary" order="ascending"/>
+                </fetchIndex>
+            </entity>
+        </model>
+
+        """
+
+    @Test("ordered to-many and ordered many-to-many as the store Core Data wrote (bookmarks-ddg): same DDL, same Z_FOK_ values")
+    func bookmarksAsCoreDataWroteThem() throws {
+        let ws = try Workspace()
+        try ws.write(Self.bookmarksModel, to: "Bookmarks.xcdatamodel/contents")
+        // The case's test tree: bookmarks_root { 1, 2, 3 { 31, 32, 33 }, 4, 5 }, and favorites_root
+        // whose favorites are 5, 4, 33, 32, 2. Each record lists records loaded before it.
+        let leaves = ["1", "2", "31", "32", "33", "4", "5"].map { #"{"uuid": "\#($0)", "title": "\#($0)", "isFolder": false}"# }
+        try ws.write("""
+            [\(leaves.joined(separator: ",\n ")),
+             {"uuid": "3", "title": "3", "isFolder": true, "children": ["31", "32", "33"]},
+             {"uuid": "b", "title": "bookmarks_root", "isFolder": true, "children": ["1", "2", "3", "4", "5"]},
+             {"uuid": "f", "title": "favorites_root", "isFolder": true, "favorites": ["5", "4", "33", "32", "2"]}]
+            """, to: "bookmarks.json")
+        try ws.write("""
+            version: 1
+            name: bookmarks
+            store: { path: Bookmarks.sqlite, layout: coredata, model: Bookmarks.xcdatamodel }
+            entities: { BookmarkEntity: { unique: uuid } }
+            sources:
+              - name: bookmarks
+                read: { json: bookmarks.json }
+                load:
+                  BookmarkEntity:
+                    uuid: uuid
+                    title: title
+                    isFolder: isFolder
+                    children: { BookmarkEntity: { uuid: children }, missing: reject }
+                    favorites: { BookmarkEntity: { uuid: favorites }, missing: reject }
+
+            """, to: "bookmarks.yaml")
+        let run = try ws.run("run", "-q", "bookmarks.yaml")
+        #expect(run.status == 0, "\(run.stderr)")
+        let store = try ws.store("Bookmarks.sqlite")
+        // The case's schema.sql, table and index for table and index.
+        #expect(try store.rows("SELECT sql FROM sqlite_master WHERE name IN ('ZBOOKMARKENTITY', 'Z_1FAVORITES', 'Z_1FAVORITES_Z_1FAVORITES_INDEX') ORDER BY name") == [
+            [.text("CREATE TABLE ZBOOKMARKENTITY ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZISFOLDER INTEGER, ZISPENDINGDELETION INTEGER, ZPARENT INTEGER, Z_FOK_PARENT INTEGER, ZMODIFIEDAT TIMESTAMP, ZTITLE VARCHAR, ZURL VARCHAR, ZUUID VARCHAR )")],
+            [.text("CREATE TABLE Z_1FAVORITES ( Z_1FAVORITEFOLDERS INTEGER, Z_1FAVORITES INTEGER, Z_FOK_1FAVORITES INTEGER, PRIMARY KEY (Z_1FAVORITEFOLDERS, Z_1FAVORITES) )")],
+            [.text("CREATE INDEX Z_1FAVORITES_Z_1FAVORITES_INDEX ON Z_1FAVORITES (Z_1FAVORITES, Z_1FAVORITEFOLDERS)")],
+        ])
+        // The case's samples.txt, by title: each parent's children 2048, 3072, ... in order.
+        #expect(try store.rows("""
+            SELECT p.ZTITLE, c.ZTITLE, c.Z_FOK_PARENT FROM ZBOOKMARKENTITY c JOIN ZBOOKMARKENTITY p ON p.Z_PK = c.ZPARENT
+            ORDER BY p.ZTITLE, c.Z_FOK_PARENT
+            """) == [["3", "31", 2048], ["3", "32", 3072], ["3", "33", 4096], ["bookmarks_root", "1", 2048], ["bookmarks_root", "2", 3072],
+                     ["bookmarks_root", "3", 4096], ["bookmarks_root", "4", 5120], ["bookmarks_root", "5", 6144]]
+                     .map { [.text($0[0] as! String), .text($0[1] as! String), .integer(Int64($0[2] as! Int))] })
+        #expect(try store.rows("SELECT count(*) FROM ZBOOKMARKENTITY WHERE ZPARENT IS NULL AND Z_FOK_PARENT IS NULL") == [[.integer(2)]])
+        // The folder in Z_1FAVORITEFOLDERS, the favorite in Z_1FAVORITES, ordered by Z_FOK_1FAVORITES.
+        #expect(try store.rows("""
+            SELECT f.ZTITLE, b.ZTITLE, j.Z_FOK_1FAVORITES FROM Z_1FAVORITES j JOIN ZBOOKMARKENTITY f ON f.Z_PK = j.Z_1FAVORITEFOLDERS
+            JOIN ZBOOKMARKENTITY b ON b.Z_PK = j.Z_1FAVORITES ORDER BY j.Z_FOK_1FAVORITES
+            """) == [("5", 2048), ("4", 3072), ("33", 4096), ("32", 5120), ("2", 6144)].map {
+                [.text("favorites_root"), .text($0.0), .integer($0.1)]
+            })
+    }
 }

@@ -221,6 +221,13 @@ final class LoadBinding {
             out.links[relationship] = consume linked
             try filled.get()
         }
+        if !lists.isEmpty { try fillLists(&out, from: record) }
+    }
+
+    /// The to-many links of `fill`, apart: with the loop inline, the compiler made `out.lists`
+    /// unique before it, allocating an array for every record of a load that has no lists.
+    @inline(never)
+    private func fillLists(_ out: inout EntityRecord, from record: Record) throws {
         for list in lists { try list.fill(&out.lists[list.relationship], from: record) }
     }
 
