@@ -19,6 +19,11 @@ extension SQLiteSink {
     func storeLists(of record: inout EntityRecord, row: LinkedRow, of writer: EntityWriter, log: ImportLog) throws {
         for slot in record.lists.indices where !record.lists[slot].isEmpty {
             let relationship = writer.relationships[slot]
+            guard !relationship.isTransient else {
+                throw PipelineError(.invalidPipeline, at: record.location, stage: "sqlite",
+                                    "'\(writer.name).\(relationship.name)' is transient: Core Data keeps it in memory only, "
+                                        + "so it has nothing in the store to load")
+            }
             let join = slot < writer.table.joins.count ? writer.table.joins[slot] : nil
             for k in record.lists[slot].indices {
                 let target = try self.writer(for: record.lists[slot][k])

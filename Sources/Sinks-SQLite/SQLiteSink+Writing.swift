@@ -365,12 +365,8 @@ extension SQLiteSink {
         guard !targets.isEmpty else {
             let why = if relationship.isTransient {
                 "is transient: Core Data keeps it in memory only, so it has nothing in the store to load"
-            } else if writer.isManyToMany[slot] {
-                "is a many-to-many relationship, which pipectl cannot load yet (its join table stays empty); "
-                    + "leave it out of the load"
             } else {
-                "is a to-many relationship; load the records from the other side "
-                    + "(the to-one relationship of '\(relationship.destination)')"
+                "is a to-many relationship: it links the records of a list (`EntityRecord.lists`), not one record"
             }
             throw PipelineError(.invalidPipeline, at: location, stage: "sqlite", "'\(writer.name).\(relationship.name)' \(why)")
         }

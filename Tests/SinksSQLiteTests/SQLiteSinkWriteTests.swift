@@ -334,8 +334,8 @@ struct SQLiteSinkWriteTests {
                                       location: Grocery.at(3))
             let cases: [(EntityRecord, String)] = [
                 (wrongTarget, "items.csv:2: error: sqlite: 'Item.unit' links to 'Unit', not to 'LocationAtHome'"),
-                (toMany, "items.csv:3: error: sqlite: 'Unit.items' is a to-many relationship; load the records from the other side "
-                     + "(the to-one relationship of 'Item')"),
+                (toMany, "items.csv:3: error: sqlite: 'Unit.items' is a to-many relationship: it links the records of a list "
+                     + "(`EntityRecord.lists`), not one record"),
                 (EntityRecord(entity: Grocery.location, values: [nil], links: [], location: Grocery.at(4)),
                  "items.csv:4: error: sqlite: entity number 1 is abstract and has no rows of its own; load one of its concrete entities"),
                 (EntityRecord(entity: 9, values: [], links: [], location: Grocery.at(5)),

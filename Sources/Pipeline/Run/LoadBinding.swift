@@ -318,7 +318,7 @@ struct ListLink {
                 list = record.values[field]
             }
             if listName == nil {
-                guard sourceFields.contains(where: { !record.values[$0!].isEmpty }) else { return }
+                guard sourceFields.contains(where: { $0.map { !record.values[$0].isEmpty } ?? false }) else { return }
                 list = .list([.null])  // the record itself: one link
             }
         }

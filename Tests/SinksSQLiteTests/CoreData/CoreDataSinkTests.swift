@@ -324,7 +324,7 @@ struct CoreDataSinkTests {
         }
     }
 
-    @Test("to-many and many-to-many relationships cannot be loaded from their own side")
+    @Test("to-many relationships link the records of a list: one record in a to-one's slot is an error, a list writes join rows")
     func toManyLinks() throws {
         let model = StoreModel(entities: [
             Entity(name: "Note", attributes: [Attribute(name: "title", type: .string)],
@@ -341,13 +341,15 @@ struct CoreDataSinkTests {
             let tag = EntityRecord(entity: 1, values: [.text("home")], links: [nil], location: CoreDataGrocery.at(2))
             let note = EntityRecord(entity: 0, values: [.text("Buy milk")], links: [tag], location: CoreDataGrocery.at(2))
             #expect(pipelineError { try sink.write(note, onDuplicate: .keep, log: log) } ==
-                "items.csv:2: error: sqlite: 'Note.tags' is a many-to-many relationship, which pipectl cannot load yet "
-                + "(its join table stays empty); leave it out of the load")
-            try sink.write(EntityRecord(entity: 0, values: [.text("Buy milk")], links: [nil], location: CoreDataGrocery.at(3)),
-                           onDuplicate: .keep, log: log)
+                "items.csv:2: error: sqlite: 'Note.tags' is a to-many relationship: it links the records of a list "
+                + "(`EntityRecord.lists`), not one record")
+            try sink.write(EntityRecord(entity: 0, values: [.text("Buy milk")], links: [nil], lists: [[tag, tag]],
+                                        location: CoreDataGrocery.at(3)), onDuplicate: .keep, log: log)
             try sink.finish(log: log)
             let store = try SQLiteStore(readingAt: target)
-            #expect(try store.scalar("SELECT count(*) FROM Z_1TAGS") == .integer(0))
+            // One tag, one join row: a pair given twice is kept once.
+            #expect(try store.rows("SELECT * FROM Z_1TAGS") == [[.integer(1), .integer(1)]])
+            #expect(try store.rows("SELECT Z_PK, ZNAME FROM ZTAG") == [[.integer(1), .text("home")]])
             #expect(try store.rows("SELECT Z_PK, Z_ENT, ZTITLE FROM ZNOTE") == [[.integer(1), .integer(1), .text("Buy milk")]])
         }
         try withScratchFolder { folder in
@@ -357,8 +359,8 @@ struct CoreDataSinkTests {
             let unit = EntityRecord(entity: CoreDataGrocery.unit, values: [.text("l")], links: [CoreDataGrocery.item("Milk", line: 2)],
                                     location: CoreDataGrocery.at(2))
             #expect(pipelineError { try sink.write(unit, onDuplicate: .keep, log: log) } ==
-                "items.csv:2: error: sqlite: 'Unit.items' is a to-many relationship; load the records from the other side "
-                + "(the to-one relationship of 'Item')")
+                "items.csv:2: error: sqlite: 'Unit.items' is a to-many relationship: it links the records of a list "
+                + "(`EntityRecord.lists`), not one record")
         }
     }
 
