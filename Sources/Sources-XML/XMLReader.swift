@@ -79,6 +79,8 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
         var openElements: [(node: Int, slot: Int)] = []
         /// The slots filled from child elements, turned into text at the record's end.
         var collecting: [Int] = []
+        /// Per slot whose element came again: the texts of the ones before the last (a list).
+        var repeats: [Int: [Value]] = [:]
 
         init(count: Int) {
             values = Array(repeating: .text(""), count: count)
@@ -260,6 +262,12 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
                         record.filled[slot] = true
                         record.texts[slot].removeAll(keepingCapacity: true)
                         record.collecting.append(slot)
+                    } else if parent.slot != fieldSlot, record.collecting.contains(fieldSlot) {
+                        // The element again (not inside itself): the field is a list of their texts.
+                        let text = record.texts[fieldSlot].withUnsafeBytes { XMLReader.text($0, trim: trims[fieldSlot]) }
+                        record.repeats[fieldSlot, default: []].append(.text(text))
+                        record.texts[fieldSlot].removeAll(keepingCapacity: true)
+                        slot = fieldSlot
                     }
                 }
                 if xmlTextReaderIsEmptyElement(reader) != 1 { record.openElements.append((child, slot)) }
@@ -279,6 +287,10 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
                 guard record.openElements.popLast() != nil else {
                     for slot in record.collecting {
                         record.values[slot] = .text(record.texts[slot].withUnsafeBytes { XMLReader.text($0, trim: trims[slot]) })
+                    }
+                    if !record.repeats.isEmpty {
+                        for (slot, before) in record.repeats { record.values[slot] = .list(before + [record.values[slot]]) }
+                        record.repeats.removeAll(keepingCapacity: true)
                     }
                     return
                 }

@@ -50,14 +50,34 @@ import Testing
             <items>
               <item name="Milk"><unit>l</unit><where><home>Fridge</home></where><note/></item>
               <item name="Bread" unit="loaf"><name>ignored: the attribute comes first</name><unit>ignored</unit></item>
-              <item><name>Tea</name><name>second name ignored</name><where><shop>Aisle 4</shop></where></item>
+              <item><name>Tea</name><name>Green tea</name><where><shop>Aisle 4</shop></where></item>
             </items>
             """)
         let fields = ["name", "unit", "where/home", "where/shop", "note", "absent"]
         #expect(try XMLTest.rows(input, record: "items/item", fields: fields) == [
             ["Milk", "l", "Fridge", "", "", ""],
             ["Bread", "loaf", "", "", "", ""],
-            ["Tea", "", "", "Aisle 4", "", ""],
+            ["[Tea, Green tea]", "", "", "Aisle 4", "", ""],
+        ])
+    }
+
+    /// `<tag>a</tag><tag>b</tag>`: a field whose element comes again is a list, for a to-many link.
+    @Test func repeatedElementsAreLists() throws {
+        let input = try XMLTest.file("tags.xml", """
+            <recipes>
+              <recipe name="Soup"><tag> vegan </tag><tag>quick</tag><tag/></recipe>
+              <recipe name="Tea"><tag>quick</tag></recipe>
+              <recipe name="Toast"/>
+            </recipes>
+            """)
+        let reader = try XMLReader(input: input, options: .init(record: "recipe", fields: ["name", "tag"]))
+        #expect(reader.trimWhileReading(fields: [1]))
+        var records: [Record] = []
+        while let record = try reader.next() { records.append(record) }
+        #expect(records.map(\.values) == [
+            [.text("Soup"), .list([.text("vegan"), .text("quick"), .text("")])],
+            [.text("Tea"), .text("quick")],
+            [.text("Toast"), .text("")],
         ])
     }
 
