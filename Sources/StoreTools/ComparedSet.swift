@@ -13,6 +13,9 @@ struct ComparedSet {
             case column(String)
             /// The key column `keyColumn` of the row a link column points to in `table`.
             case linkedKey(link: String, table: String, rowID: String, keyColumn: String)
+            /// The keys of the records a to-many relationship links, one text: a subquery on the
+            /// row (`t`), read where every table and column it names is in the store.
+            case linkedKeys(sql: String, needs: [(table: String, columns: [String])])
         }
 
         /// As users know it: the attribute or relationship name.
@@ -47,6 +50,9 @@ struct ComparedSet {
                 let alias = "l\(joins.count)"
                 joins.append("LEFT JOIN \(SQL.quote(target)) AS \(alias) ON \(alias).\(SQL.quote(rowID)) = t.\(SQL.quote(link))")
                 return "\(alias).\(SQL.quote(keyColumn))"
+            case .linkedKeys(let sql, let needs):
+                let present = needs.allSatisfy { need in (need.table == table ? own : columns(need.table)).map { Set(need.columns).isSubset(of: $0) } ?? false }
+                return present ? sql : "NULL"
             }
         }
         let selected = (key + fields).map(expression)
@@ -75,11 +81,18 @@ extension ComparedSet {
                     let field = Field(name: attributes[slot].name, source: .column(column.name), type: attributes[slot].type)
                     if uniqueKey.contains(attributes[slot].name) { key.append(field) } else { fields.append(field) }
                 case .link(let slot):
-                    fields.append(linkField(relationships[slot].name, column: column.name,
-                                            targets: table.linkTargets[slot], layout: layout, model: model))
+                    let field = linkField(relationships[slot].name, column: column.name,
+                                          targets: table.linkTargets[slot], layout: layout, model: model)
+                    // A key over relationships (`unique: [recipe, ingredient]`) matches by the linked keys.
+                    if uniqueKey.contains(relationships[slot].name) { key.append(field) } else { fields.append(field) }
                 case .linkEntity, .order:
                     continue  // which sub-entity a link points to shows in the related key already
                 }
+            }
+            // A many-to-many, and the order of an ordered to-many: what no to-one column shows.
+            for (slot, relationship) in relationships.enumerated() where relationship.isToMany && !relationship.isTransient
+                && (relationship.isOrdered || (slot < table.joins.count && table.joins[slot] != nil)) {
+                if let field = listField(slot, of: name, table: table, layout: layout, model: model) { fields.append(field) }
             }
             // Key columns in the key's own order, as users wrote it.
             key.sort { a, b in (uniqueKey.firstIndex(of: a.name) ?? 0) < (uniqueKey.firstIndex(of: b.name) ?? 0) }
@@ -109,6 +122,55 @@ extension ComparedSet {
         let attribute = model.uniqueKey(of: entity).first.flatMap { key in model.allAttributes(of: entity).first { $0.name == key } }
         return Field(name: name, source: .linkedKey(link: column, table: table.name, rowID: table.rowID, keyColumn: keyColumn),
                      type: attribute?.type)
+    }
+
+    /// A to-many relationship compared as the keys of the records it links, `[a, b]`: in order
+    /// where it is ordered, sorted where it is a set. Records without a key are counted
+    /// (`3 records`). Nil where the destination's rows cannot be told by one key column.
+    private static func listField(_ slot: Int, of entity: String, table: EntityTable, layout: StoreTables,
+                                  model: StoreModel) -> Field? {
+        let relationship = model.allRelationships(of: entity)[slot]
+        let targets = model.entities.indices.filter { index in
+            !model.entities[index].isAbstract && model.lineage(of: model.entities[index].name).contains { $0.name == relationship.destination }
+        }
+        guard let first = targets.first, let destination = layout.tables[first],
+              targets.allSatisfy({ layout.tables[$0]?.name == destination.name }) else { return nil }
+        let targetEntity = model.entities[first].name
+        let keyColumn = model.uniqueKey(of: targetEntity).first.flatMap { key in
+            model.allAttributes(of: targetEntity).firstIndex { $0.name == key }.flatMap(destination.column(ofAttribute:))
+        }
+        let d = SQL.quote(destination.name), row = "t.\(SQL.quote(table.rowID))"
+        let shown = keyColumn.map { "d.\(SQL.quote($0))" }
+        var needs: [(table: String, columns: [String])] = [(destination.name, [destination.rowID] + (keyColumn.map { [$0] } ?? []))]
+        var from: String, order: String?
+        if slot < table.joins.count, let join = table.joins[slot] {
+            let j = SQL.quote(join.table)
+            from = "\(j) AS j JOIN \(d) AS d ON d.\(SQL.quote(destination.rowID)) = j.\(SQL.quote(join.otherColumn)) "
+                + "WHERE j.\(SQL.quote(join.ownColumn)) = \(row)"
+            order = join.ownOrder.map { "j.\(SQL.quote($0))" }
+            needs.append((join.table, [join.ownColumn, join.otherColumn] + (join.ownOrder.map { [$0] } ?? [])))
+        } else {
+            guard let inverse = relationship.inverse,
+                  let inverseSlot = model.allRelationships(of: targetEntity).firstIndex(where: { $0.name == inverse }),
+                  let link = destination.columns.first(where: { if case .link(inverseSlot) = $0.source { true } else { false } })
+            else { return nil }
+            from = "\(d) AS d WHERE d.\(SQL.quote(link.name)) = \(row)"
+            needs.append((destination.name, [link.name]))
+            let numbers = targets.compactMap { layout.tables[$0]?.entityNumber }
+            if let column = destination.entityColumn, !numbers.isEmpty {
+                from += " AND d.\(SQL.quote(column)) IN (\(numbers.map(String.init).joined(separator: ", ")))"
+            }
+            order = destination.columns.first { if case .order(inverseSlot) = $0.source { true } else { false } }.map { "d.\(SQL.quote($0.name))" }
+        }
+        let sql: String
+        if let shown {
+            // Ordered lists in their order, sets by key: the text then compares as the set.
+            sql = "(SELECT '[' || coalesce(group_concat(k, ', '), '') || ']' FROM (SELECT \(shown) AS k FROM \(from) "
+                + "ORDER BY \(order.map { "\($0), " } ?? "")k))"
+        } else {
+            sql = "(SELECT count(*) || ' records' FROM \(from))"
+        }
+        return Field(name: relationship.name, source: .linkedKeys(sql: sql, needs: needs))
     }
 
     /// The sets of any SQLite store, compared without its model: every table but SQLite's and the

@@ -247,4 +247,26 @@ import Testing
                 [.text("favorites_root"), .text($0.0), .integer($0.1)]
             })
     }
+    @Test("diff --pipeline compares to-many relationships by the linked keys: sets sorted, ordered lists in order")
+    func diffComparesToManyRelationships() throws {
+        let (ws, opened, run) = try recipes()
+        _ = try #require(opened, "\(run.stderr)")
+        try FileManager.default.moveItem(at: ws.build.appendingPathComponent("Recipes.sqlite"), to: ws.root.appendingPathComponent("old.sqlite"))
+        var json = try String(decoding: ws.bytes("pipelines/data/recipes.json"), as: UTF8.self)
+        json = json.replacingOccurrences(of: #""Feta", "amount": "200 g""#, with: #""Feta", "amount": "250 g""#)
+            .replacingOccurrences(of: #""tags": ["vegetarian", "quick", "no-cook"]"#, with: #""tags": ["vegetarian", "no-cook"]"#)
+        try ws.write(json, to: "pipelines/data/recipes.json")
+        #expect(try ws.run("run", "-q", "pipelines/recipes.yaml").status == 0)
+        let diff = try ws.run("diff", "old.sqlite", "build/Recipes.sqlite", "--pipeline", "pipelines/recipes.yaml")
+        #expect(diff.status == 1, "\(diff.stderr)")
+        #expect(diff.stdout.contains("~ Recipe name=Greek Salad: tags [no-cook, quick, vegetarian] -> [no-cook, vegetarian]"), "\(diff.stdout)")
+        #expect(diff.stdout.contains("~ Tag name=quick: recipes [Greek Salad, Shakshuka] -> [Shakshuka]"), "\(diff.stdout)")
+        // The join entity is matched by its key over relationships, shown by the linked keys.
+        #expect(diff.stdout.contains("RecipeIngredient (by recipe, ingredient): 0 added, 0 removed, 1 changed, 7 unchanged"), "\(diff.stdout)")
+        #expect(diff.stdout.contains("~ RecipeIngredient recipe=Greek Salad, ingredient=Feta: amount 200 g -> 250 g"), "\(diff.stdout)")
+        // The same stores without the pipeline: the join table's rows, each side by its record's key.
+        let plain = try ws.run("diff", "old.sqlite", "build/Recipes.sqlite")
+        #expect(plain.status == 1, "\(plain.stderr)")
+        #expect(plain.stdout.contains("- Z_3TAGS Recipe=Greek Salad, Tag=quick"), "\(plain.stdout)")
+    }
 }
