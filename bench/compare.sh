@@ -33,6 +33,12 @@
 #   --price      the price attribute's type in the pipelines (default double)
 #   --sql-upsert also the floor with SQLite doing the upsert (the unique index on Item.name made
 #                first, INSERT ... ON CONFLICT), keep and update, checked against too
+#
+# --data recipes: the relationships job of issue 22 instead. N RecipeIngredient records from the
+# nested arrays of `bench/make-recipes.py` (N / 5 recipes of 5 ingredients and 3 tags each: a
+# many-to-many with 3 N / 5 join rows), loaded by bench/pipelines/recipes-json.yaml into a Core
+# Data store, against bench/peers/python_recipes.py (json + sqlite3) doing the same job. Targets:
+# pipectl faster than the Python peer, peak at most 200 MB, the same recipes, ingredients and tags.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -66,7 +72,13 @@ case $kind in
         [[ -z $scale ]] || { echo "compare.sh: --scale goes with the grocery data only" >&2; exit 64; }
         price=${price:-double}
         [[ $price == double || $price == decimal ]] || { echo "compare.sh: --price is double or decimal" >&2; exit 64; } ;;
-    *) echo "compare.sh: unknown data '$kind' (grocery, distinct)" >&2; exit 64 ;;
+    recipes)
+        ((formats_given)) && [[ $formats != json ]] && { echo "compare.sh: --data recipes reads JSON only" >&2; exit 64; }
+        formats=json
+        ((peers_given)) || peers=python
+        [[ $peers == python || $peers == none ]] || { echo "compare.sh: --data recipes has the Python peer only (--peers python or none)" >&2; exit 64; }
+        [[ -z $scale && -z $price && $sql_upsert == 0 ]] || { echo "compare.sh: --scale, --price and --sql-upsert go with other data" >&2; exit 64; } ;;
+    *) echo "compare.sh: unknown data '$kind' (grocery, distinct, recipes)" >&2; exit 64 ;;
 esac
 for f in ${formats//,/ }; do
     has "$f" csv,comma,xml,json,jsonl || { echo "compare.sh: unknown format '$f' (csv, comma, xml, json, jsonl)" >&2; exit 64; }
@@ -126,6 +138,13 @@ pymod() { [[ -n $python ]] && "$python" -c "import $1" 2>/dev/null; }
 sizes=("$n")
 [[ -n $scale ]] && sizes+=("$scale")
 has sqlite-utils "$peers" && sizes+=(100000)
+if [[ $kind == recipes ]]; then
+    sizes=()
+    if [[ ! -f $data/recipes-$n.json ]]; then
+        echo "generating $n recipe ingredients into $data..." >&2
+        python3 bench/make-recipes.py "$data" "$n"
+    fi
+fi
 if [[ $kind == distinct ]]; then
     sizes=()
     if [[ ! -f $data/grocery-distinct-$n.csv ]]; then
@@ -206,7 +225,8 @@ run_all() {
         local wall digest="-"
         # shellcheck disable=SC2086  # the times, one word each
         wall=$(median ${times_of[$name]})
-        [[ ${plan_stores[$i]} != - ]] && digest=$(python3 bench/digest.py "${plan_stores[$i]}")
+        # The recipes job has its own digest (recipes_digest).
+        [[ ${plan_stores[$i]} != - && $kind != recipes ]] && digest=$(python3 bench/digest.py "${plan_stores[$i]}")
         [[ $kind == distinct && ${plan_stores[$i]} != - ]] && digest+=" $(price_digest "${plan_stores[$i]}")"
         names+=("$name") groups+=("${plan_groups[$i]}")
         wall_of[$name]=$wall peak_of[$name]=${peak_max[$name]} digest_of[$name]=$digest
@@ -219,6 +239,72 @@ pipeline() {  # FORMAT SIZE: bench/pipelines/grocery-FORMAT.yaml for SIZE rows, 
     sed "s/-100000\([.-]\)/-$2\1/g" "bench/pipelines/grocery-$1.yaml" >"$file"
     echo "$file"
 }
+
+# ---- --data recipes: its own plan and report ----
+if [[ $kind == recipes ]]; then
+    # recipes_digest STORE: counts and a SHA-256 of the recipes, their ingredients and their tags,
+    # from a Core Data store of model/Recipes.xcdatamodeld or the peer's plain tables.
+    recipes_digest() {
+        python3 - "$1" <<'PY'
+import hashlib, sqlite3, sys
+db = sqlite3.connect(f"file:{sys.argv[1]}?mode=ro", uri=True)
+tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+if "ZENTRY" in tables:
+    recipe = "(SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Recipe')"
+    queries = [f"SELECT ZNAME, ZSERVINGS FROM ZENTRY WHERE Z_ENT = {recipe}",
+               "SELECT r.ZNAME, i.ZNAME, u.ZAMOUNT FROM ZRECIPEINGREDIENT u JOIN ZENTRY r ON r.Z_PK = u.ZRECIPE "
+               "JOIN ZINGREDIENT i ON i.Z_PK = u.ZINGREDIENT",
+               "SELECT r.ZNAME, t.ZNAME FROM Z_3TAGS j JOIN ZENTRY r ON r.Z_PK = j.Z_3RECIPES JOIN ZTAG t ON t.Z_PK = j.Z_8TAGS"]
+else:
+    queries = ["SELECT name, servings FROM Recipe",
+               "SELECT r.name, i.name, u.amount FROM RecipeIngredient u JOIN Recipe r ON r.id = u.recipe_id "
+               "JOIN Ingredient i ON i.id = u.ingredient_id",
+               "SELECT r.name, t.name FROM Recipe_tags j JOIN Recipe r ON r.id = j.recipes_id JOIN Tag t ON t.id = j.tags_id"]
+counts, digest = [], hashlib.sha256()
+for query in queries:
+    rows = sorted(db.execute(query))
+    counts.append(str(len(rows)))
+    for row in rows:
+        digest.update(("\t".join(map(str, row)) + "\n").encode())
+print(f"recipes/ingredients/tags={'/'.join(counts)} sha256={digest.hexdigest()[:16]}")
+PY
+    }
+    json=$data/recipes-$n.json
+    file=$out/recipes-json-$n.yaml
+    sed "s/-100000\([.-]\)/-$n\1/g" bench/pipelines/recipes-json.yaml >"$file"
+    echo "measuring, $runs run(s) each in rounds, $n recipe ingredients:" >&2
+    INPUT=$json measure pipectl json "$out/recipes-json-$n.sqlite" "$pipectl" run "$file"
+    has python "$peers" && INPUT=$json measure "Python json + sqlite3" json "$out/python-recipes-$n.sqlite" \
+        python3 bench/peers/python_recipes.py "$json" "$out/python-recipes-$n.sqlite"
+    run_all
+    echo
+    echo "recipes, $n recipe ingredients from nested arrays (bench/make-recipes.py), $runs run(s) each: median wall time, largest peak memory"
+    printf '%-30s %10s %10s %9s  %s\n' tool wall peak "vs pipectl" content
+    for name in "${names[@]}"; do
+        store=$out/recipes-json-$n.sqlite
+        [[ $name == pipectl ]] || store=$out/python-recipes-$n.sqlite
+        digest_of[$name]=$(recipes_digest "$store")
+        printf '%-30s %8.2f s %7s MB %9s  %s\n' "$name" "${wall_of[$name]}" "$(mb "${peak_of[$name]}")" \
+            "$(ratio "${wall_of[$name]}" "${wall_of[pipectl]}")" "${digest_of[$name]}"
+    done
+    for note in "${notes[@]+"${notes[@]}"}"; do echo "note: $note"; done
+    echo
+    failures=0
+    peer="Python json + sqlite3"
+    if [[ -n ${wall_of[pipectl]:-} ]]; then
+        check "$(le "${peak_of[pipectl]}" "200 * 1024")" "pipectl peak $(mb "${peak_of[pipectl]}") MB <= 200 MB"
+        if [[ -n ${wall_of[$peer]:-} ]]; then
+            check "$(le "${wall_of[pipectl]}" "${wall_of[$peer]}")" \
+                "pipectl ${wall_of[pipectl]} s <= $peer ${wall_of[$peer]} s ($(ratio "${wall_of[pipectl]}" "${wall_of[$peer]}"))"
+            [[ ${digest_of[pipectl]} == "${digest_of[$peer]}" ]] || check 0 "$peer: content differs from pipectl's"
+        fi
+    else
+        check 0 "pipectl ran"
+    fi
+    echo "$failures target(s) missed"
+    ((failures == 0))
+    exit
+fi
 
 # ---- --data distinct: its own plan and report ----
 if [[ $kind == distinct ]]; then

@@ -138,6 +138,28 @@ struct KeyIndexTests {
         #expect(try index.lookup(.text("7")) == nil)
     }
 
+    @Test("keys of integers (the rows a key over relationships names) in memory and on disk, apart from text keys")
+    func integerTupleKeys() throws {
+        try withScratchFolder { folder in
+            let index = SinksSQLite.KeyIndex(spillDirectory: folder, limits: .init(memoryKeys: 1000, runKeys: 300))
+            func pair(_ k: Int) -> SinksSQLite.KeyIndex.Key { .values([.integer(Int64(k / 7)), .integer(Int64(k % 7 - 3))]) }
+            for k in 0..<5000 {
+                #expect(try index.lookup(pair(k)) == nil)
+                try index.insert(pair(k), rowID: Int64(k + 1), first: Location(file: "recipes.json", path: "[\(k)]"))
+            }
+            for k in 0..<5000 {
+                let entry = try #require(try index.lookup(pair(k)))
+                #expect(entry.rowID == Int64(k + 1))
+                #expect(index.firstLocation(of: entry) == Location(file: "recipes.json", path: "[\(k)]"))
+            }
+            // The order of the parts matters; the same integers as text, or as one value, are other keys.
+            #expect(try index.lookup(.values([.integer(-3), .integer(0)])) == nil)
+            #expect(try index.lookup(.values([.integer(0), .integer(-3), .integer(0)])) == nil)
+            #expect(try index.lookup(.values([.text("0"), .integer(-3)])) == nil)
+            #expect(try index.lookup(.value(.integer(0))) == nil)
+        }
+    }
+
     @Test("first locations read back as they were given, whatever their shape")
     func locations() throws {
         let index = KeyIndex()

@@ -50,10 +50,9 @@ final class LoadBinding {
     let lists: [ListLink]
     /// What the sink does when a linked record of this load is not in the store.
     fileprivate var missing = MissingLinkPolicy.create
-    /// Whether a link below this load says `missing: reject` (`EntityRecord.hasRejectingLinks`).
-    private var hasRejectingLinks: Bool {
-        (links.map(\.target) + lists.map(\.target)).contains { $0.missing == .reject || $0.hasRejectingLinks }
-    }
+    /// Whether a link below this load says `missing: reject` (`EntityRecord.hasRejectingLinks`);
+    /// known once the links are bound, their `missing` set as each is made.
+    private let hasRejectingLinks: Bool
 
     init(_ spec: LoadSpec, model: StoreModel, fields: [String], fieldIndex: [String: Int], source: String) throws {
         guard let entityIndex = model.index(of: spec.entity) else {
@@ -127,6 +126,7 @@ final class LoadBinding {
         }
         self.links = links
         self.lists = lists
+        hasRejectingLinks = (links.map(\.target) + lists.map(\.target)).contains { $0.missing == .reject || $0.hasRejectingLinks }
     }
 
     /// An entity record of this load's shape (and its links'), to be filled by `fill` again and
@@ -298,9 +298,11 @@ struct ListLink {
         sourceFields.compactMap { $0 } + (each.map { [$0] } ?? [])
     }
 
-    /// Refills `records` with one record per element of the list in `record`.
+    /// Refills `records` with one record per element of the list in `record`: the records of the
+    /// list before are filled again in place, so a list costs allocations only where it grows.
     func fill(_ records: inout [EntityRecord], from record: Record) throws {
-        records.removeAll(keepingCapacity: true)
+        var count = 0
+        defer { if records.count > count { records.removeLast(records.count - count) } }
         var list = Value.null
         var listName = self.listName
         if let each {
@@ -322,21 +324,22 @@ struct ListLink {
                 list = .list([.null])  // the record itself: one link
             }
         }
+        var elementRecord = Record(values: [Value](repeating: .null, count: names.count), location: record.location)
         for element in list.elements {
-            var values = [Value](repeating: .null, count: names.count)
             for i in names.indices {
                 if case .object(let fields) = element, let value = fields[names[i]] {
-                    values[i] = value
+                    elementRecord.values[i] = value
                 } else if names[i] == listName, !(element == .null) {
-                    values[i] = element
+                    elementRecord.values[i] = element
                 } else if let field = sourceFields[i] {
-                    values[i] = record.values[field]
+                    elementRecord.values[i] = record.values[field]
+                } else {
+                    elementRecord.values[i] = .null
                 }
             }
-            var elementRecord = Record(values: values, location: record.location)
-            var linked = target.emptyRecord(at: record.location)
-            try target.fill(&linked, from: &elementRecord)
-            records.append(linked)
+            if count == records.count { records.append(target.emptyRecord(at: record.location)) }
+            try target.fill(&records[count], from: &elementRecord)
+            count += 1
         }
     }
 }

@@ -29,6 +29,10 @@ struct CoreDataTableLayout: TableLayout {
     /// Per to-one relationship, how to find the rows that link to no row of the destination (or to
     /// a row of another entity): the store has no FOREIGN KEY clauses for SQLite to check.
     let linkChecks: [LinkCheck]
+    /// Whether every uniqueness constraint of the model is an entity's unique key in the pipeline,
+    /// on its own table rows: the key index then turns a breaking record away before SQLite
+    /// could, and the unique indexes can be built over the loaded rows like the others.
+    let constraintsAreKeys: Bool
 
     struct LinkCheck {
         /// `Item.unit`, as errors name it.
@@ -179,6 +183,15 @@ struct CoreDataTableLayout: TableLayout {
         self.tables = tables
         self.schema = schema
         self.linkChecks = linkChecks
+        // A constraint over a column other entities' rows share (inherited, or with sub-entities)
+        // spans records the entity's own key index never sees.
+        constraintsAreKeys = model.entities.allSatisfy { entity in
+            entity.uniquenessConstraints.allSatisfy { constraint in
+                constraint.isEmpty || (!entity.isAbstract && !tree.hasSubentities(entity.name)
+                    && constraint.allSatisfy { name in entity.attributes.contains { $0.name == name } }
+                    && Set(model.uniqueKey(of: entity.name)) == Set(constraint))
+            }
+        }
     }
 
     func configure(_ connection: SQLiteConnection) throws {
@@ -195,10 +208,11 @@ struct CoreDataTableLayout: TableLayout {
     /// end, so the indexes can be built there too, over the loaded rows (a sort, much faster than
     /// a million single-row index inserts), and the schema keeps Core Data's order, root page
     /// numbers included. A model with uniqueness constraints needs its unique indexes while rows
-    /// are written, to turn a breaking record away: then all of it is created up front.
+    /// are written, to turn a breaking record away: then all of it is created up front, unless
+    /// the pipeline's unique keys are those constraints (`constraintsAreKeys`).
     var schemaStatements: (beforeRows: [String], afterRows: [String]) {
         let all = schema.statements()
-        guard tables.allSatisfy({ $0?.uniqueConstraints.isEmpty ?? true }) else { return (all, []) }
+        guard constraintsAreKeys || tables.allSatisfy({ $0?.uniqueConstraints.isEmpty ?? true }) else { return (all, []) }
         let indexes = Set(schema.indexStatements)
         let tableCount = all.prefix { !indexes.contains($0) }.count
         return (Array(all[..<tableCount]), Array(all[tableCount...]))

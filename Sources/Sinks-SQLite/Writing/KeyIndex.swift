@@ -107,6 +107,8 @@ final class KeyIndex {
         private var firsts = LocationList()
         private var spill: KeySpill?
         private var normalized: [UInt8] = []
+        /// The bytes of a key of integers (`packIntegers`), reused from key to key.
+        private var packed: [UInt8] = []
         /// Counts the uses of `normalized`, so that an `.absent` key knows whether it still holds
         /// its bytes.
         private var generation: UInt64 = 0
@@ -137,7 +139,15 @@ final class KeyIndex {
             case .canonical(let hash):
                 return try Self.withInlineBytes(of: hash) { try lookup(canonical: $0, hash: hash.value) }
             case .value(let value): number = values[value]
-            case .values(let tuple): number = tuples[tuple]
+            case .values(let tuple):
+                var bytes: [UInt8] = []
+                swap(&bytes, &packed)
+                defer { swap(&bytes, &packed) }
+                guard Self.packIntegers(tuple, into: &bytes) else {
+                    number = tuples[tuple]
+                    break
+                }
+                return try bytes.withUnsafeBufferPointer { try lookup(canonical: $0, hash: TextKeyHash.hash($0)) }
             }
             return number.map { Entry(rowID: rowIDs[Int($0)], number: $0) }
         }
@@ -180,6 +190,11 @@ final class KeyIndex {
                     }
                 case .canonical(let hash):
                     return try Self.withInlineBytes(of: hash) { try spill(canonical: $0, hash: hash.value, rowID: rowID, first: first) }
+                case .values(let tuple) where Self.packIntegers(tuple, into: &packed):
+                    var bytes: [UInt8] = []
+                    swap(&bytes, &packed)
+                    defer { swap(&bytes, &packed) }
+                    return try bytes.withUnsafeBufferPointer { try spill(canonical: $0, hash: TextKeyHash.hash($0), rowID: rowID, first: first) }
                 case .value, .values: break
                 }
             }
@@ -204,8 +219,28 @@ final class KeyIndex {
             case .canonical(let hash):
                 Self.withInlineBytes(of: hash) { texts.insert($0, hash: UInt32(truncatingIfNeeded: hash.value), number) }
             case .value(let value): values[value] = number
-            case .values(let tuple): tuples[tuple] = number
+            case .values(let tuple):
+                if Self.packIntegers(tuple, into: &packed) {
+                    packed.withUnsafeBufferPointer { texts.insert($0, hash: UInt32(truncatingIfNeeded: TextKeyHash.hash($0)), number) }
+                } else {
+                    tuples[tuple] = number
+                }
             }
+        }
+
+        /// A key of integers only (the rows a key over relationships names, `recipe, ingredient`)
+        /// as bytes: 0xFF, which never starts UTF-8 text, then each integer's 8 bytes. Kept in the
+        /// text table (and spilled like text keys), such a key takes about 40 bytes where a
+        /// dictionary entry holding its array took a few times that and a hash of each value.
+        /// False, with `bytes` left undefined, when a part is not an integer.
+        private static func packIntegers(_ tuple: [Value], into bytes: inout [UInt8]) -> Bool {
+            bytes.removeAll(keepingCapacity: true)
+            bytes.append(0xFF)
+            for value in tuple {
+                guard case .integer(let number) = value else { return false }
+                withUnsafeBytes(of: number.littleEndian) { bytes.append(contentsOf: $0) }
+            }
+            return true
         }
 
         // MARK: Text keys
