@@ -89,9 +89,7 @@ extension ComparedSet {
                     continue  // which sub-entity a link points to shows in the related key already
                 }
             }
-            // A many-to-many, and the order of an ordered to-many: what no to-one column shows.
-            for (slot, relationship) in relationships.enumerated() where relationship.isToMany && !relationship.isTransient
-                && (relationship.isOrdered || (slot < table.joins.count && table.joins[slot] != nil)) {
+            for slot in listSlots(of: name, table: table, model: model) {
                 if let field = listField(slot, of: name, table: table, layout: layout, model: model) { fields.append(field) }
             }
             // Key columns in the key's own order, as users wrote it.
@@ -124,11 +122,21 @@ extension ComparedSet {
                      type: attribute?.type)
     }
 
+    /// The to-many relationships shown as lists: a many-to-many, and an ordered to-many (its
+    /// order); a one-to-many shows on its to-one side.
+    static func listSlots(of entity: String, table: EntityTable, model: StoreModel) -> [Int] {
+        model.allRelationships(of: entity).indices.filter { slot in
+            let relationship = model.allRelationships(of: entity)[slot]
+            return relationship.isToMany && !relationship.isTransient
+                && (relationship.isOrdered || (slot < table.joins.count && table.joins[slot] != nil))
+        }
+    }
+
     /// A to-many relationship compared as the keys of the records it links, `[a, b]`: in order
     /// where it is ordered, sorted where it is a set. Records without a key are counted
     /// (`3 records`). Nil where the destination's rows cannot be told by one key column.
-    private static func listField(_ slot: Int, of entity: String, table: EntityTable, layout: StoreTables,
-                                  model: StoreModel) -> Field? {
+    static func listField(_ slot: Int, of entity: String, table: EntityTable, layout: StoreTables,
+                          model: StoreModel) -> Field? {
         let relationship = model.allRelationships(of: entity)[slot]
         let targets = model.entities.indices.filter { index in
             !model.entities[index].isAbstract && model.lineage(of: model.entities[index].name).contains { $0.name == relationship.destination }

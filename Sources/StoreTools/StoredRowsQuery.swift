@@ -7,8 +7,9 @@ import SQLite
 
 /// The stored rows of each concrete entity, read back from the finished store for the workbook:
 /// from the table and columns its layout names (`StoreTables`), filtered by the entity column
-/// where a table holds a hierarchy, with columns named as the attributes and to-one
-/// relationships (which hold the linked row's id).
+/// where a table holds a hierarchy, with columns named as the attributes and relationships: a
+/// to-one as the linked record's key (`Unit name=kg`), a many-to-many or ordered to-many as the
+/// keys it links (`[quick, vegan]`).
 public enum StoredRowsQuery {
     /// Rows are read in pages of this many, by row id, so that memory stays flat for any store size.
     static let pageSize = 4096
@@ -31,27 +32,36 @@ public enum StoredRowsQuery {
         for (index, entity) in model.entities.enumerated() {
             guard let table = tables[index] else { continue }
             var columns = [StoredRows.Column(name: "id", type: .integer64)]
-            var sqlColumns = [table.rowID]
+            var selected = ["t.\(SQL.quote(table.rowID))"]
             let attributes = model.allAttributes(of: entity.name)
             let relationships = model.allRelationships(of: entity.name)
             for column in table.columns {
                 switch column.source {
                 case .attribute(let slot):
                     columns.append(.init(name: attributes[slot].name, type: attributes[slot].type))
+                    selected.append("t.\(SQL.quote(column.name))")
                 case .link(let slot):
-                    columns.append(.init(name: relationships[slot].name, type: .integer64))
+                    columns.append(.init(name: relationships[slot].name, type: .string))
+                    selected.append(keyText(of: relationships[slot].destination, row: "t.\(SQL.quote(column.name))",
+                                            tables: tables, model: model))
                 case .linkEntity, .order:
                     continue
                 }
-                sqlColumns.append(column.name)
+            }
+            let layout = StoreTables(tables: tables)
+            for slot in ComparedSet.listSlots(of: entity.name, table: table, model: model) {
+                guard let field = ComparedSet.listField(slot, of: entity.name, table: table, layout: layout, model: model),
+                      case .linkedKeys(let sql, _) = field.source else { continue }
+                columns.append(.init(name: field.name, type: .string))
+                selected.append(sql)
             }
             var filter = ""
             if let column = table.entityColumn, let number = table.entityNumber {
-                filter = "\(SQL.quote(column)) = \(number) AND "
+                filter = "t.\(SQL.quote(column)) = \(number) AND "
             }
-            let select = "SELECT \(sqlColumns.map(SQL.quote).joined(separator: ", ")) FROM \(SQL.quote(table.name)) "
-                + "WHERE \(filter)\(SQL.quote(table.rowID)) > "
-            let order = " ORDER BY \(SQL.quote(table.rowID)) LIMIT "
+            let select = "SELECT \(selected.joined(separator: ", ")) FROM \(SQL.quote(table.name)) AS t "
+                + "WHERE \(filter)t.\(SQL.quote(table.rowID)) > "
+            let order = " ORDER BY t.\(SQL.quote(table.rowID)) LIMIT "
             out.append(StoredRows(entity: entity.name, columns: columns) { emit in
                 var last: Int64 = .min
                 var left = limit ?? .max
@@ -66,5 +76,25 @@ public enum StoredRowsQuery {
             })
         }
         return out
+    }
+
+    /// The key of the `destination` row whose id `row` (an SQL expression) holds, as users read
+    /// it: `Unit name=kg`, `Person firstName=Ada, lastName=Lovelace`; `Nutrition row 3` for an
+    /// entity keyed otherwise or not at all. NULL where `row` is.
+    private static func keyText(of destination: String, row: String, tables: [EntityTable?], model: StoreModel) -> String {
+        let fallback = "\(SQL.literal("\(destination) row ")) || \(row)"
+        let targets = model.entities.indices.filter { model.lineage(of: model.entities[$0].name).contains { $0.name == destination } }
+        guard let table = targets.lazy.compactMap({ tables[$0] }).first,
+              targets.allSatisfy({ tables[$0] == nil || tables[$0]?.name == table.name }) else { return fallback }
+        let attributes = model.allAttributes(of: destination)
+        let key = model.uniqueKey(of: destination)
+        let parts = key.compactMap { name in
+            attributes.firstIndex { $0.name == name }.flatMap(table.column(ofAttribute:)).map { (name, $0) }
+        }
+        guard !key.isEmpty, parts.count == key.count else { return fallback }
+        let text = parts.map { name, column in "\(SQL.literal("\(name)=")) || coalesce(d.\(SQL.quote(column)), '')" }
+            .joined(separator: " || ', ' || ")
+        return "(SELECT \(SQL.literal("\(destination) ")) || \(text) FROM \(SQL.quote(table.name)) AS d "
+            + "WHERE d.\(SQL.quote(table.rowID)) = \(row))"
     }
 }

@@ -269,4 +269,19 @@ import Testing
         #expect(plain.status == 1, "\(plain.stderr)")
         #expect(plain.stdout.contains("- Z_3TAGS Recipe=Greek Salad, Tag=quick"), "\(plain.stdout)")
     }
+    @Test("the report's entity sheets show a relationship as the linked record's key, a many-to-many as the keys it links")
+    func reportShowsRelationshipsByKey() throws {
+        let ws = try Workspace()
+        let run = try ws.run("run", "-q", "pipelines/recipes.yaml", "--report", "build/recipes.xlsx")
+        #expect(run.status == 0, "\(run.stderr)")
+        let workbook = try Workbook(ws.root.appendingPathComponent("build/recipes.xlsx"))
+        let names = try workbook.sheetNames()
+        let recipe = try workbook.sheet(try #require(names.firstIndex(of: "Recipe")) + 1)
+        for cell in ["Shakshuka", "Category name=Breakfast", "Nutrition row 1", "[quick, vegetarian, winter]", "3 records"] {
+            #expect(recipe.contains("<t>\(cell)</t>"), "\(cell) in \(recipe)")
+        }
+        let uses = try workbook.sheet(try #require(names.firstIndex(of: "RecipeIngredient")) + 1)
+        #expect(uses.contains("<t>Ingredient name=Feta</t>") && uses.contains("<t>Recipe name=Greek Salad</t>"), "\(uses)")
+        #expect(!uses.contains("<t>Recipe row"), "\(uses)")
+    }
 }

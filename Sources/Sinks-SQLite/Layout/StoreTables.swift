@@ -16,6 +16,10 @@ public struct StoreTables: Sendable {
         tables = try StoreTables.layout(model: model, settings: settings).tables
     }
 
+    public init(tables: [EntityTable?]) {
+        self.tables = tables
+    }
+
     static func layout(model: StoreModel, settings: StoreSettings) throws -> any TableLayout {
         switch settings.layout {
         case .sqlite: try PlainTableLayout(model: model, settings: settings)
