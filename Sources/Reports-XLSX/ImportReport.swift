@@ -155,6 +155,12 @@ public struct ImportReport: Sendable, Codable, Equatable {
         public var first: String
     }
 
+    /// The links the store holds through one relationship (`Recipe.tags`).
+    public struct Links: Sendable, Codable, Equatable {
+        public var relationship: String
+        public var count: Int
+    }
+
     /// Wall-clock seconds of one stage: a source (read, transform, write) or `finish`.
     public struct Duration: Sendable, Codable, Equatable {
         public var stage: String
@@ -175,6 +181,8 @@ public struct ImportReport: Sendable, Codable, Equatable {
     public var duplicates: [Duplicate]
     /// Records only links created (placeholders), by entity, then as the store holds them.
     public var createdByLinks: [CreatedByLink]
+    /// Per relationship, in model order, the links the finished store holds.
+    public var links: [Links] = []
     /// What the run changed in the store it replaced (on a dry run: would replace), per entity by
     /// unique key; nil when `changesUnavailable` says why there is nothing to show.
     public var changes: StoreChanges?

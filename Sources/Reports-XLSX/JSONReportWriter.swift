@@ -69,6 +69,7 @@ public struct JSONReportWriter: Sendable {
         try object.member("entities", report.entities)
         try object.member("inputs", report.inputs)
         try object.list("issues", report.issues, sliceSize: sliceSize)
+        try object.member("links", report.links)
         try object.member("outcome", report.outcome)
         try object.member("pipelineFile", report.pipelineFile)
         try object.member("pipelineName", report.pipelineName)

@@ -57,4 +57,35 @@ extension SQLiteSink {
         let relationship = "\(writer.name).\(writer.relationships[slot].name)"
         return writer.relationships[slot].isToMany ? "\(relationship) does not link it" : "\(relationship) is left empty"
     }
+
+    /// The links the store holds per relationship, in model order: a to-one by its foreign key
+    /// column (the rows of its own entity where a table holds several), a many-to-many by its
+    /// join table's rows (shown on both sides). A one-to-many shows on its to-one side.
+    func linkCounts(in connection: SQLiteConnection) throws -> [(relationship: String, count: Int)] {
+        var counts: [(relationship: String, count: Int)] = []
+        var joinRows: [String: Int] = [:]
+        for case let writer? in writers {
+            let table = writer.table
+            let shared = writers.contains { $0 !== writer && $0?.table.name == table.name }
+            let filter = shared ? table.entityColumn.flatMap { column in table.entityNumber.map { " WHERE \(SQL.quote(column)) = \($0)" } } ?? "" : ""
+            for (slot, relationship) in writer.relationships.enumerated() where !relationship.isTransient {
+                let sql: String
+                if let column = table.columns.first(where: { if case .link(slot) = $0.source { true } else { false } }) {
+                    sql = "SELECT count(\(SQL.quote(column.name))) FROM \(SQL.quote(table.name))\(filter)"
+                } else if slot < table.joins.count, let join = table.joins[slot] {
+                    if let rows = joinRows[join.table] {
+                        counts.append(("\(writer.name).\(relationship.name)", rows))
+                        continue
+                    }
+                    sql = "SELECT count(*) FROM \(SQL.quote(join.table))"
+                } else {
+                    continue
+                }
+                guard case .integer(let count)? = try connection.rows(sql).first?.first else { continue }
+                if slot < table.joins.count, let join = table.joins[slot] { joinRows[join.table] = Int(count) }
+                counts.append(("\(writer.name).\(relationship.name)", Int(count)))
+            }
+        }
+        return counts
+    }
 }

@@ -137,6 +137,8 @@ public final class SQLiteSink: PrefetchingSink {
             try connection.execute("PRAGMA threads=\(ProcessInfo.processInfo.activeProcessorCount)")
             try reportPlaceholders(to: log)
             try layout.complete(in: connection, storeUUID: { try uuidWorker?.result() })
+            // Counted once the indexes are in: each count reads a foreign key's index.
+            log.links = try linkCounts(in: connection)
             try connection.execute("COMMIT")
             try check(connection)
             let mode = try connection.rows("PRAGMA journal_mode=DELETE").first?.first

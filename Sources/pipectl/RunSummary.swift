@@ -38,6 +38,10 @@ struct RunSummary {
             out += "created by links only (no source loads them; listed in the report): "
                 + created.map { "\($0.entity) \($0.count)" }.joined(separator: ", ") + "\n"
         }
+        let links = log.links.filter { $0.count > 0 }
+        if !links.isEmpty {
+            out += "links: " + links.map { "\($0.relationship) \($0.count.grouped)" }.joined(separator: ", ") + "\n"
+        }
         try Terminal.standardOutput.write(out)
         printIssues()
     }

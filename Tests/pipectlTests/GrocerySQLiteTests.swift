@@ -67,6 +67,8 @@ final class GrocerySQLiteTests: XCTestCase {
             "  Item                       414        5        0        0",
             // The grocery list loads items only: its units and locations are what the items name.
             "created by links only (no source loads them; listed in the report): Unit 11, LocationAtHome 18, LocationAtShop 17",
+            // 22 items without a unit: their link is left empty.
+            "links: Item.unit 392, Item.locationAtHome 414, Item.locationAtShop 414",
         ])
         // Three of the five repeated names carry other values; the first row wins and both are named.
         XCTAssertTrue(result.stderr.contains(

@@ -18,8 +18,13 @@ import Testing
 
     @Test("pipelines/recipes.yaml: every relationship shape, read back from both sides")
     func recipesExample() throws {
-        let (_, opened, run) = try recipes()
+        let (ws, opened, run) = try recipes()
         let store = try #require(opened, "\(run.stderr)")
+        // The summary counts the links per relationship; a many-to-many's on both sides.
+        let summary = try ws.run("run", "pipelines/recipes.yaml")
+        #expect(summary.stdout.contains("links: Category.parent 2, Nutrition.recipe 3, Recipe.category 3, Recipe.nutrition 3, "
+                                        + "Recipe.tags 8, RecipeIngredient.ingredient 8, RecipeIngredient.recipe 8, Step.recipe 7, "
+                                        + "Tag.recipes 8"), "\(summary.stdout)")
         // One-to-many from a nested array, ordered: each step points at its recipe, in the JSON's
         // order, with Core Data's order keys 2048, 3072, ... per recipe (bookmarks-ddg's rule).
         #expect(try store.rows("""
@@ -274,6 +279,11 @@ import Testing
         let ws = try Workspace()
         let run = try ws.run("run", "-q", "pipelines/recipes.yaml", "--report", "build/recipes.xlsx")
         #expect(run.status == 0, "\(run.stderr)")
+        #expect(try ws.run("run", "-q", "pipelines/recipes.yaml", "--report", "build/recipes.json").status == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: ws.bytes("build/recipes.json")) as? [String: Any])
+        let links = try #require(json["links"] as? [[String: Any]])
+        #expect(links.first { $0["relationship"] as? String == "Recipe.tags" }?["count"] as? Int == 8)
+        #expect(links.first { $0["relationship"] as? String == "Step.recipe" }?["count"] as? Int == 7)
         let workbook = try Workbook(ws.root.appendingPathComponent("build/recipes.xlsx"))
         let names = try workbook.sheetNames()
         let recipe = try workbook.sheet(try #require(names.firstIndex(of: "Recipe")) + 1)

@@ -210,6 +210,7 @@ import Testing
             "  Unit                     4        0        0        0",
             "  Item                     3        0        0        0",
             "created by links only (no source loads them; listed in the report): Unit 1",
+            "links: Item.unit 3",
         ])
         let store = try ws.store("store.sqlite")
         #expect(try store.rows("SELECT ZNAME, ZSYMBOL FROM ZUNIT ORDER BY Z_PK")

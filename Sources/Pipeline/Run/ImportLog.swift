@@ -72,6 +72,9 @@ public final class ImportLog {
     /// Records created by links and never completed by a record of their own, in entity then
     /// row order; known once the sink has finished.
     public private(set) var placeholders: [Placeholder] = []
+    /// Per relationship (`Recipe.tags`), the links the store holds once written: rows whose
+    /// to-one is set, rows of a many-to-many's join table. Told by the sink as it finishes.
+    public var links: [(relationship: String, count: Int)] = []
     public let entityNames: [String]
     public var sources: [Counts] { Array(counts[..<sourceNames.count]) }
     public var entities: [Counts] { Array(counts[sourceNames.count...]) }
