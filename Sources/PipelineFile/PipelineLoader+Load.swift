@@ -113,7 +113,8 @@ extension PipelineLoader.Context {
         if let missing = missingKey(of: spec, model: model, inverse: relationship.inverse) {
             throw targetKey.error("the link to '\(target)' must set its unique key: \(missing)")
         }
-        return LoadSpec.Link(relationship: relationship.name, target: spec, missing: missing, each: each, location: key.location)
+        return LoadSpec.Link(relationship: relationship.name, target: spec, missing: missing, each: each,
+                             isToMany: relationship.isToMany, location: key.location)
     }
 
     /// An entity records can be loaded into: declared and not abstract.

@@ -20,14 +20,33 @@ extension PipelineLoader.Context {
                                          + "; source names must be unique")
             }
             seen[name] = nameNode
+            let steps = try options.node("transform").map(transforms) ?? []
+            let loads = try loads(from: options.required("load"), model: model)
+            try checkListFields(steps.flatMap { $0.kind.listFields($0.node) }, in: loads)
             return SourceDefinition(
                 name: name,
                 reader: try readerConfig(from: options.required("read")),
-                transforms: try options.node("transform").map(transforms) ?? [],
-                loads: try loads(from: options.required("load"), model: model),
+                transforms: steps,
+                loads: loads,
                 onDuplicate: options.string("on_duplicate").flatMap(DuplicatePolicy.init(rawValue:)) ?? .keep,
                 location: item.location)
         }
+    }
+
+    /// A field a step makes a list (`split`) read by an attribute or a to-one link, which take one
+    /// value: an error at the load that reads it. To-many links read lists.
+    private func checkListFields(_ lists: [String], in loads: [LoadSpec]) throws {
+        guard !lists.isEmpty else { return }
+        func check(_ load: LoadSpec, inList: Bool) throws {
+            for assignment in load.assignments where lists.contains(assignment.field) && !inList {
+                throw PipelineError(.invalidPipeline, at: assignment.location, stage: "pipeline",
+                                    "field '\(assignment.field)' is a list (a 'split' step makes it one), and '\(load.entity).\(assignment.attribute)' "
+                                        + "takes one value; load a list through a to-many relationship, such as "
+                                        + "'tags: { Tag: { name: \(assignment.field) } }'", sourceLine: assignment.sourceLine)
+            }
+            for link in load.links { try check(link.target, inList: inList || link.isToMany) }
+        }
+        for load in loads { try check(load, inList: false) }
     }
 
     /// `read:`: one key names the format and the input, the others are that format's options.

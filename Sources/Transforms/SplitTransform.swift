@@ -25,6 +25,11 @@ public struct SplitTransform: TransformKind {
 
     public init() {}
 
+    public func listFields(_ node: ConfigNode) -> [String] {
+        guard let fields = node.mapping?.first(where: { $0.key.scalar == "fields" })?.value else { return [] }
+        return fields.sequence.map { $0.compactMap(\.scalar) } ?? fields.scalar.map { [$0] } ?? []
+    }
+
     public func make(_ node: ConfigNode) throws -> any Transform {
         let options = try Options(node, spec: spec)
         let fields = try FieldReference.list(options.node("fields") ?? node, option: "fields", stage: name)

@@ -294,4 +294,37 @@ import Testing
         #expect(uses.contains("<t>Ingredient name=Feta</t>") && uses.contains("<t>Recipe name=Greek Salad</t>"), "\(uses)")
         #expect(!uses.contains("<t>Recipe row"), "\(uses)")
     }
+    @Test("a list where one value is wanted: a split field is an error validate names, a JSON array a rejection that says so")
+    func listsWhereOneValueIsWanted() throws {
+        let ws = try Workspace()
+        try ws.write("name,tags\nToast,quick;breakfast\n", to: "pipelines/data/menu.csv")
+        try ws.write("""
+            version: 1
+            name: menu
+            store: { path: ../build/Menu.sqlite, layout: coredata, model: model/Recipes.xcdatamodeld }
+            entities: { Recipe: { unique: name }, Category: { unique: name } }
+            sources:
+              - name: menu
+                read: { csv: data/menu.csv }
+                transform:
+                  - split: { fields: [tags], separator: ";" }
+                load:
+                  Recipe:
+                    name: name
+                    category: { Category: { name: tags } }
+
+            """, to: "pipelines/menu.yaml")
+        let validate = try ws.run("validate", "pipelines/menu.yaml")
+        #expect(validate.status == 65)
+        #expect(validate.stderr.contains("pipelines/menu.yaml:13:39: error: pipeline: field 'tags' is a list (a 'split' step makes it one), "
+                                         + "and 'Category.name' takes one value"), "\(validate.stderr)")
+        // In JSON a field is a list when the data says so: the record is rejected, and why.
+        let json = try String(decoding: ws.bytes("pipelines/data/recipes.json"), as: UTF8.self)
+        try ws.write(json.replacingOccurrences(of: #""category": "Soups""#, with: #""category": ["Soups", "Mains"]"#),
+                     to: "pipelines/data/recipes.json")
+        let run = try ws.run("run", "pipelines/recipes.yaml")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("Category.name (string): the field holds a list of 2 values, and an attribute takes one; "
+                                    + "load a list through a to-many relationship"), "\(run.stderr)")
+    }
 }

@@ -69,6 +69,13 @@ public protocol TransformKind: Sendable {
     var spec: ComponentSpec { get }
     /// A configured step from the value of its key (`trim: all` or `number: { fields: [...] }`).
     func make(_ node: ConfigNode) throws -> any Transform
+    func listFields(_ node: ConfigNode) -> [String]
+}
+
+extension TransformKind {
+    /// The fields a step configured by `node` turns into lists (`split`), so that loading one into
+    /// an attribute or a to-one link is an error in the pipeline file, before any record is read.
+    public func listFields(_ node: ConfigNode) -> [String] { [] }
 }
 
 /// One configured transform step of a source.

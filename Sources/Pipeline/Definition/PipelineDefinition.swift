@@ -211,13 +211,16 @@ public struct LoadSpec: Sendable {
         /// (`each: ingredients`); inside the target, names read the element's fields first.
         /// Without it, the list is the one field the target reads that holds a list.
         public var each: String?
+        /// Whether the relationship is a to-many: the link makes one record per element of a list.
+        public var isToMany: Bool
         public var location: Location?
         public init(relationship: String, target: LoadSpec, missing: MissingLinkPolicy = .create, each: String? = nil,
-                    location: Location? = nil) {
+                    isToMany: Bool = false, location: Location? = nil) {
             self.relationship = relationship
             self.target = target
             self.missing = missing
             self.each = each
+            self.isToMany = isToMany
             self.location = location
         }
     }
