@@ -93,4 +93,24 @@ extension SQLiteSink {
         }
         return counts
     }
+
+    /// Rejects a record whose lists would create a record without a value its entity requires,
+    /// before any of it is written: its children are written after its own row, which a rejection
+    /// then would leave behind. The records it links to and lists are checked where they would
+    /// be created (not found by their key).
+    /// `isNew`: the record itself would be inserted (not a stored row it completes or updates).
+    func checkRequiredValues(of record: EntityRecord, of writer: EntityWriter, isNew: Bool = true) throws {
+        if isNew, let slot = writer.missingRequiredValue(in: record) {
+            throw Rejection(at: record.location, stage: "sqlite", field: writer.attributes[slot].name,
+                            reason: "\(writer.name).\(writer.attributes[slot].name) is required and has no default, but the record gives no value")
+        }
+        let linked = record.links.compactMap { $0 } + record.lists.joined()
+        for link in linked {
+            let target = try self.writer(for: link)
+            if target.hasKey, !target.hasLinkKey, let key = target.key(of: link), try target.keys.lookup(key, hash: link.keyHash) != nil {
+                continue  // found, not created
+            }
+            try checkRequiredValues(of: link, of: target)
+        }
+    }
 }

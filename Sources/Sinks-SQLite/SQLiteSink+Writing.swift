@@ -80,6 +80,7 @@ extension SQLiteSink {
             if !keyAfterLinks { key = recordKey }
         }
         if linkedFrom == nil, record.hasRejectingLinks { try checkMissingLinks(of: record, of: writer) }
+        if linkedFrom == nil, !record.lists.isEmpty { try checkRequiredValues(of: record, of: writer) }
         // Linked rows live on the stack: no allocation per record.
         return try withUnsafeTemporaryAllocation(of: LinkedRow?.self, capacity: record.links.count) { links in
             links.initialize(repeating: nil)
@@ -209,6 +210,11 @@ extension SQLiteSink {
             }
         }
         let update = onDuplicate == .update && !differing.isEmpty
+        // Its lists are added whether or not its own values differ: checked first, as for an insert.
+        if onDuplicate == .update, !record.lists.isEmpty {
+            if record.hasRejectingLinks { try checkMissingLinks(of: record, of: writer) }
+            try checkRequiredValues(of: record, of: writer, isNew: false)
+        }
         if update {
             if record.hasRejectingLinks { try checkMissingLinks(of: record, of: writer) }
             try storeLinks(of: &record, into: links, of: writer, log: log)
@@ -269,6 +275,7 @@ extension SQLiteSink {
     /// never the record's.
     private func complete(_ record: inout EntityRecord, row: Int64, of writer: EntityWriter, log: ImportLog) throws {
         if record.hasRejectingLinks { try checkMissingLinks(of: record, of: writer) }
+        if !record.lists.isEmpty { try checkRequiredValues(of: record, of: writer, isNew: false) }
         try withUnsafeTemporaryAllocation(of: LinkedRow?.self, capacity: record.links.count) { links in
             links.initialize(repeating: nil)
             try storeLinks(of: &record, into: links, of: writer, log: log)

@@ -327,4 +327,27 @@ import Testing
         #expect(run.stderr.contains("Category.name (string): the field holds a list of 2 values, and an attribute takes one; "
                                     + "load a list through a to-many relationship"), "\(run.stderr)")
     }
+    @Test("a child without a value its entity requires rejects the record before any of it is written")
+    func childMissingARequiredValue() throws {
+        let ws = try Workspace()
+        // Step gains a required attribute that no load sets: the sink finds it, not the load.
+        let modelPath = "pipelines/model/Recipes.xcdatamodeld/Recipes.xcdatamodel/contents"
+        let model = try String(decoding: ws.bytes(modelPath), as: UTF8.self)
+        try ws.write(model.replacingOccurrences(of: #"<attribute name="text" optional="YES" attributeType="String"/>"#,
+                                                with: #"<attribute name="minutes" attributeType="Integer 16"/><attribute name="text" optional="YES" attributeType="String"/>"#),
+                     to: modelPath)
+        let run = try ws.run("run", "pipelines/recipes.yaml")
+        #expect(run.stderr.contains("Step.minutes is required and has no default, but the record gives no value"), "\(run.stderr)")
+        #expect(run.status == 0, "\(run.stderr)")
+        let store = try ws.store("build/Recipes.sqlite")
+        // Every recipe was rejected: no step, no ingredient, no join entity, no nutrition written;
+        // the two recipes the winter tag names stay its placeholders.
+        #expect(try store.rows("SELECT ZNAME, ZNUTRITION, ZCATEGORY FROM ZENTRY ORDER BY ZNAME")
+                == [[.text("Lentil Soup"), .null, .null], [.text("Shakshuka"), .null, .null]])
+        for table in ["ZINGREDIENT", "ZRECIPEINGREDIENT", "ZNUTRITION"] {
+            #expect(try store.rows("SELECT count(*) FROM \(table)") == [[.integer(0)]], "\(table)")
+        }
+        #expect(try store.rows("SELECT count(*) FROM Z_3TAGS") == [[.integer(2)]])
+    }
+
 }

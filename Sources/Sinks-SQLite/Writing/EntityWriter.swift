@@ -275,6 +275,15 @@ final class EntityWriter {
         return statements
     }
 
+    /// The first attribute slot a new row of `record` would leave empty though the model requires
+    /// it and gives no default (what `insert` rejects), or nil.
+    func missingRequiredValue(in record: EntityRecord) -> Int? {
+        for case .attribute(let slot) in sources where required[slot] {
+            if case .null = record.values[slot] ?? defaults[slot] { return slot }
+        }
+        return nil
+    }
+
     // MARK: Many-to-many
 
     /// Adds the pair (`own`, `other`) to the join table of relationship `slot`, unless it is
