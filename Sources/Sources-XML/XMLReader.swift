@@ -79,14 +79,27 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
         var openElements: [(node: Int, slot: Int)] = []
         /// The slots filled from child elements, turned into text at the record's end.
         var collecting: [Int] = []
-        /// Per slot whose element came again: the texts of the ones before the last (a list).
+        /// Per slot whose element came again: the values of the ones before the last (a list).
         var repeats: [Int: [Value]] = [:]
+        /// Per slot whose element has attributes or child elements: what it reads as an object.
+        var objects: [Int: ObjectDraft] = [:]
 
         init(count: Int) {
             values = Array(repeating: .text(""), count: count)
             filled = Array(repeating: false, count: count)
             texts = Array(repeating: [], count: count)
         }
+    }
+
+    /// A field's element with attributes or child elements, read as an object (a list element
+    /// for `each:`) unless it holds text and no child elements: `<unit code="kg">Kilogram</unit>`
+    /// stays the text it always was.
+    private struct ObjectDraft {
+        var fields = Fields(names: [], values: [])
+        /// How many of `fields` are attributes; the rest are child elements.
+        var attributes = 0
+        /// The child element being read, and where its text starts in the field's text.
+        var child: (name: String, start: Int)?
     }
 
     /// Opens `input`; throws when the file cannot be opened or is empty.
@@ -249,6 +262,7 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
     private func readChildren(into record: inout Scratch) throws {
         record.openElements.removeAll(keepingCapacity: true)
         record.collecting.removeAll(keepingCapacity: true)
+        record.objects.removeAll(keepingCapacity: true)
         while let node = try read() {
             switch xmlTextReaderNodeType(reader) {
             case ReaderNode.element:
@@ -263,14 +277,21 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
                         record.texts[slot].removeAll(keepingCapacity: true)
                         record.collecting.append(slot)
                     } else if parent.slot != fieldSlot, record.collecting.contains(fieldSlot) {
-                        // The element again (not inside itself): the field is a list of their texts.
-                        let text = record.texts[fieldSlot].withUnsafeBytes { XMLReader.text($0, trim: trims[fieldSlot]) }
-                        record.repeats[fieldSlot, default: []].append(.text(text))
+                        // The element again (not inside itself): the field is a list of their values.
+                        record.repeats[fieldSlot, default: []].append(fieldValue(fieldSlot, of: &record))
                         record.texts[fieldSlot].removeAll(keepingCapacity: true)
                         slot = fieldSlot
                     }
+                    if slot >= 0, node.pointee.properties != nil { try readObjectAttributes(node, slot: slot, into: &record) }
+                } else if slot >= 0, parent.node >= 0, tree.nodes[parent.node].slot == slot, let name = node.pointee.name {
+                    // A child element of a field's element: a field of that element read as an object.
+                    record.objects[slot, default: ObjectDraft()].child = (String(cString: name), record.texts[slot].count)
                 }
-                if xmlTextReaderIsEmptyElement(reader) != 1 { record.openElements.append((child, slot)) }
+                if xmlTextReaderIsEmptyElement(reader) != 1 {
+                    record.openElements.append((child, slot))
+                } else if slot >= 0, parent.node >= 0, child < 0, tree.nodes[parent.node].slot == slot {
+                    endObjectChild(slot, of: &record)
+                }
             case ReaderNode.text, ReaderNode.cdata, ReaderNode.whitespace, ReaderNode.significantWhitespace:
                 if let slot = record.openElements.last?.slot, slot >= 0, let content = node.pointee.content {
                     record.texts[slot].append(contentsOf: UnsafeBufferPointer(start: content, count: strlen(content)))
@@ -284,15 +305,17 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
                     }
                 }
             case ReaderNode.endElement:
-                guard record.openElements.popLast() != nil else {
-                    for slot in record.collecting {
-                        record.values[slot] = .text(record.texts[slot].withUnsafeBytes { XMLReader.text($0, trim: trims[slot]) })
-                    }
+                guard let closed = record.openElements.popLast() else {
+                    for slot in record.collecting { record.values[slot] = fieldValue(slot, of: &record) }
                     if !record.repeats.isEmpty {
                         for (slot, before) in record.repeats { record.values[slot] = .list(before + [record.values[slot]]) }
                         record.repeats.removeAll(keepingCapacity: true)
                     }
                     return
+                }
+                if closed.slot >= 0, closed.node < 0, let parent = record.openElements.last, parent.node >= 0,
+                   tree.nodes[parent.node].slot == closed.slot {
+                    endObjectChild(closed.slot, of: &record)
                 }
             case ReaderNode.entityReference:
                 throw entityError(node)
@@ -301,6 +324,45 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
             }
         }
         throw PipelineError(.invalidInput, at: Location(file: input.displayPath), stage: "xml", "the file ends inside a record")
+    }
+
+    /// The value of field `slot` once its element ends: its attributes and child elements as an
+    /// object where it has any, else its text.
+    private func fieldValue(_ slot: Int, of record: inout Scratch) -> Value {
+        let text = record.texts[slot].withUnsafeBytes { XMLReader.text($0, trim: trims[slot]) }
+        if let object = record.objects.removeValue(forKey: slot), !object.fields.names.isEmpty,
+           object.fields.names.count > object.attributes || (Trimming.trimmed(text) ?? text).isEmpty {
+            return .object(object.fields)
+        }
+        return .text(text)
+    }
+
+    /// The attributes of a field's element, as the fields of the object it may be read as.
+    private func readObjectAttributes(_ element: xmlNodePtr, slot: Int, into record: inout Scratch) throws {
+        var fields = Fields(names: [], values: [])
+        var attribute = element.pointee.properties
+        while let current = attribute {
+            attribute = current.pointee.next
+            guard let name = current.pointee.name else { continue }
+            fields.names.append(String(cString: name))
+            fields.values.append(.text(try attributeText(current, trim: trims[slot])))
+        }
+        record.objects[slot] = ObjectDraft(fields: fields, attributes: fields.names.count)
+    }
+
+    /// Ends the child element of field `slot`'s element being read: its text (what the field's
+    /// text gained since it began) becomes a field of the object; a name given again, a list.
+    private func endObjectChild(_ slot: Int, of record: inout Scratch) {
+        guard var object = record.objects[slot], let child = object.child else { return }
+        let text = Value.text(record.texts[slot][child.start...].withUnsafeBytes { XMLReader.text($0, trim: trims[slot]) })
+        if let index = object.fields.names.firstIndex(of: child.name) {
+            object.fields.values[index] = .list(object.fields.values[index].elements + [text])
+        } else {
+            object.fields.names.append(child.name)
+            object.fields.values.append(text)
+        }
+        object.child = nil
+        record.objects[slot] = object
     }
 
     /// The text of an attribute; its value is a list of text nodes, and entity references among them are refused.

@@ -61,6 +61,30 @@ import Testing
         ])
     }
 
+    /// An element with attributes or child elements is an object (for `each:`), unless it holds
+    /// text and has no child elements.
+    @Test func elementsWithAttributesOrChildrenAreObjects() throws {
+        let input = try XMLTest.file("recipes.xml", """
+            <recipes>
+              <recipe name="Soup">
+                <ingredient name="Lentils" amount="300 g"/>
+                <ingredient><name>Onion</name><amount> 1 </amount><note>chopped</note><note>fine</note></ingredient>
+                <unit code="kg">Kilogram</unit>
+                <size cm="20"> </size>
+              </recipe>
+            </recipes>
+            """)
+        let records = try XMLTest.read(input, record: "recipe", fields: ["name", "ingredient", "unit", "size"])
+        #expect(records.map(\.values) == [[
+            .text("Soup"),
+            .list([.object(Fields(names: ["name", "amount"], values: [.text("Lentils"), .text("300 g")])),
+                   .object(Fields(names: ["name", "amount", "note"],
+                                  values: [.text("Onion"), .text(" 1 "), .list([.text("chopped"), .text("fine")])]))]),
+            .text("Kilogram"),
+            .object(Fields(names: ["cm"], values: [.text("20")])),
+        ]])
+    }
+
     /// `<tag>a</tag><tag>b</tag>`: a field whose element comes again is a list, for a to-many link.
     @Test func repeatedElementsAreLists() throws {
         let input = try XMLTest.file("tags.xml", """

@@ -350,4 +350,46 @@ import Testing
         #expect(try store.rows("SELECT count(*) FROM Z_3TAGS") == [[.integer(2)]])
     }
 
+    @Test("XML: repeated elements with attributes or children are a list of objects for each:, plain repeated ones a list of keys")
+    func xmlListsOfObjects() throws {
+        let ws = try Workspace()
+        try ws.write("""
+            <recipes>
+              <recipe name="Pesto">
+                <tag>quick</tag><tag>vegetarian</tag>
+                <ingredient name="Basil" amount="50 g"/>
+                <ingredient><name>Pine nuts</name><amount>30 g</amount></ingredient>
+              </recipe>
+            </recipes>
+            """, to: "pipelines/data/more.xml")
+        try ws.write("""
+            version: 1
+            name: more
+            store: { path: ../build/More.sqlite, layout: sqlite, model: model/Recipes.xcdatamodeld }
+            entities: { Recipe: { unique: name }, Tag: { unique: name }, Ingredient: { unique: name },
+                        RecipeIngredient: { unique: [recipe, ingredient] } }
+            sources:
+              - name: recipes
+                read: { xml: data/more.xml, record: recipe }
+                load:
+                  Recipe:
+                    name: name
+                    tags: { Tag: { name: tag } }
+                    ingredients:
+                      RecipeIngredient:
+                        each: ingredient
+                        amount: amount
+                        ingredient: { Ingredient: { name: name } }
+
+            """, to: "pipelines/more.yaml")
+        let run = try ws.run("run", "-q", "pipelines/more.yaml")
+        #expect(run.status == 0, "\(run.stderr)")
+        let store = try ws.store("build/More.sqlite")
+        #expect(try store.rows("""
+            SELECT r.name, i.name, u.amount FROM RecipeIngredient u JOIN Recipe r ON r.id = u.recipe_id
+            JOIN Ingredient i ON i.id = u.ingredient_id ORDER BY u.id
+            """) == [[.text("Pesto"), .text("Basil"), .text("50 g")], [.text("Pesto"), .text("Pine nuts"), .text("30 g")]])
+        #expect(try store.rows("SELECT t.name FROM Recipe_tags j JOIN Tag t ON t.id = j.tags_id ORDER BY t.id")
+                == [[.text("quick")], [.text("vegetarian")]])
+    }
 }
