@@ -35,6 +35,20 @@ struct JSONLimitsTests {
         #expect(JSONTest.failure("[{\"name\": 1e\(digits)5}]")?.contains("more than 1,024 digits") == true)
     }
 
+    /// A field's lists hold at most `maxListValues` values, nested ones counted: a wrong field (a
+    /// whole file's array under one key) stops the read with its place, not the memory.
+    @Test func listsHoldAtMostAMillionValues() throws {
+        let limit = JSONParser.maxListValues
+        let within = "[" + Array(repeating: "1", count: limit - 1).joined(separator: ",") + "]"
+        #expect(JSONTest.failure("[{\"tags\": \(within)}]", fields: ["tags"]) == nil)
+        let nested = "[[" + Array(repeating: "1", count: limit / 2).joined(separator: ",") + "],["
+            + Array(repeating: "1", count: limit / 2).joined(separator: ",") + "]]"
+        // At the first value past the budget: the outer list, two inner ones and 500,000 values
+        // before it leave room for 499,997 of the second list's.
+        #expect(JSONTest.failure("[{\"tags\": \(nested)}]", fields: ["tags"])
+                == "data/items.json:1:\(1_000_015 + 2 * 499_997): error: json: the lists in 'tags' hold more than 1,000,000 values in one record")
+    }
+
     // MARK: Keys given twice
 
     @Test func aKeyGivenTwiceWarnsWithBothPlacesAndTheLastValueIsKept() throws {
