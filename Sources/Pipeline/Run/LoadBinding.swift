@@ -329,7 +329,7 @@ struct ListLink {
             for i in names.indices {
                 if case .object(let fields) = element, let value = fields[names[i]] {
                     elementRecord.values[i] = value
-                } else if names[i] == listName, !(element == .null) {
+                } else if names[i] == listName {
                     elementRecord.values[i] = element
                 } else if let field = sourceFields[i] {
                     elementRecord.values[i] = record.values[field]
