@@ -100,6 +100,20 @@ struct CoreDataCaseTests {
         #expect(try Self.sqliteSchema(after: schema.statements()) == schema.statements())
     }
 
+    /// swiftdata-metacocktails' join table, restated: Cocktail (1).garnish <-> Garnish (2).cocktails
+    /// is Z_1GARNISH, its columns named after the relationship pointing at each side's rows.
+    @Test func manyToManyJoinTableAsSwiftDataWroteIt() throws {
+        let model = StoreModel(entities: [
+            Entity(name: "Cocktail", attributes: [Attribute(name: "name", type: .string)],
+                   relationships: [Relationship(name: "garnish", destination: "Garnish", inverse: "cocktails", isToMany: true)]),
+            Entity(name: "Garnish", attributes: [Attribute(name: "name", type: .string)],
+                   relationships: [Relationship(name: "cocktails", destination: "Cocktail", inverse: "garnish", isToMany: true)]),
+        ])
+        let statements = try CoreDataSchema(model).statements()
+        #expect(statements.contains("CREATE TABLE Z_1GARNISH ( Z_1COCKTAILS INTEGER, Z_2GARNISH INTEGER, PRIMARY KEY (Z_1COCKTAILS, Z_2GARNISH) )"))
+        #expect(statements.contains("CREATE INDEX Z_1GARNISH_Z_2GARNISH_INDEX ON Z_1GARNISH (Z_2GARNISH, Z_1COCKTAILS)"))
+    }
+
     /// Columns after Z_OPT in name order, so that only the set of columns is compared.
     static func sortingColumns(_ statement: String) -> String {
         guard statement.hasPrefix("CREATE TABLE Z"), !statement.hasPrefix("CREATE TABLE Z_"),
