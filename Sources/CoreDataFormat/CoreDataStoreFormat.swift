@@ -34,11 +34,19 @@
 ///   side's entity number with the other side's relationship name. The format notes' shorter
 ///   description (`Z_<nA><RELA>`, `Z_<nB><RELB>`) pairs them the other way; the stores decide.
 ///
+/// ## Confirmed by the turn-2 cases (bookmarks-ddg, onetoone-wibosco, swiftdata-metacocktails)
+/// - Ordered relationships: the to-one side's `Z_FOK_<REL>` column after the foreign keys, order
+///   keys 2048, 3072, ... per parent; an ordered many-to-many side's `Z_FOK_<column>` in the join
+///   table, the same keys (a test loads bookmarks-ddg's tree and gets its rows).
+/// - Many-to-many join tables: between two entities the side whose name sorts first names it
+///   (Z_1GARNISH); in a self-referencing pair the relationship whose name sorts last (Z_1FAVORITES).
+/// - One-to-one: a foreign key on both sides.
+/// - Persistent history (SwiftData turns it on): entities 16001 CHANGE, 16002 TRANSACTION, 16003
+///   TRANSACTIONSTRING in Z_PRIMARYKEY, tables `A` + name, not in the version hashes
+///   (`historyEntityNumbers`).
+///
 /// ## Unconfirmed: the format's rule is followed
-/// - Ordered relationships: `uint16 1` appended to the relationship hash; the to-one side's
-///   `Z_FOK_<REL>` column right after its foreign key; a many-to-many side's `Z_FOK_<column>`.
-/// - Version hash modifiers (property and entity), appended to the hashed bytes.
-/// - Self-referencing many-to-many pairs: the relationship whose name sorts first names the table.
+/// - Version hash modifiers on entities, appended to the hashed bytes.
 /// - `DECIMAL` and `URI` columns (typed DECIMAL and VARCHAR, in the REAL and VARCHAR classes).
 /// - Fetch indexes of several entities: each entity's fetch indexes, then its uniqueness
 ///   constraints, entity by entity, after every table's own indexes.
@@ -47,4 +55,8 @@
 /// - Derived attributes: Core Data maintains them with triggers calling functions only it
 ///   defines, so a generated store could not keep them right.
 /// - To-many relationships without an inverse, and R-tree fetch index elements.
-public enum CoreDataStoreFormat {}
+public enum CoreDataStoreFormat {
+    /// Entity numbers Core Data keeps for its own entities (persistent history), above any a
+    /// model's entities get.
+    public static let historyEntityNumbers: ClosedRange<Int64> = 16001...16999
+}

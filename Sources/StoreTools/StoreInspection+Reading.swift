@@ -87,7 +87,9 @@ extension StoreInspection {
         return try list.numbers.compactMap { number in
             guard let entry = list.entries[number] else { return nil }
             let root = list.root(of: number)
-            let table = tableByName["Z" + (list.entries[root]?.name ?? entry.name).uppercased()]
+            // Core Data's history entities keep their rows in `A` + name (ACHANGE).
+            let prefix = CoreDataStoreFormat.historyEntityNumbers.contains(number) ? "A" : "Z"
+            let table = tableByName[prefix + (list.entries[root]?.name ?? entry.name).uppercased()]
             var count: Int64?
             if let table {
                 let shared = parents.contains(root)

@@ -77,6 +77,12 @@ public struct StoreInspection: Sendable {
         public var rows: Int64?
         /// `Z_MAX`: the highest `Z_PK` Core Data handed out in this hierarchy (kept on the root).
         public var maxPrimaryKey: Int64?
+
+        /// One of Core Data's own entities (persistent history: CHANGE, TRANSACTION, ...), which
+        /// no model declares.
+        public var isCoreDataHistory: Bool {
+            number.map(CoreDataStoreFormat.historyEntityNumbers.contains) ?? false
+        }
     }
 
     /// The metadata row(s) the layout keeps.

@@ -62,7 +62,8 @@ public struct StoreModelComparison: Sendable {
 
         let tree = CoreDataEntityTree(model)
         var storeEntities: [String: StoreInspection.EntityRows] = [:]
-        for entity in store.entities where entity.number != nil { storeEntities[entity.name] = entity }
+        // Core Data's own history entities are no model's: the match is judged on the model's.
+        for entity in store.entities where entity.number != nil && !entity.isCoreDataHistory { storeEntities[entity.name] = entity }
         let modelNames = Set(tree.entities.map(\.name))
         primaryKeys = Set(storeEntities.keys).union(modelNames).sorted().map { name in
             let row = storeEntities[name]

@@ -59,6 +59,7 @@ struct InspectJSON {
                     "table": .optional(entity.table, Value.string),
                     "rows": .optional(entity.rows, Value.integer),
                     "maxPrimaryKey": .optional(entity.maxPrimaryKey, Value.integer),
+                    "coreDataHistory": .bool(entity.isCoreDataHistory),
                 ])
             }),
             "joinTables": .array(inspection.joinTables.map { join in

@@ -37,13 +37,22 @@ struct InspectText {
             out += InspectText.table(rows, rightAligned: [1], indent: "  ")
             return out
         }
-        var out = "entities: \(entities.count) (Z_PRIMARYKEY)\n"
-        guard !entities.isEmpty else { return out }
-        let rows = [["Z_ENT", "entity", "parent", "table", "rows", "Z_MAX"]] + entities.map { entity in
-            [entity.number.map(String.init) ?? "", entity.name, entity.parent ?? "", entity.table ?? "(no table)",
-             entity.rows.map(String.init) ?? "-", entity.maxPrimaryKey.map(String.init) ?? ""]
+        let history = entities.filter(\.isCoreDataHistory)
+        let own = entities.filter { !$0.isCoreDataHistory }
+        var out = "entities: \(own.count) (Z_PRIMARYKEY)\n"
+        func table(_ entities: [StoreInspection.EntityRows]) -> String {
+            let rows = [["Z_ENT", "entity", "parent", "table", "rows", "Z_MAX"]] + entities.map { entity in
+                [entity.number.map(String.init) ?? "", entity.name, entity.parent ?? "", entity.table ?? "(no table)",
+                 entity.rows.map(String.init) ?? "-", entity.maxPrimaryKey.map(String.init) ?? ""]
+            }
+            return InspectText.table(rows, rightAligned: [0, 4, 5], indent: "  ")
         }
-        out += InspectText.table(rows, rightAligned: [0, 4, 5], indent: "  ")
+        if !own.isEmpty { out += table(own) }
+        if !history.isEmpty {
+            out += "\nCore Data's persistent history: \(history.count) entities (Core Data's own; no model declares them)\n"
+            out += table(history)
+        }
+        guard !entities.isEmpty else { return out }
         let joins = inspection.joinTables
         guard !joins.isEmpty else { return out }
         out += "\njoin tables: \(joins.count) (many-to-many)\n"

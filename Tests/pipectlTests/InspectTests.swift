@@ -253,7 +253,8 @@ final class InspectTests: XCTestCase {
         let entities = try XCTUnwrap(json["entities"] as? [[String: Any]])
         XCTAssertEqual(entities.map { $0["name"] as? String }, ["Item", "Location", "LocationAtHome", "LocationAtShop", "Unit"])
         XCTAssertEqual(entities.map { $0["rows"] as? Int }, [55, 0, 10, 14, 8])
-        XCTAssertEqual(entities[0].keys.sorted(), ["maxPrimaryKey", "name", "number", "parent", "rows", "table"])
+        XCTAssertEqual(entities[0].keys.sorted(), ["coreDataHistory", "maxPrimaryKey", "name", "number", "parent", "rows", "table"])
+        XCTAssertEqual(entities.map { $0["coreDataHistory"] as? Bool }, [false, false, false, false, false])
         let metadata = try XCTUnwrap(json["metadata"] as? [String: Any])
         XCTAssertEqual(metadata["Z_UUID"] as? String, "5547A3DF-B087-4BA7-9E18-B493B396A93D")
         let plist = try XCTUnwrap(metadata["Z_PLIST"] as? [String: Any])
@@ -267,7 +268,7 @@ final class InspectTests: XCTestCase {
         XCTAssertEqual(first["hash"] as? String, "match")
         XCTAssertEqual(first["primaryKey"] as? String, "match")
         // Sorted keys: the text itself is stable, so CI can diff it.
-        XCTAssertTrue(result.stdout.hasPrefix("{\n  \"entities\" : [\n    {\n      \"maxPrimaryKey\" : 55,\n"), result.stdout)
+        XCTAssertTrue(result.stdout.hasPrefix("{\n  \"entities\" : [\n    {\n      \"coreDataHistory\" : false,\n      \"maxPrimaryKey\" : 55,\n"), result.stdout)
     }
 
     func testJSONOfThePlainStore() throws {

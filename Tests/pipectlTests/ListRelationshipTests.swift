@@ -392,4 +392,31 @@ import Testing
         #expect(try store.rows("SELECT t.name FROM Recipe_tags j JOIN Tag t ON t.id = j.tags_id ORDER BY t.id")
                 == [[.text("quick")], [.text("vegetarian")]])
     }
+    /// swiftdata-metacocktails' persistent-history tables and Z_PRIMARYKEY rows, restated: what
+    /// SwiftData (and Core Data with history tracking on) adds to a store.
+    static let historyTables = [
+        "CREATE TABLE ACHANGE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCHANGETYPE INTEGER, ZENTITY INTEGER, ZENTITYPK INTEGER, ZTRANSACTIONID INTEGER, ZCOLUMNS BLOB )",
+        "CREATE TABLE ATRANSACTION ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZAUTHORTS INTEGER, ZBUNDLEIDTS INTEGER, ZCONTEXTNAMETS INTEGER, ZPROCESSIDTS INTEGER, ZTIMESTAMP FLOAT, ZAUTHOR VARCHAR, ZBUNDLEID VARCHAR, ZCONTEXTNAME VARCHAR, ZPROCESSID VARCHAR, ZQUERYGEN BLOB )",
+        "CREATE TABLE ATRANSACTIONSTRING ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR )",
+        "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (16001, 'CHANGE', 0, 2), (16002, 'TRANSACTION', 0, 1), (16003, 'TRANSACTIONSTRING', 0, 1)",
+        "INSERT INTO ACHANGE (Z_ENT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID) VALUES (16001, 0, 3, 1, 1), (16001, 0, 3, 2, 1)",
+        "INSERT INTO ATRANSACTION (Z_ENT, ZTIMESTAMP) VALUES (16002, 786000000)",
+        "INSERT INTO ATRANSACTIONSTRING (Z_ENT, ZNAME) VALUES (16003, 'com.example.recipes')",
+    ]
+
+    @Test("inspect --model: Core Data's persistent-history entities are its own, listed apart, and the store still matches")
+    func historyEntitiesAreCoreDatas() throws {
+        let (ws, opened, run) = try recipes()
+        _ = try #require(opened, "\(run.stderr)")
+        let sqlite = try Pipectl.runTool("sqlite3", ["build/Recipes.sqlite"] + Self.historyTables.map { $0 + ";" }, in: ws.root)
+        #expect(sqlite.status == 0, "\(sqlite.stderr)")
+        let inspect = try ws.run("inspect", "build/Recipes.sqlite", "--model", "pipelines/model/Recipes.xcdatamodeld")
+        #expect(inspect.status == 0, "\(inspect.stdout)\(inspect.stderr)")
+        #expect(inspect.stdout.contains("entities: 8 (Z_PRIMARYKEY)"), "\(inspect.stdout)")
+        #expect(inspect.stdout.contains("Core Data's persistent history: 3 entities"), "\(inspect.stdout)")
+        #expect(inspect.stdout.contains("16001  CHANGE"), "\(inspect.stdout)")
+        #expect(inspect.stdout.contains("ACHANGE"), "\(inspect.stdout)")
+        #expect(!inspect.stdout.contains("missing in model"), "\(inspect.stdout)")
+        #expect(inspect.stdout.contains("match: Core Data opens this store with this model without migrating"), "\(inspect.stdout)")
+    }
 }
