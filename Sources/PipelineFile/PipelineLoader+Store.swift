@@ -26,8 +26,12 @@ extension PipelineLoader.Context {
             }
             uuid = parsed.uuidString
         }
+        let history = options.bool("history") ?? false
+        if history, layout != .coredata, let historyNode = options.node("history") {
+            throw historyNode.error("'history' writes Core Data's persistent-history tables: it needs 'layout: coredata'")
+        }
         return StoreSettings(path: resolve(path), layout: layout, modelPath: modelPath, metadata: metadata, uuid: uuid,
-                             location: node.location)
+                             history: history, location: node.location)
     }
 
     /// `metadata:` values typed as written: unquoted `true`/`false`, integers and decimals keep

@@ -35,6 +35,8 @@ public enum PipelineSpecs {
                        "Names and scalar values written into the store's metadata (e.g. DefaultDataImported: true)."),
             OptionSpec("uuid", .string, default: "derived from the inputs",
                        "The store's UUID (coredata layout); by default a name-based UUID of the pipeline file, the model and the inputs, so the same inputs give the same bytes."),
+            OptionSpec("history", .bool, default: "false",
+                       "Core Data's persistent-history tables, empty, as SwiftData and apps with history tracking (CloudKit sync) keep them (coredata layout)."),
         ])
 
     /// One entry of `entities:`.

@@ -419,4 +419,36 @@ import Testing
         #expect(!inspect.stdout.contains("missing in model"), "\(inspect.stdout)")
         #expect(inspect.stdout.contains("match: Core Data opens this store with this model without migrating"), "\(inspect.stdout)")
     }
+    @Test("store: { history: true } writes Core Data's history tables empty, as swiftdata-metacocktails' store has them")
+    func historyTablesWritten() throws {
+        let (ws, opened, run) = try recipes(edit: { $0.replacingOccurrences(of: "  layout: coredata\n", with: "  layout: coredata\n  history: true\n") })
+        let store = try #require(opened, "\(run.stderr)")
+        let expected = Self.historyTables.prefix(3) + [
+            "CREATE INDEX ACHANGE_ZTRANSACTIONID_INDEX ON ACHANGE (ZTRANSACTIONID)",
+            "CREATE INDEX ATRANSACTION_ZAUTHORTS_INDEX ON ATRANSACTION (ZAUTHORTS)",
+            "CREATE INDEX ATRANSACTION_ZBUNDLEIDTS_INDEX ON ATRANSACTION (ZBUNDLEIDTS)",
+            "CREATE INDEX ATRANSACTION_ZCONTEXTNAMETS_INDEX ON ATRANSACTION (ZCONTEXTNAMETS)",
+            "CREATE INDEX ATRANSACTION_ZPROCESSIDTS_INDEX ON ATRANSACTION (ZPROCESSIDTS)",
+            "CREATE INDEX Z_TRANSACTION_TransactionAuthorIndex ON ATRANSACTION (ZAUTHOR COLLATE BINARY ASC)",
+            "CREATE INDEX Z_TRANSACTION_TransactionTimestampIndex ON ATRANSACTION (ZTIMESTAMP COLLATE BINARY ASC)",
+            "CREATE UNIQUE INDEX Z_TRANSACTIONSTRING_UNIQUE_NAME ON ATRANSACTIONSTRING (ZNAME COLLATE BINARY ASC)",
+        ]
+        // The last statements of sqlite_master, in the real store's order.
+        let all = try store.rows("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY rowid").compactMap { row -> String? in
+            if case .text(let sql) = row[0] { sql } else { nil }
+        }
+        #expect(Array(all.suffix(expected.count)) == Array(expected))
+        #expect(try store.rows("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT > 16000 ORDER BY Z_ENT") == [
+            [.integer(16001), .text("CHANGE"), .integer(0), .integer(0)],
+            [.integer(16002), .text("TRANSACTION"), .integer(0), .integer(0)],
+            [.integer(16003), .text("TRANSACTIONSTRING"), .integer(0), .integer(0)],
+        ])
+        let inspect = try ws.run("inspect", "build/Recipes.sqlite", "--model", "pipelines/model/Recipes.xcdatamodeld")
+        #expect(inspect.status == 0, "\(inspect.stdout)\(inspect.stderr)")
+        #expect(inspect.stdout.contains("Core Data's persistent history: 3 entities"), "\(inspect.stdout)")
+        // Only the coredata layout has them.
+        let plain = try recipes(layout: "sqlite", edit: { $0.replacingOccurrences(of: "  layout: sqlite\n", with: "  layout: sqlite\n  history: true\n") })
+        #expect(plain.2.status == 65)
+        #expect(plain.2.stderr.contains("'history' writes Core Data's persistent-history tables: it needs 'layout: coredata'"), "\(plain.2.stderr)")
+    }
 }

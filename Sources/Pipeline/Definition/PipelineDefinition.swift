@@ -48,15 +48,19 @@ public struct StoreSettings: Sendable {
     /// The store's UUID (Core Data's Z_UUID), upper-case. Set by the pipeline, or derived from
     /// the inputs by whoever runs it, so that the same inputs give the same bytes.
     public var uuid: String?
+    /// Whether the store gets Core Data's persistent-history tables, empty (`CoreDataSchema.historyStatements`).
+    public var history: Bool
     public var location: Location?
 
     public init(path: URL, layout: StoreLayout = .sqlite, modelPath: URL? = nil,
-                metadata: [(key: String, value: Value)] = [], uuid: String? = nil, location: Location? = nil) {
+                metadata: [(key: String, value: Value)] = [], uuid: String? = nil, history: Bool = false,
+                location: Location? = nil) {
         self.path = path
         self.layout = layout
         self.modelPath = modelPath
         self.metadata = metadata
         self.uuid = uuid
+        self.history = history
         self.location = location
     }
 }

@@ -33,6 +33,8 @@ struct CoreDataTableLayout: TableLayout {
     /// on its own table rows: the key index then turns a breaking record away before SQLite
     /// could, and the unique indexes can be built over the loaded rows like the others.
     let constraintsAreKeys: Bool
+    /// Core Data's persistent-history tables go in too, empty (`store: { history: true }`).
+    let history: Bool
 
     struct LinkCheck {
         /// `Item.unit`, as errors name it.
@@ -183,6 +185,7 @@ struct CoreDataTableLayout: TableLayout {
         self.tables = tables
         self.schema = schema
         self.linkChecks = linkChecks
+        history = settings.history
         // A constraint over a column other entities' rows share (inherited, or with sub-entities)
         // spans records the entity's own key index never sees.
         constraintsAreKeys = model.entities.allSatisfy { entity in
@@ -211,7 +214,7 @@ struct CoreDataTableLayout: TableLayout {
     /// are written, to turn a breaking record away: then all of it is created up front, unless
     /// the pipeline's unique keys are those constraints (`constraintsAreKeys`).
     var schemaStatements: (beforeRows: [String], afterRows: [String]) {
-        let all = schema.statements()
+        let all = schema.statements() + (history ? CoreDataSchema.historyStatements : [])
         guard constraintsAreKeys || tables.allSatisfy({ $0?.uniqueConstraints.isEmpty ?? true }) else { return (all, []) }
         let indexes = Set(schema.indexStatements)
         let tableCount = all.prefix { !indexes.contains($0) }.count
@@ -248,7 +251,7 @@ struct CoreDataTableLayout: TableLayout {
             }
         }
         let insert = try connection.prepare("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?1, ?2, ?3, ?4)")
-        for row in schema.primaryKeyRows(maxPrimaryKeys: maxPrimaryKeys) {
+        for row in schema.primaryKeyRows(maxPrimaryKeys: maxPrimaryKeys) + (history ? CoreDataSchema.historyPrimaryKeyRows : []) {
             try insert.bind(.integer(Int64(row.entity)), at: 1)
             try insert.bind(.text(row.name), at: 2)
             try insert.bind(.integer(Int64(row.superEntity)), at: 3)
