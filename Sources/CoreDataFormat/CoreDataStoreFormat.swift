@@ -43,7 +43,8 @@
 /// - One-to-one: a foreign key on both sides.
 /// - Persistent history (SwiftData turns it on): entities 16001 CHANGE, 16002 TRANSACTION, 16003
 ///   TRANSACTIONSTRING in Z_PRIMARYKEY, tables `A` + name, not in the version hashes
-///   (`historyEntityNumbers`).
+///   (`historyEntityNumbers`); the same DDL in a second SwiftData store, framework 1345
+///   (github.com/sergd2005/ResourcesManager, default.store at bc3d34e).
 ///
 /// ## Unconfirmed: the format's rule is followed
 /// - Version hash modifiers on entities, appended to the hashed bytes.
