@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/swiftlang/swift-syntax.git", from: "603.0.1"),
     ],
     targets: [
         // C libraries. libcsv ships no pkg-config file: its module map links "csv" directly.
@@ -62,6 +63,11 @@ let package = Package(
         .target(
             name: "CoreDataFormat",
             dependencies: ["Diagnostics", "Pipeline", "Safeguards", .product(name: "Crypto", package: "swift-crypto")]),
+        // A SwiftData app's model read from its `@Model` classes (swift-syntax), as SwiftData translates them.
+        .target(
+            name: "SwiftDataModel",
+            dependencies: ["Diagnostics", "Pipeline", .product(name: "SwiftSyntax", package: "swift-syntax"),
+                           .product(name: "SwiftParser", package: "swift-syntax")]),
         .target(
             name: "SinksSQLite",
             dependencies: ["Diagnostics", "Pipeline", "SQLite", "CoreDataFormat", "CPrefetch", "Safeguards"],
@@ -75,7 +81,7 @@ let package = Package(
             name: "pipectl",
             dependencies: [
                 "Diagnostics", "Pipeline", "PipelineFile", "Transforms", "SourcesCSV", "SourcesXML", "SourcesJSON", "CoreDataFormat",
-                "SinksSQLite", "StoreTools", "ReportsXLSX", "Safeguards",
+                "SinksSQLite", "StoreTools", "ReportsXLSX", "Safeguards", "SwiftDataModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
@@ -100,7 +106,9 @@ let package = Package(
             resources: [.copy("Fixtures")]),
         .testTarget(name: "SourcesCSVTests", dependencies: ["SourcesCSV", "Diagnostics", "Pipeline"], resources: [.copy("Fixtures")]),
         // The sink, the Core Data format and the store tools share the Core Data cases and one test target.
-        .testTarget(name: "SinksSQLiteTests", dependencies: ["SinksSQLite", "CoreDataFormat", "StoreTools", "SQLite", "Diagnostics", "Pipeline", "Safeguards"]),
+        .testTarget(
+            name: "SinksSQLiteTests",
+            dependencies: ["SinksSQLite", "CoreDataFormat", "StoreTools", "SQLite", "Diagnostics", "Pipeline", "Safeguards", "SwiftDataModel"]),
         .testTarget(
             name: "ExtrasTests", dependencies: ["SourcesCSV", "SourcesXML", "SourcesJSON", "ReportsXLSX", "Diagnostics", "Pipeline", "PipelineFile"]),
         .testTarget(

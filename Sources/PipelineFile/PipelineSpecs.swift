@@ -30,7 +30,7 @@ public enum PipelineSpecs {
             OptionSpec("layout", .oneOf(StoreLayout.allCases.map(\.rawValue)), default: "sqlite",
                        "'sqlite' for plain tables any SQL client reads, 'coredata' for a store Core Data opens."),
             OptionSpec("model", .path,
-                       "The app's .xcdatamodeld (its current version) or .xcdatamodel to take the entities from; `entities:` then only adds unique keys."),
+                       "The app's .xcdatamodeld (its current version) or .xcdatamodel, or a SwiftData app's @Model source (a .swift file or a folder), to take the entities from; `entities:` then only adds unique keys."),
             OptionSpec("metadata", .mapping,
                        "Names and scalar values written into the store's metadata (e.g. DefaultDataImported: true)."),
             OptionSpec("uuid", .string, default: "derived from the inputs",

@@ -12,5 +12,5 @@ enum Components {
     static let registry = ComponentRegistry(
         readers: [CSVReaderKind(), XMLReaderKind(), JSONReaderKind(), JSONLinesReaderKind(), PropertyListReaderKind()],
         transforms: StandardTransforms.all,
-        modelReader: { try CoreDataModelReader.read($0) })
+        modelReader: { try ModelFiles.read($0) })
 }

@@ -52,9 +52,9 @@ struct InspectCommand: ParsableCommand {
     @Argument(help: "The store: any SQLite file.", completion: .file())
     var store: String
 
-    @Option(help: ArgumentHelp("A Core Data model (.xcdatamodeld or .xcdatamodel) to check the store against.",
+    @Option(help: ArgumentHelp("A Core Data model (.xcdatamodeld or .xcdatamodel) or SwiftData @Model source (.swift file or folder) to check the store against.",
                                valueName: "model"),
-            completion: .file(extensions: ["xcdatamodeld", "xcdatamodel"]))
+            completion: .file(extensions: ["xcdatamodeld", "xcdatamodel", "swift"]))
     var model: String?
 
     @Flag(help: "Print the facts as JSON (sorted keys), for CI.")
@@ -66,7 +66,7 @@ struct InspectCommand: ParsableCommand {
         do {
             inspection = try StoreInspection(at: URL(fileURLWithPath: store), name: store)
             if let model {
-                let storeModel = try CoreDataModelReader.read(URL(fileURLWithPath: model))
+                let storeModel = try ModelFiles.read(URL(fileURLWithPath: model))
                 guard inspection.layout == .coreData else {
                     throw PipelineError(.invalidInput, at: Location(file: store), stage: "inspect",
                                         "--model checks Core Data version hashes, and this store has layout "

@@ -1,0 +1,261 @@
+import Diagnostics
+import Pipeline
+import SwiftSyntax
+
+/// One `@Model` class as written: its stored properties and what their attributes say.
+struct ModelClass {
+    var name: String
+    var location: Location
+    var properties: [Property] = []
+    /// `#Unique<T>([\.a, \.b])` constraints.
+    var uniqueConstraints: [[String]] = []
+
+    struct Property {
+        var name: String
+        var type: PropertyType
+        var location: Location
+        var defaultValue: Value?
+        var isUnique = false
+        var externalStorage = false
+        var preserveOnDeletion = false
+        var hashModifier: String?
+        /// `@Relationship(inverse: \T.p)`: `p`.
+        var inverse: String?
+        var deleteRule = Relationship.DeleteRule.nullify
+        var minCount: Int?
+        var maxCount: Int?
+    }
+}
+
+/// A property's type as written (or as its initial value gives it): optional, array, base name.
+struct PropertyType {
+    var written: String
+    var base: String
+    var isOptional: Bool
+    var isArray: Bool
+
+    /// The `@Model` class the property refers to, if `base` is one.
+    func modelName(in models: Set<String>) -> String? { models.contains(base) ? base : nil }
+
+    var attributeType: AttributeType? {
+        switch base {
+        case "Int", "Int64", "UInt", "UInt64": .integer64
+        case "Int32", "UInt32": .integer32
+        case "Int16", "UInt16", "Int8", "UInt8": .integer16
+        case "Double", "CGFloat": .double
+        case "Float": .float
+        case "Bool": .bool
+        case "String", "Character": .string
+        case "Date": .date
+        case "Data": .binary
+        case "UUID": .uuid
+        case "URL": .uri
+        case "Decimal": .decimal
+        default: nil
+        }
+    }
+
+    /// `String?`, `Optional<String>`, `[Tag]`, `[Tag]?`, `Array<Tag>`, `Foundation.Date`.
+    init?(_ type: TypeSyntax) {
+        written = type.trimmedDescription
+        var type = type
+        isOptional = false
+        isArray = false
+        if let optional = type.as(OptionalTypeSyntax.self) {
+            isOptional = true
+            type = optional.wrappedType
+        } else if let unwrapped = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
+            isOptional = true
+            type = unwrapped.wrappedType
+        } else if let named = type.as(IdentifierTypeSyntax.self), named.name.text == "Optional",
+                  let argument = named.genericArgumentClause?.arguments.first?.argument.as(TypeSyntax.self) {
+            isOptional = true
+            type = argument
+        }
+        if let array = type.as(ArrayTypeSyntax.self) {
+            isArray = true
+            type = array.element
+        } else if let named = type.as(IdentifierTypeSyntax.self), named.name.text == "Array",
+                  let argument = named.genericArgumentClause?.arguments.first?.argument.as(TypeSyntax.self) {
+            isArray = true
+            type = argument
+        }
+        if let member = type.as(MemberTypeSyntax.self) {
+            base = member.name.text
+        } else if let named = type.as(IdentifierTypeSyntax.self) {
+            base = named.name.text
+        } else {
+            base = type.trimmedDescription
+        }
+    }
+
+    init(written: String, base: String, isOptional: Bool = false, isArray: Bool = false) {
+        self.written = written
+        self.base = base
+        self.isOptional = isOptional
+        self.isArray = isArray
+    }
+
+    /// The type an initial value gives a property written without one: `"1"`, `1`, `1.5`,
+    /// `false`, `UUID()`, `Date()`, `Date.now`, `[Tag]()`; nil where it cannot be told.
+    init?(initialValue value: ExprSyntax) {
+        switch value.kind {
+        case .stringLiteralExpr: self.init(written: "String", base: "String")
+        case .integerLiteralExpr: self.init(written: "Int", base: "Int")
+        case .floatLiteralExpr: self.init(written: "Double", base: "Double")
+        case .booleanLiteralExpr: self.init(written: "Bool", base: "Bool")
+        default:
+            if let call = value.as(FunctionCallExprSyntax.self) {
+                if let name = call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text {
+                    self.init(written: name, base: name)
+                    return
+                }
+                // `[Tag]()`
+                if let array = call.calledExpression.as(ArrayExprSyntax.self), array.elements.count == 1,
+                   let element = array.elements.first?.expression.as(DeclReferenceExprSyntax.self)?.baseName.text {
+                    self.init(written: "[\(element)]", base: element, isArray: true)
+                    return
+                }
+            }
+            // `Date.now`, `.now` is not enough to tell.
+            if let member = value.as(MemberAccessExprSyntax.self), let base = member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text,
+               ["Date", "UUID", "URL"].contains(base) {
+                self.init(written: base, base: base)
+                return
+            }
+            return nil
+        }
+    }
+}
+
+/// Finds the `@Model` classes of one file and reads their stored properties.
+final class ModelClassFinder: SyntaxVisitor {
+    let converter: SourceLocationConverter
+    let file: String
+    private(set) var classes: [ModelClass] = []
+    private(set) var errors: [PipelineError] = []
+
+    init(converter: SourceLocationConverter, file: String) {
+        self.converter = converter
+        self.file = file
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    func location(_ node: some SyntaxProtocol) -> Location {
+        let place = converter.location(for: node.positionAfterSkippingLeadingTrivia)
+        return Location(file: file, line: place.line, column: place.column)
+    }
+
+    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+        guard node.attributes.contains(where: { Self.attributeName($0) == "Model" }) else { return .visitChildren }
+        var model = ModelClass(name: node.name.text, location: location(node.name))
+        for member in node.memberBlock.members {
+            if let variable = member.decl.as(VariableDeclSyntax.self) {
+                model.properties += properties(of: variable)
+            } else if let macro = member.decl.as(MacroExpansionDeclSyntax.self), macro.macroName.text == "Unique" {
+                model.uniqueConstraints += Self.keyPathLists(macro.arguments)
+            }
+        }
+        classes.append(model)
+        return .skipChildren
+    }
+
+    /// The stored properties a `var` or `let` declares: not static, not computed, not `@Transient`.
+    private func properties(of variable: VariableDeclSyntax) -> [ModelClass.Property] {
+        if variable.modifiers.contains(where: { ["static", "class"].contains($0.name.text) }) { return [] }
+        let attributes = variable.attributes.compactMap { $0.as(AttributeSyntax.self) }
+        if attributes.contains(where: { Self.attributeName(.attribute($0)) == "Transient" }) { return [] }
+        var out: [ModelClass.Property] = []
+        for binding in variable.bindings {
+            guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
+            // Computed: a getter block (`var x: Int { ... }` or `{ get ... }`); observers keep it stored.
+            if let accessors = binding.accessorBlock {
+                if case .getter = accessors.accessors { continue }
+                if case .accessors(let list) = accessors.accessors,
+                   list.contains(where: { ["get", "_read", "unsafeAddress"].contains($0.accessorSpecifier.text) }) { continue }
+            }
+            let initial = binding.initializer?.value
+            let type: PropertyType? = binding.typeAnnotation.flatMap { PropertyType($0.type) }
+                ?? initial.flatMap { PropertyType(initialValue: $0) }
+            var property = ModelClass.Property(
+                name: name, type: type ?? PropertyType(written: "(no type written)", base: ""),
+                location: location(binding.pattern), defaultValue: initial.flatMap(Self.literal))
+            for attribute in attributes { read(attribute, into: &property) }
+            out.append(property)
+        }
+        return out
+    }
+
+    /// `@Attribute(.unique, .externalStorage, .preserveValueOnDeletion, hashModifier: "2")` and
+    /// `@Relationship(deleteRule: .cascade, inverse: \Tag.recipes, minimumModelCount: 1, maximumModelCount: 3)`.
+    private func read(_ attribute: AttributeSyntax, into property: inout ModelClass.Property) {
+        guard let arguments = attribute.arguments?.as(LabeledExprListSyntax.self) else { return }
+        switch Self.attributeName(.attribute(attribute)) {
+        case "Attribute":
+            for argument in arguments {
+                if let label = argument.label?.text {
+                    if label == "hashModifier" { property.hashModifier = Self.literal(argument.expression)?.displayText }
+                    continue
+                }
+                switch argument.expression.as(MemberAccessExprSyntax.self)?.declName.baseName.text {
+                case "unique": property.isUnique = true
+                case "externalStorage": property.externalStorage = true
+                case "preserveValueOnDeletion": property.preserveOnDeletion = true
+                default: break
+                }
+            }
+        case "Relationship":
+            for argument in arguments {
+                switch argument.label?.text {
+                case "inverse":
+                    property.inverse = argument.expression.as(KeyPathExprSyntax.self)?.components.last?
+                        .component.as(KeyPathPropertyComponentSyntax.self)?.declName.baseName.text
+                case "deleteRule":
+                    let rule = argument.expression.as(MemberAccessExprSyntax.self)?.declName.baseName.text ?? ""
+                    property.deleteRule = Relationship.DeleteRule(rawValue: rule) ?? .nullify
+                case "minimumModelCount":
+                    property.minCount = Self.literal(argument.expression).flatMap { Int($0.displayText) }
+                case "maximumModelCount":
+                    property.maxCount = Self.literal(argument.expression).flatMap { Int($0.displayText) }
+                default:
+                    break
+                }
+            }
+        default:
+            break
+        }
+    }
+
+    static func attributeName(_ element: AttributeListSyntax.Element) -> String? {
+        guard case .attribute(let attribute) = element else { return nil }
+        return attribute.attributeName.as(IdentifierTypeSyntax.self)?.name.text
+    }
+
+    /// `#Unique<Recipe>([\.name], [\.a, \.b])`: one constraint per array.
+    static func keyPathLists(_ arguments: LabeledExprListSyntax) -> [[String]] {
+        arguments.compactMap { argument -> [String]? in
+            guard let array = argument.expression.as(ArrayExprSyntax.self) else { return nil }
+            let names = array.elements.compactMap { element in
+                element.expression.as(KeyPathExprSyntax.self)?.components.last?
+                    .component.as(KeyPathPropertyComponentSyntax.self)?.declName.baseName.text
+            }
+            return names.isEmpty ? nil : names
+        }
+    }
+
+    /// A literal initial value as pipectl keeps defaults: text as written.
+    static func literal(_ expression: ExprSyntax) -> Value? {
+        if let string = expression.as(StringLiteralExprSyntax.self), string.segments.count == 1,
+           let segment = string.segments.first?.as(StringSegmentSyntax.self) {
+            return .text(segment.content.text)
+        }
+        if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-",
+           let inner = literal(prefix.expression) {
+            return .text("-" + inner.displayText)
+        }
+        switch expression.kind {
+        case .integerLiteralExpr, .floatLiteralExpr, .booleanLiteralExpr: return .text(expression.trimmedDescription)
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Diagnostics
+import Pipeline
+import Testing
+@testable import CoreDataFormat
+@testable import SwiftDataModel
+
+/// The model read from `@Model` source, checked against the hashes a real SwiftData store holds.
+@Suite("SwiftData model from Swift source")
+struct SwiftDataModelReaderTests {
+    /// The model of the SwiftData store github.com/sergd2005/ResourcesManager committed as
+    /// default.store at bc3d34e (framework 1345), restated: three classes with a unique key,
+    /// types written and taken from initial values, to-ones without and with a partner, a to-many.
+    static let resourcesSource = """
+        import Foundation
+        import SwiftData
+
+        @Model
+        final class Item {
+            var id: String { name }                 // computed: not stored
+            @Attribute(.unique) var name: String
+            var craftingRecipe: CraftingRecipe?
+            init(name: String) { self.name = name }
+        }
+
+        @Model
+        final class Component {
+            let id = UUID()
+            var count: Int = 1
+            var item: Item?
+            var craftingRecipe: CraftingRecipe?
+            init() {}
+        }
+
+        @Model
+        final class CraftingRecipe {
+            var requiredComponents: [Component] = []
+            var producedItemCount = "1"
+            var producedItem: Item?
+            init() {}
+        }
+        """
+
+    /// NSStoreModelVersionHashes of that store.
+    static let resourcesHashes = [
+        "Component": "/IAgOoozmxSP0LbDsOWGomBZFWPPZ4CkBuafGKafhAY=",
+        "CraftingRecipe": "rMbIICaQP9i9dKOWWYj/uEDAeUEZzMnWs2Cgp1MQRhc=",
+        "Item": "aDosZj1R/mD7pBZf63kAh77Ycdg3umToHrHog2QowqU=",
+    ]
+
+    @Test("the hashes of a real SwiftData store, from its @Model source")
+    func realStoreHashes() throws {
+        let model = try SwiftDataModelReader.parse([(Self.resourcesSource, "Items.swift")])
+        #expect(CoreDataVersionHashes.hashes(for: model).mapValues { $0.base64EncodedString() } == Self.resourcesHashes)
+        // What the store confirms: non-optional types are required; a to-many array is required
+        // and unbounded; two to-ones between Item and CraftingRecipe pair up, as do Component's
+        // craftingRecipe and the recipe's requiredComponents; Component.item has no partner.
+        let item = try #require(model["Item"]), component = try #require(model["Component"])
+        #expect(item.attributes.map(\.name) == ["name"])
+        #expect(item.attributes[0].isOptional == false && item.uniquenessConstraints == [["name"]])
+        #expect(item.relationships.map { "\($0.name)->\($0.destination).\($0.inverse ?? "-")" } == ["craftingRecipe->CraftingRecipe.producedItem"])
+        #expect(component.attributes.map { "\($0.name):\($0.type.rawValue):\($0.isOptional)" } == ["id:uuid:false", "count:integer64:false"])
+        #expect(component.relationships.map { "\($0.name).\($0.inverse ?? "-")" } == ["item.-", "craftingRecipe.requiredComponents"])
+        let recipe = try #require(model["CraftingRecipe"])
+        let components = try #require(recipe.relationships.first { $0.name == "requiredComponents" })
+        #expect(components.isToMany && !components.isOptional && components.maxCount == 0 && components.minCount == 0)
+    }
+
+    @Test("@Relationship's inverse, #Unique, @Transient, static and computed properties")
+    func declaredForms() throws {
+        let model = try SwiftDataModelReader.parse([("""
+            @Model final class Recipe {
+                #Unique<Recipe>([\\.name, \\.author])
+                var name: String
+                var author: String = "anon"
+                @Transient var draft = false
+                static let kind = "recipe"
+                var title: String { name.capitalized }
+                @Relationship(deleteRule: .cascade, inverse: \\Tag.recipes) var tags: [Tag]? = []
+                @Attribute(.externalStorage) var photo: Data?
+            }
+            @Model final class Tag {
+                var name: String
+                var recipes: [Recipe]?
+            }
+            """, "Recipe.swift")])
+        let recipe = try #require(model["Recipe"])
+        #expect(recipe.attributes.map(\.name) == ["name", "author", "photo"])
+        #expect(recipe.attributes[1].defaultValue == .text("anon"))
+        #expect(recipe.attributes[2].allowsExternalBinaryDataStorage)
+        #expect(recipe.uniquenessConstraints == [["name", "author"]])
+        #expect(recipe.relationships.map { "\($0.name).\($0.inverse ?? "-").\($0.deleteRule.rawValue)" } == ["tags.recipes.cascade"])
+        #expect(model["Tag"]?.relationships.first?.inverse == "tags")
+    }
+
+    @Test("a type pipectl cannot translate is an error at the property, naming it")
+    func untranslatableType() {
+        #expect(throws: PipelineError.self) {
+            try SwiftDataModelReader.parse([("@Model final class Trip {\n    var name: String\n    var stops: [Stop]\n}\nstruct Stop: Codable {}\n", "Trip.swift")])
+        }
+        do {
+            _ = try SwiftDataModelReader.parse([("@Model final class Trip {\n    var name: String\n    var stops: [Stop]\n}\nstruct Stop: Codable {}\n", "Trip.swift")])
+        } catch {
+            #expect("\(error)".hasPrefix("Trip.swift:3:9: error: model: Trip.stops: pipectl cannot translate the type '[Stop]' yet"), "\(error)")
+        }
+    }
+}

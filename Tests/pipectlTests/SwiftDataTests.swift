@@ -1,0 +1,36 @@
+import Foundation
+import SinksSQLite
+import Testing
+
+/// A SwiftData app's store from its @Model source (issue 23): pipelines/swiftdata/books.yaml.
+@Suite struct SwiftDataTests {
+    @Test("pipelines/swiftdata: the model read from the app's @Model classes, the store inspects as a match with them")
+    func exampleRunsAndMatches() throws {
+        let ws = try Workspace()
+        let run = try ws.run("run", "-q", "pipelines/swiftdata/books.yaml")
+        #expect(run.status == 0, "\(run.stderr)")
+        let store = try ws.store("build/default.store")
+        #expect(try store.rows("""
+            SELECT b.ZTITLE, b.ZPAGES, b.ZRATING, a.ZNAME FROM ZBOOK b LEFT JOIN ZAUTHOR a ON a.Z_PK = b.ZAUTHOR ORDER BY b.ZISBN
+            """) == [[.text("Pride and Prejudice"), .integer(432), .double(4.3), .text("Jane Austen")],
+                     [.text("Emma"), .integer(474), .double(4.0), .text("Jane Austen")],
+                     [.text("Frankenstein"), .integer(166), .double(3.9), .text("Mary Shelley")],
+                     [.text("Moby-Dick"), .integer(720), .null, .text("Herman Melville")]])
+        let inspect = try ws.run("inspect", "build/default.store", "--model", "pipelines/swiftdata/Models")
+        #expect(inspect.status == 0, "\(inspect.stdout)\(inspect.stderr)")
+        #expect(inspect.stdout.contains("match: Core Data opens this store with this model without migrating"), "\(inspect.stdout)")
+        // SwiftData's schema version, as its own stores carry it.
+        #expect(inspect.stdout.contains("NSStoreModelVersionIdentifiers: [\"1.0.0\"]"), "\(inspect.stdout)")
+    }
+
+    @Test("a property pipectl cannot translate stops the run at its line, naming it")
+    func untranslatableProperty() throws {
+        let ws = try Workspace()
+        let source = try String(decoding: ws.bytes("pipelines/swiftdata/Models/Library.swift"), as: UTF8.self)
+        try ws.write(source.replacingOccurrences(of: "    var rating: Double?\n", with: "    var rating: Double?\n    var genre: Genre = .novel\n"),
+                     to: "pipelines/swiftdata/Models/Library.swift")
+        let run = try ws.run("run", "pipelines/swiftdata/books.yaml")
+        #expect(run.status == 65, "\(run.stderr)")
+        #expect(run.stderr.contains("pipelines/swiftdata/Models/Library.swift:23:9: error: model: Book.genre: pipectl cannot translate the type 'Genre' yet"), "\(run.stderr)")
+    }
+}
