@@ -133,7 +133,6 @@ final class ModelClassFinder: SyntaxVisitor {
     let converter: SourceLocationConverter
     let file: String
     private(set) var classes: [ModelClass] = []
-    private(set) var errors: [PipelineError] = []
 
     init(converter: SourceLocationConverter, file: String) {
         self.converter = converter
