@@ -107,6 +107,8 @@ extension SQLiteSink {
         let linked = record.links.compactMap { $0 } + record.lists.joined()
         for link in linked {
             let target = try self.writer(for: link)
+            // Nothing to check below a record that cannot lack a value and links nothing.
+            guard target.mayLackRequiredValue || link.links.contains(where: { $0 != nil }) || !link.lists.isEmpty else { continue }
             if target.hasKey, !target.hasLinkKey, let key = target.key(of: link), try target.keys.lookup(key, hash: link.keyHash) != nil {
                 continue  // found, not created
             }

@@ -24,6 +24,9 @@ final class EntityWriter {
     /// Per relationship slot: the inverse's name when both sides are to-one (a one-to-one), whose
     /// foreign key Core Data keeps on both sides: a link through the slot sets the inverse too.
     let oneToOneInverse: [String?]
+    /// Whether a new row can lack a value the model requires: a required attribute with no default
+    /// outside the key (a record with an empty key is skipped, never inserted).
+    let mayLackRequiredValue: Bool
     /// Per relationship slot: the entities (model indexes) a to-many may list; empty for a to-one.
     let listTargets: [[Int]]
     /// Whether any slot is a one-to-one: the many entities without one skip those steps.
@@ -105,6 +108,11 @@ final class EntityWriter {
         self.keySlots = keyParts.compactMap { if case .attribute(let slot) = $0 { slot } else { nil } }
         self.keyLinkSlots = keyParts.compactMap { if case .link(let slot) = $0 { slot } else { nil } }
         textKeySlot = keySlots.count == 1 && keyLinkSlots.isEmpty ? keySlots[0] : nil
+        let (required, defaults, keySlots) = (self.required, self.defaults, self.keySlots)
+        mayLackRequiredValue = sources.contains { source in
+            guard case .attribute(let slot) = source else { return false }
+            return required[slot] && defaults[slot] == .null && !keySlots.contains(slot)
+        }
         self.keys = keys
         self.connection = connection
         self.insert = try connection.prepare(table.insertSQL)
@@ -278,6 +286,7 @@ final class EntityWriter {
     /// The first attribute slot a new row of `record` would leave empty though the model requires
     /// it and gives no default (what `insert` rejects), or nil.
     func missingRequiredValue(in record: EntityRecord) -> Int? {
+        guard mayLackRequiredValue else { return nil }
         for case .attribute(let slot) in sources where required[slot] {
             if case .null = record.values[slot] ?? defaults[slot] { return slot }
         }
