@@ -104,15 +104,19 @@ extension SQLiteSink {
             throw Rejection(at: record.location, stage: "sqlite", field: writer.attributes[slot].name,
                             reason: "\(writer.name).\(writer.attributes[slot].name) is required and has no default, but the record gives no value")
         }
-        let linked = record.links.compactMap { $0 } + record.lists.joined()
-        for link in linked {
+        func check(_ link: EntityRecord) throws {
             let target = try self.writer(for: link)
             // Nothing to check below a record that cannot lack a value and links nothing.
-            guard target.mayLackRequiredValue || link.links.contains(where: { $0 != nil }) || !link.lists.isEmpty else { continue }
+            guard target.mayLackRequiredValue || link.links.contains(where: { $0 != nil }) || !link.lists.isEmpty else { return }
             if target.hasKey, !target.hasLinkKey, let key = target.key(of: link), try target.keys.lookup(key, hash: link.keyHash) != nil {
-                continue  // found, not created
+                return  // found, not created
             }
             try checkRequiredValues(of: link, of: target)
+        }
+        // Walked in place: gathering the linked records into one array copied every one of them.
+        for case let link? in record.links { try check(link) }
+        for list in record.lists {
+            for link in list { try check(link) }
         }
     }
 }
