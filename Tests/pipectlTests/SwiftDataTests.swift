@@ -23,6 +23,25 @@ import Testing
         #expect(inspect.stdout.contains("NSStoreModelVersionIdentifiers: [\"1.0.0\"]"), "\(inspect.stdout)")
     }
 
+    @Test("pipectl model prints what it read from the source, or Xcode's contents XML that reads back the same")
+    func modelCommand() throws {
+        let ws = try Workspace()
+        let text = try ws.run("model", "pipelines/swiftdata/Models")
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("Author  hash "), "\(text.stdout)")
+        #expect(text.stdout.contains("  books: to-many Book, inverse author, required, cascade\n"), "\(text.stdout)")
+        #expect(text.stdout.contains("  pages: Integer 64, required, default 0\n"), "\(text.stdout)")
+        let xml = try ws.run("model", "pipelines/swiftdata/Models", "--xml")
+        #expect(xml.status == 0, "\(xml.stderr)")
+        try ws.write(xml.stdout, to: "Library.xcdatamodel/contents")
+        // The store written from the source matches the model file written from it.
+        #expect(try ws.run("run", "-q", "pipelines/swiftdata/books.yaml").status == 0)
+        let inspect = try ws.run("inspect", "build/default.store", "--model", "Library.xcdatamodel")
+        #expect(inspect.status == 0, "\(inspect.stdout)\(inspect.stderr)")
+        let missing = try ws.run("model", "no/such/Models")
+        #expect(missing.status != 0 && missing.stderr.contains("no such Swift source"), "\(missing.stderr)")
+    }
+
     @Test("a property pipectl cannot translate stops the run at its line, naming it")
     func untranslatableProperty() throws {
         let ws = try Workspace()

@@ -66,6 +66,19 @@ struct SwiftDataModelReaderTests {
         #expect(components.isToMany && !components.isOptional && components.maxCount == 0 && components.minCount == 0)
     }
 
+    @Test("the model as Xcode's contents XML reads back to the same hashes: from Swift source and from a model file")
+    func xmlRoundTrip() throws {
+        let fromSwift = try SwiftDataModelReader.parse([(Self.resourcesSource, "Items.swift")])
+        let xml = CoreDataModelWriter.contents(of: fromSwift)
+        let back = try CoreDataModelReader.parse(Data(xml.utf8), file: "Items.xcdatamodel/contents")
+        #expect(CoreDataVersionHashes.hashes(for: back).mapValues { $0.base64EncodedString() } == Self.resourcesHashes)
+        #expect(back.versionIdentifiers == ["1.0.0"])
+        let grocery = try CoreDataModelReader.parse(Data(CoreDataCases.groceryDudeXML.utf8), file: "GroceryDude.xcdatamodel/contents")
+        let again = try CoreDataModelReader.parse(Data(CoreDataModelWriter.contents(of: grocery).utf8), file: "again.xcdatamodel/contents")
+        #expect(CoreDataVersionHashes.hashes(for: again) == CoreDataVersionHashes.hashes(for: grocery))
+        #expect(try CoreDataSchema(again).statements() == CoreDataSchema(grocery).statements())
+    }
+
     @Test("@Relationship's inverse, #Unique, @Transient, static and computed properties")
     func declaredForms() throws {
         let model = try SwiftDataModelReader.parse([("""
