@@ -106,7 +106,9 @@ struct PropertyType {
         case .booleanLiteralExpr: self.init(written: "Bool", base: "Bool")
         default:
             if let call = value.as(FunctionCallExprSyntax.self) {
-                if let name = call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text {
+                // `UUID()`, `Date()`: a type's initializer, told from a function (`makeID()`) by its capital.
+                if let name = call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text,
+                   name.first?.isUppercase == true {
                     self.init(written: name, base: name)
                     return
                 }

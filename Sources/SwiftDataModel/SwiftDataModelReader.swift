@@ -85,6 +85,11 @@ public enum SwiftDataModelReader {
                     relationships[model.name, default: []].append(relationship)
                     continue
                 }
+                guard !type.base.isEmpty else {
+                    throw PipelineError(.invalidPipeline, at: property.location, stage: "model",
+                                        "\(model.name).\(property.name): write its type (`var \(property.name): String`); "
+                                            + "pipectl cannot tell it from its initial value")
+                }
                 guard !type.isArray, let attributeType = type.attributeType else {
                     throw PipelineError(.invalidPipeline, at: property.location, stage: "model",
                                         "\(model.name).\(property.name): pipectl cannot translate the type '\(type.written)' yet "

@@ -108,6 +108,12 @@ struct SwiftDataModelReaderTests {
 
     @Test("a type pipectl cannot translate is an error at the property, naming it")
     func untranslatableType() {
+        do {
+            _ = try SwiftDataModelReader.parse([("@Model final class Trip {\n    var stops = makeStops()\n}\n", "Trip.swift")])
+            Issue.record("a property of no type read")
+        } catch {
+            #expect("\(error)".hasPrefix("Trip.swift:2:9: error: model: Trip.stops: write its type"), "\(error)")
+        }
         #expect(throws: PipelineError.self) {
             try SwiftDataModelReader.parse([("@Model final class Trip {\n    var name: String\n    var stops: [Stop]\n}\nstruct Stop: Codable {}\n", "Trip.swift")])
         }
