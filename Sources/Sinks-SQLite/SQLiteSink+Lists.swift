@@ -100,10 +100,7 @@ extension SQLiteSink {
     /// be created (not found by their key).
     /// `isNew`: the record itself would be inserted (not a stored row it completes or updates).
     func checkRequiredValues(of record: EntityRecord, of writer: EntityWriter, isNew: Bool = true) throws {
-        if isNew, let slot = writer.missingRequiredValue(in: record) {
-            throw Rejection(at: record.location, stage: "sqlite", field: writer.attributes[slot].name,
-                            reason: "\(writer.name).\(writer.attributes[slot].name) is required and has no default, but the record gives no value")
-        }
+        if isNew, let slot = writer.missingRequiredValue(in: record) { throw writer.missingValue(slot, at: record.location) }
         func check(_ link: EntityRecord) throws {
             let target = try self.writer(for: link)
             // Nothing to check below a record that cannot lack a value and links nothing.

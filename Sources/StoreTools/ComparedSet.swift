@@ -125,10 +125,9 @@ extension ComparedSet {
     /// The to-many relationships shown as lists: a many-to-many, and an ordered to-many (its
     /// order); a one-to-many shows on its to-one side.
     static func listSlots(of entity: String, table: EntityTable, model: StoreModel) -> [Int] {
-        model.allRelationships(of: entity).indices.filter { slot in
-            let relationship = model.allRelationships(of: entity)[slot]
-            return relationship.isToMany && !relationship.isTransient
-                && (relationship.isOrdered || (slot < table.joins.count && table.joins[slot] != nil))
+        model.allRelationships(of: entity).enumerated().compactMap { slot, relationship in
+            relationship.isToMany && !relationship.isTransient
+                && (relationship.isOrdered || (slot < table.joins.count && table.joins[slot] != nil)) ? slot : nil
         }
     }
 

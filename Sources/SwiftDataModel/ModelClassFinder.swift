@@ -56,7 +56,7 @@ struct PropertyType {
     }
 
     /// `String?`, `Optional<String>`, `[Tag]`, `[Tag]?`, `Array<Tag>`, `Foundation.Date`.
-    init?(_ type: TypeSyntax) {
+    init(_ type: TypeSyntax) {
         written = type.trimmedDescription
         var type = type
         isOptional = false
@@ -176,7 +176,7 @@ final class ModelClassFinder: SyntaxVisitor {
                    list.contains(where: { ["get", "_read", "unsafeAddress"].contains($0.accessorSpecifier.text) }) { continue }
             }
             let initial = binding.initializer?.value
-            let type: PropertyType? = binding.typeAnnotation.flatMap { PropertyType($0.type) }
+            let type: PropertyType? = binding.typeAnnotation.map { PropertyType($0.type) }
                 ?? initial.flatMap { PropertyType(initialValue: $0) }
             var property = ModelClass.Property(
                 name: name, type: type ?? PropertyType(written: "(no type written)", base: ""),

@@ -130,6 +130,27 @@ import Testing
         #expect(try store.rows("SELECT count(*) FROM ZTAG") == [[.integer(5)]])
     }
 
+    /// A pipeline loading data/menu.csv's recipes, its `tags` cells split at ";", and `link`
+    /// (line 13, column 5) reading them; `key`: the other entity found by name.
+    static func menuPipeline(key: String, link: String) -> String {
+        """
+        version: 1
+        name: menu
+        store: { path: ../build/Menu.sqlite, layout: coredata, model: model/Recipes.xcdatamodeld }
+        entities: { Recipe: { unique: name }, \(key): { unique: name } }
+        sources:
+          - name: menu
+            read: { csv: data/menu.csv }
+            transform:
+              - split: { fields: [tags], separator: ";" }
+            load:
+              Recipe:
+                name: name
+                \(link)
+
+        """
+    }
+
     @Test("a CSV cell split into a list links one record per element; an empty cell links none")
     func splitCellManyToMany() throws {
         let ws = try Workspace()
@@ -140,22 +161,7 @@ import Testing
             Tea,quick
 
             """, to: "pipelines/data/menu.csv")
-        try ws.write("""
-            version: 1
-            name: menu
-            store: { path: ../build/Menu.sqlite, layout: coredata, model: model/Recipes.xcdatamodeld }
-            entities: { Recipe: { unique: name }, Tag: { unique: name } }
-            sources:
-              - name: menu
-                read: { csv: data/menu.csv }
-                transform:
-                  - split: { fields: [tags], separator: ";" }
-                load:
-                  Recipe:
-                    name: name
-                    tags: { Tag: { name: tags } }
-
-            """, to: "pipelines/menu.yaml")
+        try ws.write(Self.menuPipeline(key: "Tag", link: "tags: { Tag: { name: tags } }"), to: "pipelines/menu.yaml")
         let run = try ws.run("run", "-q", "pipelines/menu.yaml")
         #expect(run.status == 0, "\(run.stderr)")
         let store = try ws.store("build/Menu.sqlite")
@@ -298,22 +304,7 @@ import Testing
     func listsWhereOneValueIsWanted() throws {
         let ws = try Workspace()
         try ws.write("name,tags\nToast,quick;breakfast\n", to: "pipelines/data/menu.csv")
-        try ws.write("""
-            version: 1
-            name: menu
-            store: { path: ../build/Menu.sqlite, layout: coredata, model: model/Recipes.xcdatamodeld }
-            entities: { Recipe: { unique: name }, Category: { unique: name } }
-            sources:
-              - name: menu
-                read: { csv: data/menu.csv }
-                transform:
-                  - split: { fields: [tags], separator: ";" }
-                load:
-                  Recipe:
-                    name: name
-                    category: { Category: { name: tags } }
-
-            """, to: "pipelines/menu.yaml")
+        try ws.write(Self.menuPipeline(key: "Category", link: "category: { Category: { name: tags } }"), to: "pipelines/menu.yaml")
         let validate = try ws.run("validate", "pipelines/menu.yaml")
         #expect(validate.status == 65)
         #expect(validate.stderr.contains("pipelines/menu.yaml:13:39: error: pipeline: field 'tags' is a list (a 'split' step makes it one), "

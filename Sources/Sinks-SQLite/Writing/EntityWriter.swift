@@ -285,6 +285,12 @@ final class EntityWriter {
 
     /// The first attribute slot a new row of `record` would leave empty though the model requires
     /// it and gives no default (what `insert` rejects), or nil.
+    /// The rejection of a new row without a value for required attribute `slot`.
+    func missingValue(_ slot: Int, at location: Location) -> Rejection {
+        Rejection(at: location, stage: "sqlite", field: attributes[slot].name,
+                  reason: "\(name).\(attributes[slot].name) is required and has no default, but the record gives no value")
+    }
+
     func missingRequiredValue(in record: EntityRecord) -> Int? {
         guard mayLackRequiredValue else { return nil }
         for case .attribute(let slot) in sources where required[slot] {
@@ -346,10 +352,7 @@ final class EntityWriter {
                         continue
                     }
                     let value = record.values[slot] ?? defaults[slot]
-                    if required[slot], case .null = value {
-                        throw Rejection(at: record.location, stage: "sqlite", field: attributes[slot].name,
-                                        reason: "\(name).\(attributes[slot].name) is required and has no default, but the record gives no value")
-                    }
+                    if required[slot], case .null = value { throw missingValue(slot, at: record.location) }
                     try insert.bind(try stored(value, column: column, slot: slot, at: record.location), at: parameter)
                 case .link(let slot):
                     try insert.bind(links[slot]?.rowID, at: parameter)
