@@ -66,7 +66,7 @@ let package = Package(
         // A SwiftData app's model read from its `@Model` classes (swift-syntax), as SwiftData translates them.
         .target(
             name: "SwiftDataModel",
-            dependencies: ["Diagnostics", "Pipeline", .product(name: "SwiftSyntax", package: "swift-syntax"),
+            dependencies: ["Diagnostics", "Pipeline", "CoreDataFormat", .product(name: "SwiftSyntax", package: "swift-syntax"),
                            .product(name: "SwiftParser", package: "swift-syntax")]),
         .target(
             name: "SinksSQLite",

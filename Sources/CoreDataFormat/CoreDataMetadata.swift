@@ -32,17 +32,45 @@ public struct CoreDataMetadata: Sendable {
         self.extra = extra
     }
 
-    /// The metadata of a store for `model`.
-    public init(model: StoreModel, frameworkVersion: Int = CoreDataMetadata.defaultFrameworkVersion,
-                extra: [String: Value] = [:]) {
+    /// `NSPersistenceFrameworkVersion` of a store for a SwiftData app: the newest SwiftData store
+    /// of the cases (swiftdata-metacocktails, an iOS 18 era store).
+    public static let swiftDataFrameworkVersion = 1414
+
+    /// The metadata of a store for `model`; the framework version its app's stores have
+    /// (`StoreModel.frameworkVersion`), else `defaultFrameworkVersion`.
+    public init(model: StoreModel, frameworkVersion: Int? = nil, extra: [String: Value] = [:]) {
         self.init(versionHashes: CoreDataVersionHashes.hashes(for: model), versionIdentifiers: model.versionIdentifiers,
-                  frameworkVersion: frameworkVersion, extra: extra)
+                  frameworkVersion: frameworkVersion ?? model.frameworkVersion ?? Self.defaultFrameworkVersion, extra: extra)
+    }
+
+    /// The entity hashes in ascending name order, as both digests take them.
+    private var sortedHashes: [(name: String, hash: Data)] {
+        versionHashes.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
+    /// `NSStoreModelVersionHashesDigest`: SHA-512 of each entity's UTF-8 name and hash, in name
+    /// order, base64 (confirmed by swiftdata-metacocktails, swiftdata-cheftime, bookmarks-ddg and
+    /// coredataplus-samplemodel, framework 1044 and later; the stores of 847 and before lack it).
+    public var hashesDigest: String {
+        var bytes = Data()
+        for (name, hash) in sortedHashes { bytes.append(contentsOf: name.utf8); bytes.append(hash) }
+        return Data(SHA512.hash(data: bytes)).base64EncodedString()
+    }
+
+    /// `NSStoreModelVersionChecksumKey`: SHA-256 of the entity hashes in name order, base64
+    /// (confirmed by the same SwiftData stores and bookmarks-ddg, framework 1327 and later; the
+    /// 1044 store lacks it).
+    public var checksum: String {
+        var bytes = Data()
+        for (_, hash) in sortedHashes { bytes.append(hash) }
+        return Data(SHA256.hash(data: bytes)).base64EncodedString()
     }
 
     /// Keys Core Data owns; an app key of the same name would be silently replaced, so it is refused.
     public static let reservedKeys: Set<String> = [
         "NSStoreType", "NSStoreModelVersionHashes", "NSStoreModelVersionHashesVersion",
         "NSStoreModelVersionIdentifiers", "NSPersistenceFrameworkVersion", "_NSAutoVacuumLevel", "NSStoreUUID",
+        "NSStoreModelVersionHashesDigest", "NSStoreModelVersionChecksumKey",
     ]
 
     /// The plist dictionary: Core Data's keys plus `extra`.
@@ -55,6 +83,9 @@ public struct CoreDataMetadata: Sendable {
             "NSPersistenceFrameworkVersion": .integer(Int64(frameworkVersion)),
             "_NSAutoVacuumLevel": .string("2"),
         ]
+        // Written by the framework versions whose stores have them.
+        if frameworkVersion >= 1044 { plist["NSStoreModelVersionHashesDigest"] = .string(hashesDigest) }
+        if frameworkVersion >= 1327 { plist["NSStoreModelVersionChecksumKey"] = .string(checksum) }
         for key in extra.keys.sorted() {
             guard !Self.reservedKeys.contains(key) else {
                 throw PipelineError(.invalidPipeline, stage: "metadata",

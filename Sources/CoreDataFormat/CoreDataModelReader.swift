@@ -119,6 +119,8 @@ private final class ModelXMLBuilder: NSObject, XMLParserDelegate {
     private var entity: Entity?
     private var constraint: [String]?
     private var fetchIndex: FetchIndex?
+    /// A `<compositeAttribute>` being read: its elements are collected apart, then named by kind.
+    private var composite: (attribute: CompositeAttribute, isEnum: Bool, cases: [String]?, elements: [Attribute])?
 
     init(file: String, parser: XMLParser) {
         self.file = file
@@ -147,6 +149,20 @@ private final class ModelXMLBuilder: NSObject, XMLParserDelegate {
             entity = Entity(name: entityName, parent: attributes["parentEntity"],
                             isAbstract: attributes["isAbstract"] == "YES", location: here,
                             versionHashModifier: attributes["versionHashModifier"])
+        case "compositeAttribute" where entity != nil:
+            guard let compositeName = nonEmpty(attributes["name"], "entity '\(entity?.name ?? "")': a composite attribute has no name")
+            else { return }
+            composite = (CompositeAttribute(name: compositeName, kind: .structure, isOptional: attributes["optional"] == "YES",
+                                            typeName: compositeName, defaultValue: attributes["defaultValueString"], location: here),
+                         false, nil, [])
+        case "entry" where composite != nil:
+            // SwiftData marks an enum's composite; an enum without raw values lists its cases.
+            if attributes["key"] == "EnumType" { composite?.isEnum = attributes["value"] == "true" }
+            if attributes["key"] == "enum", let list = attributes["value"] {
+                composite?.cases = list.split(separator: ",").map {
+                    $0.trimmingCharacters(in: CharacterSet(charactersIn: "[]\" "))
+                }
+            }
         case "attribute" where entity != nil:
             startAttribute(attributes)
         case "relationship" where entity != nil:
@@ -181,6 +197,21 @@ private final class ModelXMLBuilder: NSObject, XMLParserDelegate {
         case "entity":
             if let entity { entities.append(entity) }
             entity = nil
+        case "compositeAttribute":
+            guard var (attribute, isEnum, cases, elements) = composite else { return }
+            composite = nil
+            if isEnum, let cases {
+                attribute.kind = .caseName(cases: cases)
+            } else if isEnum {
+                attribute.kind = .rawValue(cases: [])
+            }
+            for var element in elements {
+                let elementName = element.name
+                element.name = isEnum && cases == nil ? attribute.name : attribute.name + "." + elementName
+                element.composite = CompositePart(composite: attribute.name, element: elementName)
+                entity?.attributes.append(element)
+            }
+            entity?.composites.append(attribute)
         case "uniquenessConstraint":
             if let constraint, !constraint.isEmpty { entity?.uniquenessConstraints.append(constraint) }
             constraint = nil
@@ -234,7 +265,11 @@ private final class ModelXMLBuilder: NSObject, XMLParserDelegate {
             }
         }
         attribute.validation = validation(xml, type: type, owner: owner, name: name)
-        entity?.attributes.append(attribute)
+        if composite != nil {
+            composite?.elements.append(attribute)
+        } else {
+            entity?.attributes.append(attribute)
+        }
     }
 
     /// Min/max mean lengths for strings and binary data, values for numbers and dates.

@@ -16,18 +16,14 @@ public enum CoreDataModelWriter {
             if let modifier = entity.versionHashModifier { head.append(("versionHashModifier", modifier)) }
             head.append(("syncable", "YES"))
             out += "    <entity \(attributes(head))>\n"
-            for attribute in entity.attributes.sorted(by: { $0.name < $1.name }) {
-                var pairs = [("name", attribute.name)]
-                if attribute.isOptional { pairs.append(("optional", "YES")) }
-                if attribute.isTransient { pairs.append(("transient", "YES")) }
-                pairs.append(("attributeType", typeName(attribute.type)))
-                if let value = attribute.defaultValue { pairs.append(("defaultValueString", value.displayText)) }
-                if attribute.isIndexed { pairs.append(("indexed", "YES")) }
-                if attribute.allowsExternalBinaryDataStorage { pairs.append(("allowsExternalBinaryDataStorage", "YES")) }
-                if attribute.preservesValueInHistoryOnDeletion { pairs.append(("preserveAfterDeletion", "YES")) }
-                if let modifier = attribute.versionHashModifier { pairs.append(("versionHashModifier", modifier)) }
-                out += "        <attribute \(attributes(pairs))/>\n"
+            // Plain attributes and composites in name order; a composite's elements in theirs.
+            var blocks: [(name: String, xml: String)] = entity.attributes.filter { $0.composite == nil }.map {
+                ($0.name, "        " + attributeElement($0, named: $0.name) + "\n")
             }
+            for composite in entity.composites {
+                blocks.append((composite.name, compositeElement(composite, elements: entity.attributes.filter { $0.composite?.composite == composite.name })))
+            }
+            for block in blocks.sorted(by: { $0.name < $1.name }) { out += block.xml }
             for relationship in entity.relationships.sorted(by: { $0.name < $1.name }) {
                 var pairs = [("name", relationship.name)]
                 if relationship.isOptional { pairs.append(("optional", "YES")) }
@@ -47,6 +43,13 @@ public enum CoreDataModelWriter {
                 if let modifier = relationship.versionHashModifier { pairs.append(("versionHashModifier", modifier)) }
                 out += "        <relationship \(attributes(pairs))/>\n"
             }
+            for index in entity.fetchIndexes {
+                out += "        <fetchIndex name=\(quoted(index.name))>\n"
+                for element in index.elements {
+                    out += "            <fetchIndexElement property=\(quoted(element.property)) type=\"Binary\" order=\(quoted(element.isAscending ? "ascending" : "descending"))/>\n"
+                }
+                out += "        </fetchIndex>\n"
+            }
             let constraints = entity.uniquenessConstraints.filter { !$0.isEmpty }
             if !constraints.isEmpty {
                 out += "        <uniquenessConstraints>\n"
@@ -60,6 +63,45 @@ public enum CoreDataModelWriter {
             out += "    </entity>\n"
         }
         return out + "</model>\n"
+    }
+
+    private static func attributeElement(_ attribute: Attribute, named name: String) -> String {
+        var pairs = [("name", name)]
+        if attribute.isOptional { pairs.append(("optional", "YES")) }
+        if attribute.isTransient { pairs.append(("transient", "YES")) }
+        pairs.append(("attributeType", typeName(attribute.type)))
+        // A default held as bytes (an archived empty array) has no text form in the file.
+        if let value = attribute.defaultValue, !{ if case .binary = value { true } else { false } }() { pairs.append(("defaultValueString", value.displayText)) }
+        if attribute.type == .transformable { pairs.append(("valueTransformerName", "NSSecureUnarchiveFromData")) }
+        if attribute.isIndexed { pairs.append(("indexed", "YES")) }
+        if attribute.allowsExternalBinaryDataStorage { pairs.append(("allowsExternalBinaryDataStorage", "YES")) }
+        if attribute.preservesValueInHistoryOnDeletion { pairs.append(("preserveAfterDeletion", "YES")) }
+        if let modifier = attribute.versionHashModifier { pairs.append(("versionHashModifier", modifier)) }
+        return "<attribute \(attributes(pairs))/>"
+    }
+
+    /// A composite attribute as the model SwiftData builds holds it (its elements inside, an
+    /// enum marked in its user info); Xcode's own file form for composites is not confirmed.
+    private static func compositeElement(_ composite: CompositeAttribute, elements: [Attribute]) -> String {
+        var pairs = [("name", composite.name)]
+        if composite.isOptional { pairs.append(("optional", "YES")) }
+        pairs.append(("attributeType", "Composite"))
+        if let value = composite.defaultValue { pairs.append(("defaultValueString", value)) }
+        var out = "        <compositeAttribute \(attributes(pairs))>\n"
+        switch composite.kind {
+        case .structure:
+            break
+        case .rawValue:
+            out += "            <userInfo>\n                <entry key=\"EnumType\" value=\"true\"/>\n            </userInfo>\n"
+        case .caseName(let cases):
+            let list = "[" + cases.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+            out += "            <userInfo>\n                <entry key=\"EnumType\" value=\"true\"/>\n"
+                + "                <entry key=\"enum\" value=\(quoted(list))/>\n            </userInfo>\n"
+        }
+        for element in elements {
+            out += "            " + attributeElement(element, named: element.composite?.element ?? element.name) + "\n"
+        }
+        return out + "        </compositeAttribute>\n"
     }
 
     public static func typeName(_ type: AttributeType) -> String {

@@ -29,8 +29,18 @@ public enum CoreDataVersionHashes {
             bytes.append(entityHash(parent, in: model, memo: &memo, visiting: visiting.union([name])))
         }
         var properties: [(String, Data)] = []
+        var elements: [String: [(String, Data)]] = [:]
         for attribute in model.allAttributes(of: name) where !attribute.isTransient {
-            properties.append((attribute.name, attributeHash(attribute)))
+            if let part = attribute.composite {
+                elements[part.composite, default: []].append((part.element, attributeHash(attribute, named: part.element)))
+            } else {
+                properties.append((attribute.name, attributeHash(attribute)))
+            }
+        }
+        // A composite: SHA256 of its elements' hashes in element-name order; its own name,
+        // optionality and type are not hashed (confirmed by swiftdata-metacocktails).
+        for (composite, hashes) in elements {
+            properties.append((composite, sha256(hashes.sorted { $0.0 < $1.0 }.reduce(into: Data()) { $0.append($1.1) })))
         }
         for relationship in model.allRelationships(of: name) where !relationship.isTransient {
             properties.append((relationship.name, relationshipHash(relationship)))
@@ -47,11 +57,11 @@ public enum CoreDataVersionHashes {
 
     /// `SHA256(B ‖ int32 typeCode ‖ [0x01 external storage] ‖ [0x01 preserve after deletion])`,
     /// or for a derived attribute only `SHA256(expression)`.
-    public static func attributeHash(_ attribute: Attribute) -> Data {
+    public static func attributeHash(_ attribute: Attribute, named name: String? = nil) -> Data {
         if let expression = attribute.derivationExpression {
             return sha256(Data(hashedDerivation(expression).utf8))
         }
-        var bytes = propertyBase(name: attribute.name, isOptional: attribute.isOptional,
+        var bytes = propertyBase(name: name ?? attribute.name, isOptional: attribute.isOptional,
                                  isTransient: attribute.isTransient, modifier: attribute.versionHashModifier)
         append(Int32(typeCode(attribute.type)), to: &bytes)
         if attribute.allowsExternalBinaryDataStorage { bytes.append(1) }

@@ -6,9 +6,15 @@ import SwiftSyntax
 struct ModelClass {
     var name: String
     var location: Location
+    /// The class it inherits from, if any (an entity's parent when that is a `@Model` class too).
+    var superclass: String?
+    /// The `VersionedSchema` enum it is declared in, if any.
+    var schema: String?
     var properties: [Property] = []
     /// `#Unique<T>([\.a, \.b])` constraints.
     var uniqueConstraints: [[String]] = []
+    /// `#Index<T>([\.a], [\.a, \.b])` indexes.
+    var indexes: [[String]] = []
 
     struct Property {
         var name: String
@@ -24,7 +30,36 @@ struct ModelClass {
         var deleteRule = Relationship.DeleteRule.nullify
         var minCount: Int?
         var maxCount: Int?
+        /// `@Attribute(.ephemeral)`: kept in memory only.
+        var isEphemeral = false
+        /// Written with an initial value (`= Tags()`), literal or not.
+        var hasInitialValue = false
+        /// `= []`.
+        var isEmptyArray = false
     }
+}
+
+/// A struct or enum declared in the source: what a property of its type stores.
+enum ValueType {
+    case structure(properties: [ModelClass.Property])
+    /// `rawType` is the raw value type (`String`, `Int`), nil for an enum without raw values.
+    case enumeration(rawType: String?, cases: [EnumCase], location: Location)
+
+    struct EnumCase {
+        var name: String
+        /// As written (`"Coupe"`, `3`), or implied (the case's name, the next integer).
+        var rawValue: String?
+        /// `case syrups(Syrup)`.
+        var hasPayload: Bool
+    }
+}
+
+/// A `VersionedSchema` enum: its version and the model classes it lists.
+struct VersionedSchemaDeclaration {
+    var name: String
+    var version: [Int]
+    var models: [String]
+    var location: Location
 }
 
 /// A property's type as written (or as its initial value gives it): optional, array, base name.
@@ -135,6 +170,10 @@ final class ModelClassFinder: SyntaxVisitor {
     let converter: SourceLocationConverter
     let file: String
     private(set) var classes: [ModelClass] = []
+    private(set) var valueTypes: [(name: String, type: ValueType)] = []
+    private(set) var schemas: [VersionedSchemaDeclaration] = []
+    /// The enclosing `VersionedSchema` enums of the declaration being read, innermost last.
+    private var schemaStack: [String?] = []
 
     init(converter: SourceLocationConverter, file: String) {
         self.converter = converter
@@ -148,17 +187,96 @@ final class ModelClassFinder: SyntaxVisitor {
     }
 
     override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+        // Nested classes are read too: SwiftData names their entities by the class name alone.
         guard node.attributes.contains(where: { Self.attributeName($0) == "Model" }) else { return .visitChildren }
-        var model = ModelClass(name: node.name.text, location: location(node.name))
+        var model = ModelClass(name: node.name.text, location: location(node.name),
+                               superclass: node.inheritanceClause?.inheritedTypes.first.map { PropertyType($0.type).base },
+                               schema: schemaStack.last(where: { $0 != nil }) ?? nil)
         for member in node.memberBlock.members {
             if let variable = member.decl.as(VariableDeclSyntax.self) {
                 model.properties += properties(of: variable)
-            } else if let macro = member.decl.as(MacroExpansionDeclSyntax.self), macro.macroName.text == "Unique" {
-                model.uniqueConstraints += Self.keyPathLists(macro.arguments)
+            } else if let macro = member.decl.as(MacroExpansionDeclSyntax.self) {
+                switch macro.macroName.text {
+                case "Unique": model.uniqueConstraints += Self.keyPathLists(macro.arguments)
+                case "Index": model.indexes += Self.keyPathLists(macro.arguments)
+                default: break
+                }
             }
         }
         classes.append(model)
-        return .skipChildren
+        return .visitChildren
+    }
+
+    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
+        var stored: [ModelClass.Property] = []
+        for member in node.memberBlock.members {
+            if let variable = member.decl.as(VariableDeclSyntax.self) { stored += properties(of: variable) }
+        }
+        valueTypes.append((node.name.text, .structure(properties: stored)))
+        return .visitChildren
+    }
+
+    override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
+        let inherited = node.inheritanceClause?.inheritedTypes.map { PropertyType($0.type).base } ?? []
+        if inherited.contains("VersionedSchema") {
+            schemas.append(schema(node))
+            schemaStack.append(node.name.text)
+            return .visitChildren
+        }
+        schemaStack.append(nil)
+        let rawTypes = ["String", "Character", "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16",
+                        "UInt32", "UInt64", "Double", "Float"]
+        let rawType = inherited.first { rawTypes.contains($0) }
+        var cases: [ValueType.EnumCase] = []
+        var next = 0
+        for member in node.memberBlock.members {
+            guard let declaration = member.decl.as(EnumCaseDeclSyntax.self) else { continue }
+            for element in declaration.elements {
+                var raw: String?
+                if let written = element.rawValue?.value {
+                    raw = Self.literal(written)?.displayText
+                    if let number = raw.flatMap({ Int($0) }) { next = number + 1 }
+                } else if let rawType {
+                    if rawType == "String" || rawType == "Character" {
+                        raw = element.name.text
+                    } else {
+                        raw = String(next)
+                        next += 1
+                    }
+                }
+                cases.append(.init(name: element.name.text, rawValue: raw, hasPayload: element.parameterClause != nil))
+            }
+        }
+        valueTypes.append((node.name.text, .enumeration(rawType: rawType, cases: cases, location: location(node.name))))
+        return .visitChildren
+    }
+
+    override func visitPost(_ node: EnumDeclSyntax) {
+        _ = schemaStack.popLast()
+    }
+
+    /// `static var versionIdentifier = Schema.Version(2, 0, 0)` and
+    /// `static var models: [any PersistentModel.Type] { [Recipe.self, Tag.self] }`.
+    private func schema(_ node: EnumDeclSyntax) -> VersionedSchemaDeclaration {
+        var declaration = VersionedSchemaDeclaration(name: node.name.text, version: [1, 0, 0], models: [], location: location(node.name))
+        for member in node.memberBlock.members {
+            guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
+            for binding in variable.bindings {
+                switch binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
+                case "versionIdentifier":
+                    guard let call = binding.initializer?.value.as(FunctionCallExprSyntax.self) else { continue }
+                    let numbers = call.arguments.compactMap { Int($0.expression.trimmedDescription) }
+                    if numbers.count == 3 { declaration.version = numbers }
+                case "models":
+                    let found = ArrayFinder(viewMode: .sourceAccurate)
+                    found.walk(binding)
+                    declaration.models = found.typeNames
+                default:
+                    break
+                }
+            }
+        }
+        return declaration
     }
 
     /// The stored properties a `var` or `let` declares: not static, not computed, not `@Transient`.
@@ -181,6 +299,8 @@ final class ModelClassFinder: SyntaxVisitor {
             var property = ModelClass.Property(
                 name: name, type: type ?? PropertyType(written: "(no type written)", base: ""),
                 location: location(binding.pattern), defaultValue: initial.flatMap(Self.literal))
+            property.hasInitialValue = initial != nil
+            if let array = initial?.as(ArrayExprSyntax.self), array.elements.isEmpty { property.isEmptyArray = true }
             for attribute in attributes { read(attribute, into: &property) }
             out.append(property)
         }
@@ -202,6 +322,7 @@ final class ModelClassFinder: SyntaxVisitor {
                 case "unique": property.isUnique = true
                 case "externalStorage": property.externalStorage = true
                 case "preserveValueOnDeletion": property.preserveOnDeletion = true
+                case "ephemeral": property.isEphemeral = true
                 default: break
                 }
             }
@@ -258,5 +379,21 @@ final class ModelClassFinder: SyntaxVisitor {
         case .integerLiteralExpr, .floatLiteralExpr, .booleanLiteralExpr: return .text(expression.trimmedDescription)
         default: return nil
         }
+    }
+}
+
+/// The type names of the first array of `T.self` in a declaration (`[Recipe.self, Tag.self]`).
+private final class ArrayFinder: SyntaxVisitor {
+    var typeNames: [String] = []
+
+    override func visit(_ node: ArrayExprSyntax) -> SyntaxVisitorContinueKind {
+        guard typeNames.isEmpty else { return .skipChildren }
+        typeNames = node.elements.compactMap { element in
+            guard let access = element.expression.as(MemberAccessExprSyntax.self), access.declName.baseName.text == "self",
+                  let base = access.base else { return nil }
+            if let member = base.as(MemberAccessExprSyntax.self) { return member.declName.baseName.text }
+            return base.as(DeclReferenceExprSyntax.self)?.baseName.text
+        }
+        return .skipChildren
     }
 }

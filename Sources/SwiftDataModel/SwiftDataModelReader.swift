@@ -51,88 +51,42 @@ public enum SwiftDataModelReader {
     /// The model of the `@Model` classes in `sources` (text and the file name for messages).
     public static func parse(_ sources: [(text: String, file: String)]) throws -> StoreModel {
         var classes: [ModelClass] = []
+        var valueTypes: [String: ValueType] = [:]
+        var schemas: [VersionedSchemaDeclaration] = []
         for (text, file) in sources {
             let tree = Parser.parse(source: text)
             let converter = SourceLocationConverter(fileName: file, tree: tree)
             let finder = ModelClassFinder(converter: converter, file: file)
             finder.walk(tree)
             classes += finder.classes
+            schemas += finder.schemas
+            // The first declaration of a name wins: types are found by their name alone.
+            for (name, type) in finder.valueTypes where valueTypes[name] == nil { valueTypes[name] = type }
         }
         guard !classes.isEmpty else {
             throw PipelineError(.invalidPipeline, at: Location(file: sources.first?.file ?? ""), stage: "model",
                                 "no @Model class in the Swift source")
         }
-        return try translate(classes)
+        var version = [1, 0, 0]
+        // With versioned schemas, the model is the newest version's classes.
+        if let newest = schemas.max(by: { $0.version.lexicographicallyPrecedes($1.version) }) {
+            version = newest.version
+            classes = try listed(in: newest, from: classes)
+        }
+        return try Translation(classes: classes, valueTypes: valueTypes).model(version: version)
     }
 
-    // MARK: Translation
-
-    private static func translate(_ classes: [ModelClass]) throws -> StoreModel {
-        let names = Set(classes.map(\.name))
-        var entities: [Entity] = []
-        var relationships: [String: [Relationship]] = [:]
-        for model in classes {
-            var attributes: [Attribute] = []
-            var constraints = model.uniqueConstraints
-            for property in model.properties {
-                let type = property.type
-                if let target = type.modelName(in: names) {
-                    var relationship = Relationship(name: property.name, destination: target, inverse: property.inverse,
-                                                    isToMany: type.isArray, isOptional: type.isOptional,
-                                                    location: property.location, deleteRule: property.deleteRule)
-                    if let min = property.minCount { relationship.minCount = min }
-                    if let max = property.maxCount { relationship.maxCount = max }
-                    relationships[model.name, default: []].append(relationship)
-                    continue
-                }
-                guard !type.base.isEmpty else {
-                    throw PipelineError(.invalidPipeline, at: property.location, stage: "model",
-                                        "\(model.name).\(property.name): write its type (`var \(property.name): String`); "
-                                            + "pipectl cannot tell it from its initial value")
-                }
-                guard !type.isArray, let attributeType = type.attributeType else {
-                    throw PipelineError(.invalidPipeline, at: property.location, stage: "model",
-                                        "\(model.name).\(property.name): pipectl cannot translate the type '\(type.written)' yet "
-                                            + "(it reads Int, Int64, Int32, Int16, Double, Float, Bool, String, Date, Data, UUID, URL, "
-                                            + "Decimal, their optionals, and @Model classes and arrays of them)")
-                }
-                if property.isUnique { constraints.append([property.name]) }
-                attributes.append(Attribute(name: property.name, type: attributeType, isOptional: type.isOptional,
-                                            defaultValue: property.defaultValue, location: property.location,
-                                            allowsExternalBinaryDataStorage: property.externalStorage,
-                                            preservesValueInHistoryOnDeletion: property.preserveOnDeletion,
-                                            versionHashModifier: property.hashModifier))
-            }
-            entities.append(Entity(name: model.name, attributes: attributes, relationships: [], uniqueKey: [],
-                                   location: model.location, uniquenessConstraints: constraints))
+    /// The classes a `VersionedSchema` lists: those declared in it, else those declared outside any.
+    private static func listed(in schema: VersionedSchemaDeclaration, from classes: [ModelClass]) throws -> [ModelClass] {
+        guard !schema.models.isEmpty else {
+            throw PipelineError(.invalidPipeline, at: schema.location, stage: "model",
+                                "\(schema.name): pipectl cannot tell which classes its 'models' lists; write them as [Recipe.self, Tag.self]")
         }
-        // Inverses: declared on one side, or the only relationship each side has toward the other.
-        for entity in entities {
-            for index in relationships[entity.name, default: []].indices {
-                let relationship = relationships[entity.name]![index]
-                if let inverse = relationship.inverse {
-                    guard let other = relationships[relationship.destination]?.firstIndex(where: { $0.name == inverse }) else {
-                        throw PipelineError(.invalidPipeline, at: relationship.location, stage: "model",
-                                            "\(entity.name).\(relationship.name): its inverse '\(inverse)' is no relationship of '\(relationship.destination)'")
-                    }
-                    relationships[relationship.destination]![other].inverse = relationship.name
-                    continue
-                }
-                let toward = relationships[entity.name]!.filter { $0.destination == relationship.destination }
-                let back = relationships[relationship.destination, default: []].filter { $0.destination == entity.name }
-                if toward.count == 1, back.count == 1, back[0].inverse == nil || back[0].inverse == relationship.name,
-                   !(entity.name == relationship.destination && back[0].name == relationship.name) {
-                    relationships[entity.name]![index].inverse = back[0].name
-                }
-            }
+        return try schema.models.map { name in
+            if let own = classes.first(where: { $0.name == name && $0.schema == schema.name }) { return own }
+            if let outside = classes.first(where: { $0.name == name && $0.schema == nil }) { return outside }
+            throw PipelineError(.invalidPipeline, at: schema.location, stage: "model",
+                                "\(schema.name) lists '\(name)', which is no @Model class of the source")
         }
-        entities = entities.map { entity in
-            var entity = entity
-            entity.relationships = relationships[entity.name] ?? []
-            return entity
-        }
-        // SwiftData's Schema.Version, 1.0.0 unless a VersionedSchema says otherwise (both real
-        // SwiftData stores of the cases have it).
-        return StoreModel(entities: entities, versionIdentifiers: ["1.0.0"])
     }
 }

@@ -22,12 +22,15 @@ public struct Attribute: Sendable {
     public var derivationExpression: String?
     /// Value and length limits from the model, kept for later enforcement.
     public var validation: AttributeValidation
+    /// Set on an element of a composite attribute (a SwiftData Codable struct or enum property):
+    /// each element is an attribute of its own here, with a column of its own in the store.
+    public var composite: CompositePart?
 
     public init(name: String, type: AttributeType, isOptional: Bool = true, defaultValue: Value? = nil,
                 isIndexed: Bool = false, location: Location? = nil, isTransient: Bool = false,
                 allowsExternalBinaryDataStorage: Bool = false, preservesValueInHistoryOnDeletion: Bool = false,
                 versionHashModifier: String? = nil, derivationExpression: String? = nil,
-                validation: AttributeValidation = AttributeValidation()) {
+                validation: AttributeValidation = AttributeValidation(), composite: CompositePart? = nil) {
         self.name = name
         self.type = type
         self.isOptional = isOptional
@@ -40,6 +43,7 @@ public struct Attribute: Sendable {
         self.versionHashModifier = versionHashModifier
         self.derivationExpression = derivationExpression
         self.validation = validation
+        self.composite = composite
     }
 
     /// Derived attributes are computed by Core Data itself.
@@ -110,11 +114,13 @@ public struct Entity: Sendable {
     /// Core Data fetch indexes declared on this entity.
     public var fetchIndexes: [FetchIndex]
     public var versionHashModifier: String?
+    /// The composite attributes whose elements are among `attributes`, in declaration order.
+    public var composites: [CompositeAttribute] = []
 
     public init(name: String, parent: String? = nil, isAbstract: Bool = false, attributes: [Attribute] = [],
                 relationships: [Relationship] = [], uniqueKey: [String] = [], location: Location? = nil,
                 uniquenessConstraints: [[String]] = [], fetchIndexes: [FetchIndex] = [],
-                versionHashModifier: String? = nil) {
+                versionHashModifier: String? = nil, composites: [CompositeAttribute] = []) {
         self.name = name
         self.parent = parent
         self.isAbstract = isAbstract
@@ -125,6 +131,7 @@ public struct Entity: Sendable {
         self.uniquenessConstraints = uniquenessConstraints
         self.fetchIndexes = fetchIndexes
         self.versionHashModifier = versionHashModifier
+        self.composites = composites
     }
 }
 
@@ -134,6 +141,9 @@ public struct StoreModel: Sendable {
     private var indexByName: [String: Int]
     /// The model's version identifiers (Core Data's `versionIdentifiers`), written to store metadata.
     public var versionIdentifiers: [String]
+    /// `NSPersistenceFrameworkVersion` of the stores the model's app writes, where the kind of
+    /// model tells it (a SwiftData app's); nil: Core Data's default.
+    public var frameworkVersion: Int?
 
     public init(entities: [Entity], versionIdentifiers: [String] = []) {
         self.entities = entities
@@ -167,6 +177,11 @@ public struct StoreModel: Sendable {
     /// Inherited and own attributes, ancestors' first.
     public func allAttributes(of name: String) -> [Attribute] {
         lineage(of: name).flatMap(\.attributes)
+    }
+
+    /// Inherited and own composite attributes, ancestors' first.
+    public func allComposites(of name: String) -> [CompositeAttribute] {
+        lineage(of: name).flatMap(\.composites)
     }
 
     /// Inherited and own relationships, ancestors' first.

@@ -51,13 +51,15 @@ struct CoreDataSchemaTests {
         #expect(error.description == "Books.xcdatamodel/contents:4:9: error: model: derived attribute 'Book.pageCount' cannot be written into a generated store: Core Data keeps it up to date with SQL triggers that call its own functions; make it a plain attribute or drop it from the model")
     }
 
-    @Test func toManyWithoutInverseIsRefused() throws {
+    @Test("a to-many without inverse: the listing row's key on the listed table, as SwiftData keeps it")
+    func toManyWithoutInverse() throws {
         let model = StoreModel(entities: [
             Entity(name: "A", relationships: [Relationship(name: "bs", destination: "B", isToMany: true)]),
-            Entity(name: "B"),
+            Entity(name: "B", relationships: [Relationship(name: "a", destination: "A")]),
         ])
-        let error = try #require(throws: PipelineError.self) { try CoreDataSchema(model) }
-        #expect(error.description == "error: model: to-many relationship 'A.bs' has no inverse; pipectl writes to-many relationships through their inverse, so give it one in the model")
+        let schema = try CoreDataSchema(model)
+        #expect(schema.tables[1].createStatement == "CREATE TABLE ZB ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZA INTEGER, Z1BS INTEGER )")
+        #expect(schema.indexStatements == ["CREATE INDEX ZB_ZA_INDEX ON ZB (ZA)", "CREATE INDEX ZB_Z1BS_INDEX ON ZB (Z1BS)"])
     }
 
     /// Siblings sharing a property name, a to-one into a hierarchy, and an ordered to-many's
@@ -107,8 +109,12 @@ struct CoreDataSchemaTests {
         #expect(Set(decoded.keys) == [
             "NSStoreType", "NSStoreModelVersionHashes", "NSStoreModelVersionHashesVersion",
             "NSStoreModelVersionIdentifiers", "NSPersistenceFrameworkVersion", "_NSAutoVacuumLevel",
-            "DefaultDataImported", "Source", "Rows",
+            "DefaultDataImported", "Source", "Rows", "NSStoreModelVersionHashesDigest",
         ])
+        // SwiftData's framework versions add the checksum too.
+        let later = CoreDataMetadata(model: model, frameworkVersion: CoreDataMetadata.swiftDataFrameworkVersion)
+        let keys = try #require(try PropertyListSerialization.propertyList(from: later.binaryPropertyList(), format: nil) as? [String: Any]).keys
+        #expect(keys.contains("NSStoreModelVersionChecksumKey") && keys.contains("NSStoreModelVersionHashesDigest"))
         #expect(decoded["NSStoreType"] as? String == "SQLite")
         #expect(decoded["NSStoreModelVersionHashesVersion"] as? Int == 3)
         #expect(decoded["NSStoreModelVersionIdentifiers"] as? [String] == [""])

@@ -183,7 +183,7 @@ struct CoreDataSinkTests {
             let plist = try #require(try PropertyListSerialization.propertyList(from: Data(bytes), format: nil) as? [String: Any])
             #expect(plist.keys.sorted() == [
                 "DataVersion", "DefaultDataImported", "NSPersistenceFrameworkVersion", "NSStoreModelVersionHashes",
-                "NSStoreModelVersionHashesVersion", "NSStoreModelVersionIdentifiers", "NSStoreType", "Source",
+                "NSStoreModelVersionHashesDigest", "NSStoreModelVersionHashesVersion", "NSStoreModelVersionIdentifiers", "NSStoreType", "Source",
                 "_NSAutoVacuumLevel",
             ])
             #expect(plist["NSStoreType"] as? String == "SQLite")

@@ -114,13 +114,29 @@ struct SwiftDataModelReaderTests {
         } catch {
             #expect("\(error)".hasPrefix("Trip.swift:2:9: error: model: Trip.stops: write its type"), "\(error)")
         }
+        // A type declared nowhere in the source.
         #expect(throws: PipelineError.self) {
-            try SwiftDataModelReader.parse([("@Model final class Trip {\n    var name: String\n    var stops: [Stop]\n}\nstruct Stop: Codable {}\n", "Trip.swift")])
+            try SwiftDataModelReader.parse([("@Model final class Trip {\n    var name: String\n    var stops: [Stop]\n}\n", "Trip.swift")])
         }
         do {
-            _ = try SwiftDataModelReader.parse([("@Model final class Trip {\n    var name: String\n    var stops: [Stop]\n}\nstruct Stop: Codable {}\n", "Trip.swift")])
+            _ = try SwiftDataModelReader.parse([("@Model final class Trip {\n    var name: String\n    var stops: [Stop]\n}\n", "Trip.swift")])
         } catch {
             #expect("\(error)".hasPrefix("Trip.swift:3:9: error: model: Trip.stops: pipectl cannot translate the type '[Stop]' yet"), "\(error)")
+        }
+        // An enum whose cases carry values, and a struct holding a struct.
+        let payload = "@Model final class Trip {\n    var leg: Leg\n}\nenum Leg: Codable { case walk(Int), ride }\n"
+        #expect(throws: PipelineError.self) { try SwiftDataModelReader.parse([(payload, "Trip.swift")]) }
+        do {
+            _ = try SwiftDataModelReader.parse([(payload, "Trip.swift")])
+        } catch {
+            #expect("\(error)".hasPrefix("Trip.swift:2:9: error: model: Trip.leg: pipectl cannot translate 'Leg' yet: its case 'walk' has associated values"), "\(error)")
+        }
+        let nested = "@Model final class Trip {\n    var place: Place?\n}\nstruct Place: Codable { var point: Point }\nstruct Point: Codable { var x: Double }\n"
+        do {
+            _ = try SwiftDataModelReader.parse([(nested, "Trip.swift")])
+            Issue.record("a struct in a struct read")
+        } catch {
+            #expect("\(error)".hasPrefix("Trip.swift:2:9: error: model: Trip.place: pipectl cannot translate 'point: Point' of 'Place' yet"), "\(error)")
         }
     }
 }

@@ -1,0 +1,57 @@
+/// The bytes SwiftData stores in a Transformable attribute for a Swift array of values: the
+/// array as JSON, wrapped as the root `NSData` of an `NSKeyedArchiver` binary property list.
+///
+/// Laid out object for object as Foundation's archiver lays it out: swiftdata-cheftime holds
+/// `[]` in every one of its 109 `[Data]` values as exactly `archive(json: "[]")`. Non-empty
+/// arrays follow the same layout; no real store confirms one yet.
+public enum KeyedArchive {
+    public static func archive(json: [UInt8]) -> [UInt8] {
+        var data: [UInt8] = []
+        appendMarker(0x40, count: json.count, to: &data)
+        data += json
+        // Objects 0-12: the top dictionary, its four keys and values, the root UID, `$null`, the data.
+        let objects: [[UInt8]] = [
+            [0xD4, 1, 2, 3, 4, 5, 6, 7, 10],
+            [0x58] + Array("$version".utf8),
+            [0x59] + Array("$archiver".utf8),
+            [0x54] + Array("$top".utf8),
+            [0x58] + Array("$objects".utf8),
+            [0x12, 0x00, 0x01, 0x86, 0xA0],  // 100000
+            [0x5F, 0x10, 0x0F] + Array("NSKeyedArchiver".utf8),
+            [0xD1, 8, 9],
+            [0x54] + Array("root".utf8),
+            [0x80, 0x01],  // UID 1
+            [0xA2, 11, 12],
+            [0x55] + Array("$null".utf8),
+            data,
+        ]
+        var out = Array("bplist00".utf8)
+        var offsets: [Int] = []
+        for object in objects {
+            offsets.append(out.count)
+            out += object
+        }
+        let table = out.count
+        let width = table <= 0xFF ? 1 : table <= 0xFFFF ? 2 : table <= 0xFFFF_FFFF ? 4 : 8
+        for offset in offsets { appendBigEndian(UInt64(offset), width: width, to: &out) }
+        out += [0, 0, 0, 0, 0, 0, UInt8(width), 1]
+        appendBigEndian(UInt64(objects.count), width: 8, to: &out)
+        appendBigEndian(0, width: 8, to: &out)
+        appendBigEndian(UInt64(table), width: 8, to: &out)
+        return out
+    }
+
+    private static func appendMarker(_ marker: UInt8, count: Int, to bytes: inout [UInt8]) {
+        guard count >= 15 else { bytes.append(marker | UInt8(count)); return }
+        bytes.append(marker | 0x0F)
+        let width = count <= 0xFF ? 1 : count <= 0xFFFF ? 2 : count <= 0xFFFF_FFFF ? 4 : 8
+        bytes.append(0x10 | UInt8(width.trailingZeroBitCount))
+        appendBigEndian(UInt64(count), width: width, to: &bytes)
+    }
+
+    private static func appendBigEndian(_ value: UInt64, width: Int, to bytes: inout [UInt8]) {
+        for shift in stride(from: (width - 1) * 8, through: 0, by: -8) {
+            bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import Diagnostics
+
+/// A composite attribute: how SwiftData stores a property of a Codable struct or enum type. Its
+/// elements are attributes of the entity of their own (`Attribute.composite` says which), each
+/// with a column; the composite itself has no column, and the version hash hashes it from its
+/// elements (confirmed by swiftdata-metacocktails and swiftdata-cheftime).
+public struct CompositeAttribute: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
+        /// A struct: one element per stored property, loaded by dotted name (`author.person`).
+        case structure
+        /// An enum with raw values: one element named as the property, holding the raw value.
+        /// `cases` maps each case name to its raw value, so either may be loaded.
+        case rawValue(cases: [(name: String, rawValue: String)])
+        /// An enum without raw values: one text element per case; the current case's holds the
+        /// case name, the others are empty.
+        case caseName(cases: [String])
+
+        public static func == (lhs: Kind, rhs: Kind) -> Bool {
+            switch (lhs, rhs) {
+            case (.structure, .structure): true
+            case (.rawValue(let a), .rawValue(let b)): a.map(\.name) == b.map(\.name) && a.map(\.rawValue) == b.map(\.rawValue)
+            case (.caseName(let a), .caseName(let b)): a == b
+            default: false
+            }
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            switch self {
+            case .structure: hasher.combine(0)
+            case .rawValue(let cases): hasher.combine(cases.map(\.name)); hasher.combine(cases.map(\.rawValue))
+            case .caseName(let cases): hasher.combine(cases)
+            }
+        }
+    }
+
+    public var name: String
+    public var kind: Kind
+    /// Nil leaves every element empty.
+    public var isOptional: Bool
+    /// The Swift type as written, for messages and the model's XML.
+    public var typeName: String
+    /// The default value Core Data records (`{}` for a struct with an initial value), not hashed.
+    public var defaultValue: String?
+    public var location: Location?
+
+    public init(name: String, kind: Kind, isOptional: Bool, typeName: String, defaultValue: String? = nil,
+                location: Location? = nil) {
+        self.name = name
+        self.kind = kind
+        self.isOptional = isOptional
+        self.typeName = typeName
+        self.defaultValue = defaultValue
+        self.location = location
+    }
+
+    public var isEnum: Bool {
+        if case .structure = kind { return false }
+        return true
+    }
+}
+
+/// Which composite an attribute is an element of, and the element's own name (its column is
+/// `Z` + that name: `author.person` is ZPERSON).
+public struct CompositePart: Sendable, Hashable {
+    public var composite: String
+    public var element: String
+
+    public init(composite: String, element: String) {
+        self.composite = composite
+        self.element = element
+    }
+}
