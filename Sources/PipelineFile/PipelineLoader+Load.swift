@@ -25,7 +25,9 @@ extension PipelineLoader.Context {
             throw body.error("'\(entity)' expects a mapping of its attributes to record fields, found \(body.kindDescription)")
         }
         guard !pairs.isEmpty else { throw body.error("nothing is loaded into '\(entity)': map its attributes to record fields") }
-        let attributes = model.allAttributes(of: entity).map(\.name)
+        // An enum property (a composite) loads from one field, by case name or raw value.
+        let attributes = model.allAttributes(of: entity).filter { $0.composite?.composite != $0.name }.map(\.name)
+            + model.allComposites(of: entity).filter(\.isEnum).map(\.name)
         let relationships = model.allRelationships(of: entity)
         var assignments: [LoadSpec.Assignment] = []
         var links: [LoadSpec.Link] = []

@@ -36,6 +36,8 @@ struct ModelClass {
         var hasInitialValue = false
         /// `= []`.
         var isEmptyArray = false
+        /// `= .paperback`: the case an enum property starts as.
+        var initialCase: String?
     }
 }
 
@@ -301,6 +303,7 @@ final class ModelClassFinder: SyntaxVisitor {
                 location: location(binding.pattern), defaultValue: initial.flatMap(Self.literal))
             property.hasInitialValue = initial != nil
             if let array = initial?.as(ArrayExprSyntax.self), array.elements.isEmpty { property.isEmptyArray = true }
+            if let member = initial?.as(MemberAccessExprSyntax.self) { property.initialCase = member.declName.baseName.text }
             for attribute in attributes { read(attribute, into: &property) }
             out.append(property)
         }

@@ -84,7 +84,7 @@ struct Translation {
         switch valueType {
         case .structure(let members):
             var composite = CompositeAttribute(name: property.name, kind: .structure, isOptional: type.isOptional,
-                                               typeName: type.written, defaultValue: property.hasInitialValue ? "{}" : nil,
+                                               typeName: type.base, defaultValue: property.hasInitialValue ? "{}" : nil,
                                                location: property.location)
             composite.location = property.location
             for member in members {
@@ -106,20 +106,25 @@ struct Translation {
             if let payload = cases.first(where: \.hasPayload) {
                 throw fail(model, property, "pipectl cannot translate '\(type.base)' yet: its case '\(payload.name)' has associated values")
             }
+            // `= .paperback` fills the enum's columns of each new row that gives no value.
+            let initial = cases.first { $0.name == property.initialCase }
             if let rawType {
                 let elementType = PropertyType(written: rawType, base: rawType).attributeType ?? .string
                 entity.composites.append(CompositeAttribute(
                     name: property.name, kind: .rawValue(cases: cases.map { ($0.name, $0.rawValue ?? $0.name) }),
-                    isOptional: type.isOptional, typeName: type.written, location: property.location))
+                    isOptional: type.isOptional, typeName: type.base, location: property.location))
+                let raw = initial.map { Value.text($0.rawValue ?? $0.name) }
                 entity.attributes.append(attribute(property.name, elementType, optional: true,
-                                                   part: CompositePart(composite: property.name, element: property.name)))
+                                                   part: CompositePart(composite: property.name, element: property.name),
+                                                   defaultValue: raw.flatMap { try? elementType.convert($0).get() }))
             } else {
                 entity.composites.append(CompositeAttribute(name: property.name, kind: .caseName(cases: cases.map(\.name)),
-                                                            isOptional: type.isOptional, typeName: type.written,
+                                                            isOptional: type.isOptional, typeName: type.base,
                                                             location: property.location))
                 for item in cases {
                     entity.attributes.append(attribute(property.name + "." + item.name, .string, optional: true,
-                                                       part: CompositePart(composite: property.name, element: item.name)))
+                                                       part: CompositePart(composite: property.name, element: item.name),
+                                                       defaultValue: item.name == initial?.name ? .text(item.name) : nil))
                 }
             }
         }

@@ -35,13 +35,17 @@ struct ModelCommand: ParsableCommand {
             if let parent = entity.parent { out += " : \(parent)" }
             if entity.isAbstract { out += " (abstract)" }
             out += "  hash \(hashes[entity.name]?.base64EncodedString() ?? "-")\n"
-            for attribute in entity.attributes.sorted(by: { $0.name < $1.name }) {
+            var lines: [(name: String, text: String)] = entity.attributes.filter { $0.composite == nil }.map { attribute in
                 var line = "  \(attribute.name): \(CoreDataModelWriter.typeName(attribute.type))"
                 line += attribute.isOptional ? ", optional" : ", required"
                 if let value = attribute.defaultValue { line += ", default \(value.displayText)" }
                 if attribute.isTransient { line += ", transient" }
-                out += line + "\n"
+                return (attribute.name, line + "\n")
             }
+            for composite in entity.composites {
+                lines.append((composite.name, Self.text(composite, elements: entity.attributes.filter { $0.composite?.composite == composite.name })))
+            }
+            out += lines.sorted { $0.name < $1.name }.map(\.text).joined()
             for relationship in entity.relationships.sorted(by: { $0.name < $1.name }) {
                 var line = "  \(relationship.name): \(relationship.isToMany ? (relationship.isOrdered ? "ordered to-many" : "to-many") : "to-one") "
                     + relationship.destination
@@ -55,5 +59,33 @@ struct ModelCommand: ParsableCommand {
             }
         }
         return out
+    }
+
+    /// `format: enum Format, raw values hardcover, paperback, ebook = e-book, required, default paperback`,
+    /// `publisher: struct Publisher, optional` and its elements below, each with its column's name.
+    static func text(_ composite: CompositeAttribute, elements: [Attribute]) -> String {
+        var line = "  \(composite.name): "
+        switch composite.kind {
+        case .structure:
+            line += "struct \(composite.typeName)"
+        case .rawValue(let cases):
+            line += "enum \(composite.typeName), raw values "
+                + cases.map { $0.name == $0.rawValue ? $0.name : "\($0.name) = \($0.rawValue)" }.joined(separator: ", ")
+        case .caseName(let cases):
+            line += "enum \(composite.typeName), a column per case: " + cases.joined(separator: ", ")
+        }
+        line += composite.isOptional ? ", optional" : ", required"
+        if case .rawValue = composite.kind, let value = elements.first?.defaultValue {
+            line += ", default \(value.displayText)"
+        } else if case .caseName = composite.kind, let chosen = elements.first(where: { $0.defaultValue != nil }) {
+            line += ", default \(chosen.composite?.element ?? "")"
+        }
+        line += "\n"
+        if case .structure = composite.kind {
+            for element in elements {
+                line += "    .\(element.composite?.element ?? element.name): \(CoreDataModelWriter.typeName(element.type))\n"
+            }
+        }
+        return line
     }
 }

@@ -16,6 +16,15 @@ import Testing
                      [.text("Emma"), .integer(474), .double(4.0), .text("Jane Austen")],
                      [.text("Frankenstein"), .integer(166), .double(3.9), .text("Mary Shelley")],
                      [.text("Moby-Dick"), .integer(720), .null, .text("Herman Melville")]])
+        // An enum with raw values: its raw value, by case name or raw value, the initial case
+        // where empty; without raw values: the case's own column holds its name; a struct: a
+        // column per property.
+        #expect(try store.rows("SELECT ZFORMAT, ZTOREAD, ZREADING, ZFINISHED, ZNAME, ZCITY FROM ZBOOK ORDER BY ZISBN") == [
+            [.text("paperback"), .null, .null, .text("finished"), .text("Penguin Classics"), .text("London")],
+            [.text("hardcover"), .null, .text("reading"), .null, .text("Penguin Classics"), .text("London")],
+            [.text("e-book"), .text("toRead"), .null, .null, .text("Dover"), .null],
+            [.text("paperback"), .null, .null, .null, .null, .null],
+        ])
         let inspect = try ws.run("inspect", "build/default.store", "--model", "pipelines/swiftdata/Models")
         #expect(inspect.status == 0, "\(inspect.stdout)\(inspect.stderr)")
         #expect(inspect.stdout.contains("match: Core Data opens this store with this model without migrating"), "\(inspect.stdout)")
@@ -40,6 +49,17 @@ import Testing
         #expect(inspect.status == 0, "\(inspect.stdout)\(inspect.stderr)")
         let missing = try ws.run("model", "no/such/Models")
         #expect(missing.status != 0 && missing.stderr.contains("no such Swift source"), "\(missing.stderr)")
+    }
+
+    @Test("an enum's value that is none of its cases is rejected, naming the cases")
+    func unknownEnumCase() throws {
+        let ws = try Workspace()
+        let csv = try String(decoding: ws.bytes("pipelines/swiftdata/data/books.csv"), as: UTF8.self)
+        try ws.write(csv.replacingOccurrences(of: "hardcover,reading", with: "hardcover,redaing"), to: "pipelines/swiftdata/data/books.csv")
+        let run = try ws.run("run", "pipelines/swiftdata/books.yaml")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("pipelines/swiftdata/data/books.csv:3:51: warning: record rejected: load: field 'shelf' \"redaing\": Book.shelf is a Shelf, whose cases are toRead, reading, finished; did you mean 'reading'?"), "\(run.stderr)")
+        #expect(try ws.store("build/default.store").rows("SELECT count(*) FROM ZBOOK") == [[.integer(3)]])
     }
 
     @Test("a property pipectl cannot translate stops the run at its line, naming it")

@@ -45,6 +45,9 @@ final class LoadBinding {
     /// goes with each record (`EntityRecord.keyHash`).
     private let textKey: Int?
     @exclusivity(unchecked) private var scratch: [UInt8] = []
+    /// Enum properties of a SwiftData model, loaded by case name (or raw value): apart from
+    /// `steps`, as one value may set several columns.
+    let enums: [EnumSlot]
     let links: [(relationship: Int, target: LoadBinding)]
     /// The to-many links: one linked record per element of a list.
     let lists: [ListLink]
@@ -67,7 +70,22 @@ final class LoadBinding {
         attributeCount = attributes.count
         relationshipCount = relationships.count
 
-        slots = try spec.assignments.map { assignment in
+        let composites = model.allComposites(of: spec.entity)
+        var enums: [EnumSlot] = []
+        var plain: [LoadSpec.Assignment] = []
+        for assignment in spec.assignments {
+            // An enum with raw values whose cases the model does not list (one read from a model
+            // file) takes its raw value as it is.
+            if let composite = composites.first(where: { $0.name == assignment.attribute }), composite.isEnum,
+               composite.kind != .rawValue(cases: []) {
+                enums.append(try EnumSlot(composite, attributes: attributes, assignment: assignment,
+                                          fieldIndex: fieldIndex, fields: fields, source: source))
+            } else {
+                plain.append(assignment)
+            }
+        }
+        self.enums = enums
+        slots = try plain.map { assignment in
             guard let a = attributes.firstIndex(where: { $0.name == assignment.attribute }) else {
                 throw PipelineError(.invalidPipeline, at: assignment.location, stage: "load",
                                     "entity '\(spec.entity)' has no attribute '\(assignment.attribute)'"
@@ -149,6 +167,7 @@ final class LoadBinding {
         var kept = Set<Int>()
         func visit(_ binding: LoadBinding) {
             for i in binding.steps.indices { last[binding.steps[i].field] = (binding, i) }
+            kept.formUnion(binding.enums.map(\.field))
             for link in binding.links { visit(link.target) }
             for list in binding.lists { kept.formUnion(list.sourceFieldsRead) }
         }
@@ -202,6 +221,7 @@ final class LoadBinding {
         if keyHash == nil, let textKey, case .text(let key)? = out.values[textKey], !key.isEmpty {
             keyHash = TextKeyHash(of: key, scratch: &scratch)
         }
+        if !enums.isEmpty { try fillEnums(&out, from: record) }
         out.keyHash = keyHash
         for j in links.indices {
             let relationship = links[j].relationship
@@ -229,6 +249,39 @@ final class LoadBinding {
     @inline(never)
     private func fillLists(_ out: inout EntityRecord, from record: Record) throws {
         for list in lists { try list.fill(&out.lists[list.relationship], from: record) }
+    }
+
+    @inline(never)
+    private func fillEnums(_ out: inout EntityRecord, from record: Record) throws {
+        for slot in enums {
+            let raw = record.values[slot.field]
+            let text = raw.isEmpty ? nil : raw.displayText.trimmingCharacters(in: .whitespaces)
+            guard let text else {
+                if slot.hasDefault {
+                    for column in slot.columns { out.values[column.attribute] = column.defaultValue ?? .null }
+                    continue
+                }
+                if slot.isRequired {
+                    throw Rejection(at: record.location(ofField: slot.field), stage: "load", field: slot.fieldName, rawValue: "",
+                                    reason: "\(entityName).\(slot.property) is required and has no default, but the value is empty")
+                }
+                for column in slot.columns { out.values[column.attribute] = .null }
+                continue
+            }
+            guard let chosen = slot.cases.first(where: { $0.name == text || $0.rawValue == text }) else {
+                throw Rejection(at: record.location(ofField: slot.field), stage: "load", field: slot.fieldName, rawValue: raw.displayText,
+                                reason: "\(entityName).\(slot.property) is a \(slot.typeName), whose cases are "
+                                    + slot.cases.map(\.name).joined(separator: ", ") + Suggestion.hint(for: text, in: slot.cases.map(\.name)))
+            }
+            for column in slot.columns {
+                if let only = column.onlyFor {
+                    out.values[column.attribute] = only == chosen.name ? .text(chosen.name) : .null
+                } else {
+                    out.values[column.attribute] = column.type.isInteger ? Int64(chosen.rawValue).map(Value.integer) ?? .text(chosen.rawValue)
+                        : .text(chosen.rawValue)
+                }
+            }
+        }
     }
 
     private func rejection(_ slot: Slot, in record: Record, raw: Value, _ reason: String) -> Rejection {
@@ -340,6 +393,61 @@ struct ListLink {
             if count == records.count { records.append(target.emptyRecord(at: record.location)) }
             try target.fill(&records[count], from: &elementRecord)
             count += 1
+        }
+    }
+}
+
+/// An enum property of a SwiftData model (a composite attribute) loaded from one field: by case
+/// name, or by raw value where the enum has raw values. With raw values its one column holds the
+/// raw value; without, each case has a column, and the chosen case's holds its name.
+struct EnumSlot {
+    struct Column {
+        var attribute: Int
+        var type: AttributeType
+        /// For an enum without raw values: the case whose column this is.
+        var onlyFor: String?
+        /// The column's value for the case the property starts as, if the model gives one.
+        var defaultValue: Value?
+    }
+
+    let field: Int
+    let fieldName: String
+    let property: String
+    let typeName: String
+    let isRequired: Bool
+    /// An empty value is the case the property starts as.
+    let hasDefault: Bool
+    let cases: [(name: String, rawValue: String)]
+    let columns: [Column]
+
+    init(_ composite: CompositeAttribute, attributes: [Attribute], assignment: LoadSpec.Assignment,
+         fieldIndex: [String: Int], fields: [String], source: String) throws {
+        guard let field = fieldIndex[assignment.field] else {
+            throw PipelineError(.invalidPipeline, at: assignment.location, stage: "load",
+                                "source '\(source)' has no field '\(assignment.field)'" + Suggestion.hint(for: assignment.field, in: fields)
+                                    + " (fields: \(fields.joined(separator: ", ")))",
+                                sourceLine: assignment.sourceLine)
+        }
+        self.field = field
+        fieldName = assignment.field
+        property = composite.name
+        typeName = composite.typeName
+        isRequired = !composite.isOptional
+        var columns: [Column] = []
+        for (index, attribute) in attributes.enumerated() where attribute.composite?.composite == composite.name {
+            let isCase = attribute.name != composite.name
+            columns.append(Column(attribute: index, type: attribute.type, onlyFor: isCase ? attribute.composite?.element : nil,
+                                  defaultValue: attribute.defaultValue))
+        }
+        self.columns = columns
+        hasDefault = columns.contains { $0.defaultValue != nil }
+        switch composite.kind {
+        case .rawValue(let known):
+            cases = known
+        case .caseName(let names):
+            cases = names.map { ($0, $0) }
+        case .structure:
+            cases = []
         }
     }
 }

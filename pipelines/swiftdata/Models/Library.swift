@@ -21,9 +21,29 @@ final class Book {
     var pages: Int = 0
     var rating: Double?
     var author: Author?
+    var format: Format = .paperback
+    var shelf: Shelf?
+    var publisher: Publisher?
 
     init(isbn: String, title: String) {
         self.isbn = isbn
         self.title = title
     }
+}
+
+/// Stored as its raw value, one column.
+enum Format: String, Codable {
+    case hardcover, paperback
+    case ebook = "e-book"
+}
+
+/// No raw values: SwiftData keeps a column per case.
+enum Shelf: Codable {
+    case toRead, reading, finished
+}
+
+/// A Codable struct: a column per property (ZNAME, ZCITY).
+struct Publisher: Codable {
+    var name: String
+    var city: String?
 }
