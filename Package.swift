@@ -48,10 +48,11 @@ let package = Package(
 
         // How pipectl speaks to its user: locations in input files, errors, rejections, warnings.
         .target(name: "Diagnostics"),
-        .target(name: "Pipeline", dependencies: ["Diagnostics"]),
         // What guards a run against its environment: signals, hostile inputs' budgets, other runs
-        // on the same store, and a store replaced only once the new one is complete.
+        // on the same store, a store replaced only once the new one is complete, and temporary
+        // files that go however the run ends.
         .target(name: "Safeguards", dependencies: ["Diagnostics"]),
+        .target(name: "Pipeline", dependencies: ["Diagnostics", "Safeguards"]),
         .target(name: "Transforms", dependencies: ["Diagnostics", "Pipeline"]),
         .target(
             name: "PipelineFile",

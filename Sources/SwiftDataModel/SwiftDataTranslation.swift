@@ -111,7 +111,7 @@ struct Translation {
             if let rawType {
                 let elementType = PropertyType(written: rawType, base: rawType).attributeType ?? .string
                 entity.composites.append(CompositeAttribute(
-                    name: property.name, kind: .rawValue(cases: cases.map { ($0.name, $0.rawValue ?? $0.name) }),
+                    name: property.name, kind: .rawValue(cases: cases.map { .init($0.name, rawValue: $0.rawValue ?? $0.name) }),
                     isOptional: type.isOptional, typeName: type.base, location: property.location))
                 let raw = initial.map { Value.text($0.rawValue ?? $0.name) }
                 entity.attributes.append(attribute(property.name, elementType, optional: true,

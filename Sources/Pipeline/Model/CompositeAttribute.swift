@@ -8,28 +8,21 @@ public struct CompositeAttribute: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
         /// A struct: one element per stored property, loaded by dotted name (`author.person`).
         case structure
-        /// An enum with raw values: one element named as the property, holding the raw value.
-        /// `cases` maps each case name to its raw value, so either may be loaded.
-        case rawValue(cases: [(name: String, rawValue: String)])
+        /// An enum with raw values: one element named as the property, holding the raw value;
+        /// either a case's name or its raw value may be loaded.
+        case rawValue(cases: [EnumCase])
         /// An enum without raw values: one text element per case; the current case's holds the
         /// case name, the others are empty.
         case caseName(cases: [String])
+    }
 
-        public static func == (lhs: Kind, rhs: Kind) -> Bool {
-            switch (lhs, rhs) {
-            case (.structure, .structure): true
-            case (.rawValue(let a), .rawValue(let b)): a.map(\.name) == b.map(\.name) && a.map(\.rawValue) == b.map(\.rawValue)
-            case (.caseName(let a), .caseName(let b)): a == b
-            default: false
-            }
-        }
+    public struct EnumCase: Sendable, Hashable {
+        public var name: String
+        public var rawValue: String
 
-        public func hash(into hasher: inout Hasher) {
-            switch self {
-            case .structure: hasher.combine(0)
-            case .rawValue(let cases): hasher.combine(cases.map(\.name)); hasher.combine(cases.map(\.rawValue))
-            case .caseName(let cases): hasher.combine(cases)
-            }
+        public init(_ name: String, rawValue: String) {
+            self.name = name
+            self.rawValue = rawValue
         }
     }
 

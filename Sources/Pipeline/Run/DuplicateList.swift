@@ -1,5 +1,6 @@
 import Foundation
 import Diagnostics
+import Safeguards
 
 extension ImportLog {
     /// The duplicates of a run, in the order they were logged. A large export can have hundreds of

@@ -92,13 +92,7 @@ final class LoadBinding {
                                         + Suggestion.hint(for: assignment.attribute, in: attributes.map(\.name)),
                                     sourceLine: assignment.sourceLine)
             }
-            guard let f = fieldIndex[assignment.field] else {
-                throw PipelineError(.invalidPipeline, at: assignment.location, stage: "load",
-                                    "source '\(source)' has no field '\(assignment.field)'"
-                                        + Suggestion.hint(for: assignment.field, in: fields)
-                                        + " (fields: \(fields.joined(separator: ", ")))",
-                                    sourceLine: assignment.sourceLine)
-            }
+            let f = try LoadBinding.field(of: assignment, in: fieldIndex, fields: fields, source: source)
             let attribute = attributes[a]
             guard !attribute.isTransient else {
                 throw PipelineError(.invalidPipeline, at: assignment.location, stage: "load",
@@ -251,6 +245,17 @@ final class LoadBinding {
         for list in lists { try list.fill(&out.lists[list.relationship], from: record) }
     }
 
+    /// The source field an assignment reads, or an error naming the fields there are.
+    static func field(of assignment: LoadSpec.Assignment, in fieldIndex: [String: Int], fields: [String], source: String) throws -> Int {
+        guard let field = fieldIndex[assignment.field] else {
+            throw PipelineError(.invalidPipeline, at: assignment.location, stage: "load",
+                                "source '\(source)' has no field '\(assignment.field)'" + Suggestion.hint(for: assignment.field, in: fields)
+                                    + " (fields: \(fields.joined(separator: ", ")))",
+                                sourceLine: assignment.sourceLine)
+        }
+        return field
+    }
+
     @inline(never)
     private func fillEnums(_ out: inout EntityRecord, from record: Record) throws {
         for slot in enums {
@@ -393,61 +398,6 @@ struct ListLink {
             if count == records.count { records.append(target.emptyRecord(at: record.location)) }
             try target.fill(&records[count], from: &elementRecord)
             count += 1
-        }
-    }
-}
-
-/// An enum property of a SwiftData model (a composite attribute) loaded from one field: by case
-/// name, or by raw value where the enum has raw values. With raw values its one column holds the
-/// raw value; without, each case has a column, and the chosen case's holds its name.
-struct EnumSlot {
-    struct Column {
-        var attribute: Int
-        var type: AttributeType
-        /// For an enum without raw values: the case whose column this is.
-        var onlyFor: String?
-        /// The column's value for the case the property starts as, if the model gives one.
-        var defaultValue: Value?
-    }
-
-    let field: Int
-    let fieldName: String
-    let property: String
-    let typeName: String
-    let isRequired: Bool
-    /// An empty value is the case the property starts as.
-    let hasDefault: Bool
-    let cases: [(name: String, rawValue: String)]
-    let columns: [Column]
-
-    init(_ composite: CompositeAttribute, attributes: [Attribute], assignment: LoadSpec.Assignment,
-         fieldIndex: [String: Int], fields: [String], source: String) throws {
-        guard let field = fieldIndex[assignment.field] else {
-            throw PipelineError(.invalidPipeline, at: assignment.location, stage: "load",
-                                "source '\(source)' has no field '\(assignment.field)'" + Suggestion.hint(for: assignment.field, in: fields)
-                                    + " (fields: \(fields.joined(separator: ", ")))",
-                                sourceLine: assignment.sourceLine)
-        }
-        self.field = field
-        fieldName = assignment.field
-        property = composite.name
-        typeName = composite.typeName
-        isRequired = !composite.isOptional
-        var columns: [Column] = []
-        for (index, attribute) in attributes.enumerated() where attribute.composite?.composite == composite.name {
-            let isCase = attribute.name != composite.name
-            columns.append(Column(attribute: index, type: attribute.type, onlyFor: isCase ? attribute.composite?.element : nil,
-                                  defaultValue: attribute.defaultValue))
-        }
-        self.columns = columns
-        hasDefault = columns.contains { $0.defaultValue != nil }
-        switch composite.kind {
-        case .rawValue(let known):
-            cases = known
-        case .caseName(let names):
-            cases = names.map { ($0, $0) }
-        case .structure:
-            cases = []
         }
     }
 }

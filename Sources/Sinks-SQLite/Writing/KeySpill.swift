@@ -1,5 +1,6 @@
 import Foundation
 import Diagnostics
+import Safeguards
 import Pipeline
 import CoreDataFormat
 import SQLite

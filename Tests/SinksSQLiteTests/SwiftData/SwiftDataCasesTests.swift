@@ -316,10 +316,10 @@ struct SwiftDataCasesTests {
         let author = try #require(cocktail.composites.first { $0.name == "author" })
         #expect(author.isOptional && author.kind == .structure)
         let glass = try #require(cocktail.composites.first { $0.name == "glasswareType" })
-        #expect(glass.kind == .rawValue(cases: [("coupe", "Coupe"), ("rocks", "Rocks")]) && !glass.isOptional)
+        #expect(glass.kind == .rawValue(cases: [.init("coupe", rawValue: "Coupe"), .init("rocks", rawValue: "Rocks")]) && !glass.isOptional)
         let collection = try #require(cocktail.composites.first { $0.name == "collection" })
-        #expect(collection.kind == .rawValue(cases: [("all", "0"), ("deathAndCo", "1"), ("williamsAndGraham", "2"), ("originals", "3"),
-                                                     ("milkAndHoney", "4"), ("custom", "5"), ("house", "6")]))
+        #expect(collection.kind == .rawValue(cases: [.init("all", rawValue: "0"), .init("deathAndCo", rawValue: "1"), .init("williamsAndGraham", rawValue: "2"), .init("originals", rawValue: "3"),
+                                                     .init("milkAndHoney", rawValue: "4"), .init("custom", rawValue: "5"), .init("house", rawValue: "6")]))
         #expect(cocktail.attributes.first { $0.name == "collection" }?.type == .integer64)
         #expect(cocktail.attributes.first { $0.name == "buildOrder.instructions" }?.type == .binary)
         let chef = try SwiftDataModelReader.parse([(Self.chefTimeSource, "SDRecipe.swift")])

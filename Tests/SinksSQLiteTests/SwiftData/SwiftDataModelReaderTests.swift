@@ -139,4 +139,65 @@ struct SwiftDataModelReaderTests {
             #expect("\(error)".hasPrefix("Trip.swift:2:9: error: model: Trip.place: pipectl cannot translate 'point: Point' of 'Place' yet"), "\(error)")
         }
     }
+
+    /// pipelines/model/Grocery.xcdatamodel, written as a SwiftData app writes it.
+    static let grocerySource = """
+        import Foundation
+        import SwiftData
+
+        @Model
+        final class Item {
+            #Index<Item>([\\.name])
+            var added: Date?
+            var collected: Bool? = false
+            var listed: Bool? = true
+            var name: String?
+            var quantity: Float? = 1
+            var locationAtHome: LocationAtHome?
+            var locationAtShop: LocationAtShop?
+            var unit: Unit?
+        }
+
+        @Model
+        class Location {
+            var summary: String?
+        }
+
+        @Model
+        final class LocationAtHome: Location {
+            var storedIn: String?
+            var items: [Item]?
+        }
+
+        @Model
+        final class LocationAtShop: Location {
+            var aisle: String?
+            var items: [Item]?
+        }
+
+        @Model
+        final class Unit {
+            var name: String?
+            var items: [Item]?
+        }
+        """
+
+    @Test("the grocery model as @Model classes is the grocery model file: same hashes, same schema")
+    func groceryFromSwift() throws {
+        let fromSwift = try SwiftDataModelReader.parse([(Self.grocerySource, "Grocery.swift")])
+        // What SwiftData cannot say differently: no abstract classes, and #Index makes a fetch
+        // index where the model file marks the attribute indexed. The model file, so restated:
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../../pipelines/model/Grocery.xcdatamodeld/Grocery.xcdatamodel/contents").standardized
+        let xml = try String(contentsOf: file, encoding: .utf8)
+            .replacingOccurrences(of: #" isAbstract="YES""#, with: "")
+            .replacingOccurrences(of: #"<attribute name="name" optional="YES" attributeType="String" indexed="YES"/>"#,
+                                  with: #"<attribute name="name" optional="YES" attributeType="String"/><fetchIndex name="SwiftDataIndexOnBinaryname"><fetchIndexElement property="name" type="Binary" order="ascending"/></fetchIndex>"#)
+        #expect(xml.contains("SwiftDataIndexOnBinaryname") && !xml.contains("isAbstract"))
+        let fromFile = try CoreDataModelReader.parse(Data(xml.utf8), file: "Grocery.xcdatamodel/contents")
+        #expect(CoreDataVersionHashes.hashes(for: fromSwift) == CoreDataVersionHashes.hashes(for: fromFile))
+        #expect(try CoreDataSchema(fromSwift).statements() == CoreDataSchema(fromFile).statements())
+        #expect(fromSwift["LocationAtHome"]?.parent == "Location" && fromSwift.allAttributes(of: "LocationAtShop").map(\.name) == ["summary", "aisle"])
+        #expect(try CoreDataSchema(fromSwift).statements().contains("CREATE INDEX Z_Item_SwiftDataIndexOnBinaryname ON ZITEM (ZNAME COLLATE BINARY ASC)"))
+    }
 }
