@@ -103,10 +103,11 @@ extension PipelineLoader.Context {
         // Without a key, a target is created anew for each link: right for a record's own child
         // (one-to-one, or the to-many side of a one-to-many: its inverse is a to-one), a mistake
         // where many records share one target (its inverse is a to-many), which then could never
-        // be found.
+        // be found. A to-many without inverse is the former: each listed row holds one key of
+        // the row that lists it.
         let isOwned = relationship.inverse.map { inverse in
             model.allRelationships(of: target).contains { $0.name == inverse && !$0.isToMany }
-        } ?? false
+        } ?? relationship.isToMany
         guard !model.uniqueKey(of: target).isEmpty || isOwned else {
             throw targetKey.error("'\(target)' has no unique key, so the record to link cannot be found: "
                                       + "give '\(target)' one with 'unique:' under 'entities'")

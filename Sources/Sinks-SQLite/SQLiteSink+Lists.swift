@@ -38,6 +38,12 @@ extension SQLiteSink {
                                           order: join.ownOrder == nil ? nil : writer.table.orderKey(k))
                     continue
                 }
+                if relationship.inverse == nil, slot < writer.table.listings.count, let column = writer.table.listings[slot] {
+                    guard let linked = try store(&record.lists[slot][k], onDuplicate: nil, linkedFrom: (writer, slot), log: log)
+                    else { continue }
+                    try target.setListingKey(column, of: linked.rowID, to: row.rowID)
+                    continue
+                }
                 guard let inverse = relationship.inverse, let inverseSlot = target.relationships.firstIndex(where: { $0.name == inverse }) else {
                     throw PipelineError(.invalidPipeline, at: record.location, stage: "sqlite",
                                         "'\(writer.name).\(relationship.name)' has no inverse in the model, and pipectl writes a to-many "

@@ -51,6 +51,51 @@ import Testing
         #expect(missing.status != 0 && missing.stderr.contains("no such Swift source"), "\(missing.stderr)")
     }
 
+    @Test("a to-many without inverse: each listed row holds the key of the row that lists it, as SwiftData keeps it")
+    func toManyWithoutInverse() throws {
+        let ws = try Workspace()
+        try ws.write("""
+            import SwiftData
+
+            @Model final class Playlist {
+                @Attribute(.unique) var name: String
+                @Relationship(deleteRule: .cascade) var tracks: [Track] = []
+            }
+
+            @Model final class Track {
+                var title: String
+                var seconds: Int = 0
+            }
+            """, to: "Models/Music.swift")
+        try ws.write("""
+            [{"name": "Morning", "tracks": [{"title": "Intro", "seconds": 120}, {"title": "Coffee", "seconds": 95}]},
+             {"name": "Night", "tracks": [{"title": "Moon", "seconds": 300}]}]
+            """, to: "playlists.json")
+        try ws.write("""
+            version: 1
+            name: music
+            store: { path: music.store, layout: coredata, model: Models }
+            entities:
+              Playlist: { unique: name }
+            sources:
+              - name: playlists
+                read: { json: playlists.json }
+                load:
+                  Playlist:
+                    name: name
+                    tracks: { Track: { each: tracks, title: title, seconds: seconds } }
+            """, to: "music.yaml")
+        let run = try ws.run("run", "-q", "music.yaml")
+        #expect(run.status == 0, "\(run.stderr)")
+        let store = try ws.store("music.store")
+        #expect(try store.rows("SELECT t.ZTITLE, t.ZSECONDS, p.ZNAME FROM ZTRACK t JOIN ZPLAYLIST p ON p.Z_PK = t.Z1TRACKS ORDER BY t.Z_PK") == [
+            [.text("Intro"), .integer(120), .text("Morning")], [.text("Coffee"), .integer(95), .text("Morning")],
+            [.text("Moon"), .integer(300), .text("Night")],
+        ])
+        let inspect = try ws.run("inspect", "music.store", "--model", "Models")
+        #expect(inspect.status == 0 && inspect.stdout.contains("match: "), "\(inspect.stdout)\(inspect.stderr)")
+    }
+
     @Test("an enum's value that is none of its cases is rejected, naming the cases")
     func unknownEnumCase() throws {
         let ws = try Workspace()

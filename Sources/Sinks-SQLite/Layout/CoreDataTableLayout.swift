@@ -92,11 +92,14 @@ struct CoreDataTableLayout: TableLayout {
 
             var linkTargets: [[Int]] = []
             var joins: [EntityTable.Join?] = []
+            var listings: [String?] = []
             for (slot, relationship) in model.allRelationships(of: entity.name).enumerated() {
                 let owner = lineage.last(where: { $0.relationships.contains { $0.name == relationship.name } })
                 joins.append(owner.flatMap { owner in
                     relationship.isToMany ? CoreDataTableLayout.join(of: relationship.name, declaredBy: owner.name, in: schema) : nil
                 })
+                let listing = CoreDataSchema.ColumnRole.listingKey(entity: owner?.name ?? "", relationship: relationship.name)
+                listings.append(schema.table(of: relationship.destination)?.columns.first { $0.role == listing }?.name)
                 guard !relationship.isToMany, !relationship.isTransient else {
                     linkTargets.append([])
                     continue
@@ -129,7 +132,7 @@ struct CoreDataTableLayout: TableLayout {
             tables.append(EntityTable(name: table.name, rowID: "Z_PK", columns: columns,
                                       constants: [("Z_ENT", String(number)), ("Z_OPT", "1")],
                                       linkTargets: linkTargets, entityNumber: Int64(number), entityColumn: "Z_ENT",
-                                      joins: joins, orderKeys: (2048, 1024), uniqueConstraints: constraints))
+                                      joins: joins, listings: listings, orderKeys: (2048, 1024), uniqueConstraints: constraints))
         }
 
         var linkChecks: [LinkCheck] = []

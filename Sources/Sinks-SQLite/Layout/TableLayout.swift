@@ -98,6 +98,9 @@ public struct EntityTable: Sendable {
     public internal(set) var entityColumn: String? = nil
     /// Per relationship slot, the join table of a many-to-many; empty when the entity has none.
     public internal(set) var joins: [Join?] = []
+    /// Per relationship slot, for a to-many without inverse: the column of the listed rows that
+    /// holds this row's key (SwiftData's `Z<n><REL>`); empty when the entity has none.
+    public internal(set) var listings: [String?] = []
     /// The order key of the first element of an ordered to-many, and the step to the next: Core
     /// Data's 2048, 3072, 4096, ... or the plain layout's 1, 2, 3, ...
     var orderKeys: (first: Int64, step: Int64) = (1, 1)

@@ -66,6 +66,8 @@ final class EntityWriter {
     private var linkStatements: [String: (read: SQLiteStatement, write: SQLiteStatement, hasOrder: Bool)] = [:]
     /// Per relationship slot: adding a row to a many-to-many's join table.
     private var joinStatements: [Int: SQLiteStatement] = [:]
+    /// Per column: setting the key of the row that lists a row (`setListingKey`).
+    private var listingStatements: [String: SQLiteStatement] = [:]
 
     init(entity: Int, table: EntityTable, model: StoreModel, connection: SQLiteConnection, keys: KeyIndex) throws {
         let name = model.entities[entity].name
@@ -304,6 +306,16 @@ final class EntityWriter {
     /// Adds the pair (`own`, `other`) to the join table of relationship `slot`, unless it is
     /// there: `order` is `other`'s place in this row's ordered list; where the inverse is ordered
     /// too, this row goes last in `other`'s.
+    /// Sets the key of the row that lists row `rowID` through a to-many without inverse.
+    func setListingKey(_ column: String, of rowID: Int64, to listing: Int64) throws {
+        let statement = try listingStatements[column] ?? connection.prepare(
+            "UPDATE \(SQL.quote(table.name)) SET \(SQL.quote(column)) = ?1 WHERE \(SQL.quote(table.rowID)) = ?2")
+        listingStatements[column] = statement
+        try statement.bind(.integer(listing), at: 1)
+        try statement.bind(.integer(rowID), at: 2)
+        try statement.run()
+    }
+
     func addJoinRow(slot: Int, _ join: EntityTable.Join, own: Int64, other: Int64, order: Int64?) throws {
         let statement = try joinStatements[slot] ?? {
             let table = SQL.quote(join.table)

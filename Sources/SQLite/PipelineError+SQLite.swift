@@ -1,7 +1,5 @@
 import Diagnostics
 import Pipeline
-import CoreDataFormat
-import SQLite
 
 extension PipelineError {
     /// A SQLite failure as users see it: what pipectl was doing, SQLite's own words and the SQL.
