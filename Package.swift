@@ -113,7 +113,7 @@ let package = Package(
         .testTarget(
             name: "ExtrasTests", dependencies: ["SourcesCSV", "SourcesXML", "SourcesJSON", "ReportsXLSX", "Diagnostics", "Pipeline", "PipelineFile"]),
         .testTarget(
-            name: "pipectlTests", dependencies: ["pipectl", "SinksSQLite", "CoreDataFormat", "Diagnostics", "Pipeline", "ReportsXLSX", "Safeguards"],
+            name: "pipectlTests", dependencies: ["pipectl", "SinksSQLite", "SQLite", "CoreDataFormat", "Diagnostics", "Pipeline", "ReportsXLSX", "Safeguards"],
             exclude: ["Fixtures", "Snapshots"]),
     ],
     swiftLanguageModes: [.v6]

@@ -257,6 +257,8 @@ private final class ModelXMLBuilder: NSObject, XMLParserDelegate {
                 return fail("attribute '\(owner).\(name)': defaultDateTimeInterval \"\(interval)\" is not a number")
             }
             attribute.defaultValue = .date(seconds)
+        } else if type == .transformable, xml["customClassName"]?.hasPrefix("[") == true, xml["defaultValueString"] == "[]" {
+            attribute.defaultValue = .binary(KeyedArchive.archive(json: Array("[]".utf8)))
         } else if let text = xml["defaultValueString"] {
             switch type.convert(.text(text)) {
             case .success(let value): attribute.defaultValue = value == .null ? nil : value
@@ -265,6 +267,11 @@ private final class ModelXMLBuilder: NSObject, XMLParserDelegate {
             }
         }
         attribute.validation = validation(xml, type: type, owner: owner, name: name)
+        // `[String]`: a SwiftData array property, as `pipectl model --xml` writes it.
+        if type == .transformable, let custom = xml["customClassName"], custom.hasPrefix("["), custom.hasSuffix("]") {
+            let element = String(custom.dropFirst().dropLast())
+            attribute.arrayElement = AttributeType.allCases.first { CoreDataModelWriter.arrayElementName($0) == element } ?? .transformable
+        }
         if composite != nil {
             composite?.elements.append(attribute)
         } else {

@@ -71,8 +71,16 @@ public enum CoreDataModelWriter {
         if attribute.isTransient { pairs.append(("transient", "YES")) }
         pairs.append(("attributeType", typeName(attribute.type)))
         // A default held as bytes (an archived empty array) has no text form in the file.
-        if let value = attribute.defaultValue, !{ if case .binary = value { true } else { false } }() { pairs.append(("defaultValueString", value.displayText)) }
+        if attribute.arrayElement != nil, attribute.defaultValue != nil {
+            pairs.append(("defaultValueString", "[]"))  // the only default an array property gets
+        } else if let value = attribute.defaultValue, !{ if case .binary = value { true } else { false } }() {
+            pairs.append(("defaultValueString", value.displayText))
+        }
         if attribute.type == .transformable { pairs.append(("valueTransformerName", "NSSecureUnarchiveFromData")) }
+        // A SwiftData array property's element type, which the reader takes back from it.
+        if let element = attribute.arrayElement {
+            pairs.append(("customClassName", "[\(element == .transformable ? "Struct" : arrayElementName(element))]"))
+        }
         if attribute.isIndexed { pairs.append(("indexed", "YES")) }
         if attribute.allowsExternalBinaryDataStorage { pairs.append(("allowsExternalBinaryDataStorage", "YES")) }
         if attribute.preservesValueInHistoryOnDeletion { pairs.append(("preserveAfterDeletion", "YES")) }
@@ -102,6 +110,25 @@ public enum CoreDataModelWriter {
             out += "            " + attributeElement(element, named: element.composite?.element ?? element.name) + "\n"
         }
         return out + "        </compositeAttribute>\n"
+    }
+
+    /// The Swift name of an array element type (`[String]`, `[UUID]`).
+    static func arrayElementName(_ type: AttributeType) -> String {
+        switch type {
+        case .string: "String"
+        case .integer16: "Int16"
+        case .integer32: "Int32"
+        case .integer64: "Int"
+        case .decimal: "Decimal"
+        case .double: "Double"
+        case .float: "Float"
+        case .bool: "Bool"
+        case .date: "Date"
+        case .binary: "Data"
+        case .uuid: "UUID"
+        case .uri: "URL"
+        case .transformable: "Struct"
+        }
     }
 
     public static func typeName(_ type: AttributeType) -> String {

@@ -1,3 +1,6 @@
+import Foundation
+import Pipeline
+
 /// The bytes SwiftData stores in a Transformable attribute for a Swift array of values: the
 /// array as JSON, wrapped as the root `NSData` of an `NSKeyedArchiver` binary property list.
 ///
@@ -5,6 +8,76 @@
 /// `[]` in every one of its 109 `[Data]` values as exactly `archive(json: "[]")`. Non-empty
 /// arrays follow the same layout; no real store confirms one yet.
 public enum KeyedArchive {
+    /// A list of values as SwiftData archives a Swift array of `element` (as `JSONEncoder` writes
+    /// it: no spaces, `/` escaped, dates as seconds since 2001, data as base64, UUIDs upper case);
+    /// `element` `.transformable` takes objects as they are (an array of structs).
+    public static func archive(_ values: [Value], element: AttributeType) -> Result<[UInt8], ConversionFailure> {
+        var json: [UInt8] = []
+        do throws(ConversionFailure) {
+            try append(.list(values), as: element, to: &json)
+        } catch {
+            return .failure(error)
+        }
+        return .success(archive(json: json))
+    }
+
+    private static func append(_ value: Value, as element: AttributeType, to json: inout [UInt8]) throws(ConversionFailure) {
+        switch value {
+        case .list(let values):
+            json.append(UInt8(ascii: "["))
+            for (i, item) in values.enumerated() {
+                if i > 0 { json.append(UInt8(ascii: ",")) }
+                try append(item, as: element, to: &json)
+            }
+            json.append(UInt8(ascii: "]"))
+            return
+        case .object(let fields):
+            json.append(UInt8(ascii: "{"))
+            for (i, (name, item)) in zip(fields.names, fields.values).enumerated() {
+                if i > 0 { json.append(UInt8(ascii: ",")) }
+                appendString(name, to: &json)
+                json.append(UInt8(ascii: ":"))
+                try append(item, as: .transformable, to: &json)
+            }
+            json.append(UInt8(ascii: "}"))
+            return
+        case .null:
+            json += Array("null".utf8)
+            return
+        default:
+            break
+        }
+        // Elements of a struct keep the type they came with; others take the array's.
+        let converted = element == .transformable ? value : try element.convert(value).get()
+        switch converted {
+        case .text(let text): appendString(element == .uuid ? text.uppercased() : text, to: &json)
+        case .integer(let number): json += Array(String(number).utf8)
+        case .double(let number), .date(let number): json += Array(number.description.utf8)
+        case .decimal(let number): json += Array(number.description.utf8)
+        case .bool(let flag): json += Array((flag ? "true" : "false").utf8)
+        case .binary(let bytes): appendString(Data(bytes).base64EncodedString(), to: &json)
+        case .null: json += Array("null".utf8)
+        case .list, .object: try append(converted, as: element, to: &json)
+        }
+    }
+
+    private static func appendString(_ text: String, to json: inout [UInt8]) {
+        json.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): json += [UInt8(ascii: "\\"), byte]
+            case 0x0A: json += Array("\\n".utf8)
+            case 0x0D: json += Array("\\r".utf8)
+            case 0x09: json += Array("\\t".utf8)
+            case 0x08: json += Array("\\b".utf8)
+            case 0x0C: json += Array("\\f".utf8)
+            case ..<0x20: json += Array(String(format: "\\u%04x", byte).utf8)
+            default: json.append(byte)
+            }
+        }
+        json.append(UInt8(ascii: "\""))
+    }
+
     public static func archive(json: [UInt8]) -> [UInt8] {
         var data: [UInt8] = []
         appendMarker(0x40, count: json.count, to: &data)

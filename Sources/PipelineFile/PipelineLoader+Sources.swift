@@ -22,7 +22,7 @@ extension PipelineLoader.Context {
             seen[name] = nameNode
             let steps = try options.node("transform").map(transforms) ?? []
             let loads = try loads(from: options.required("load"), model: model)
-            try checkListFields(steps.flatMap { $0.kind.listFields($0.node) }, in: loads)
+            try checkListFields(steps.flatMap { $0.kind.listFields($0.node) }, in: loads, model: model)
             return SourceDefinition(
                 name: name,
                 reader: try readerConfig(from: options.required("read")),
@@ -34,11 +34,13 @@ extension PipelineLoader.Context {
     }
 
     /// A field a step makes a list (`split`) read by an attribute or a to-one link, which take one
-    /// value: an error at the load that reads it. To-many links read lists.
-    private func checkListFields(_ lists: [String], in loads: [LoadSpec]) throws {
+    /// value: an error at the load that reads it. To-many links read lists, and so does a
+    /// SwiftData array property.
+    private func checkListFields(_ lists: [String], in loads: [LoadSpec], model: StoreModel) throws {
         guard !lists.isEmpty else { return }
         func check(_ load: LoadSpec, inList: Bool) throws {
-            for assignment in load.assignments where lists.contains(assignment.field) && !inList {
+            let arrays = Set(model.allAttributes(of: load.entity).filter { $0.arrayElement != nil }.map(\.name))
+            for assignment in load.assignments where lists.contains(assignment.field) && !inList && !arrays.contains(assignment.attribute) {
                 throw PipelineError(.invalidPipeline, at: assignment.location, stage: "pipeline",
                                     "field '\(assignment.field)' is a list (a 'split' step makes it one), and '\(load.entity).\(assignment.attribute)' "
                                         + "takes one value; load a list through a to-many relationship, such as "

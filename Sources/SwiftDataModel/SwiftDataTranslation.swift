@@ -70,8 +70,15 @@ struct Translation {
         if type.isArray {
             guard type.attributeType != nil || valueTypes[type.base] != nil else { throw untranslatable(model, property) }
             // `= []` is the archived empty array in each new row, as SwiftData writes it.
-            entity.attributes.append(attribute(property.name, .transformable, optional: type.isOptional,
-                                               defaultValue: property.isEmptyArray ? .binary(KeyedArchive.archive(json: Array("[]".utf8))) : nil))
+            var array = attribute(property.name, .transformable, optional: type.isOptional,
+                                  defaultValue: property.isEmptyArray ? .binary(KeyedArchive.archive(json: Array("[]".utf8))) : nil)
+            // Elements as JSONEncoder writes them: a raw-value enum as its raw value.
+            switch valueTypes[type.base] {
+            case .enumeration(let rawType?, _, _): array.arrayElement = PropertyType(written: rawType, base: rawType).attributeType
+            case .some: array.arrayElement = .transformable
+            case nil: array.arrayElement = type.attributeType
+            }
+            entity.attributes.append(array)
             return
         }
         if let attributeType = type.attributeType {

@@ -37,8 +37,15 @@ struct ModelCommand: ParsableCommand {
             out += "  hash \(hashes[entity.name]?.base64EncodedString() ?? "-")\n"
             var lines: [(name: String, text: String)] = entity.attributes.filter { $0.composite == nil }.map { attribute in
                 var line = "  \(attribute.name): \(CoreDataModelWriter.typeName(attribute.type))"
+                if let element = attribute.arrayElement {
+                    line += element == .transformable ? " (an array of structs)" : " (an array of \(CoreDataModelWriter.typeName(element)))"
+                }
                 line += attribute.isOptional ? ", optional" : ", required"
-                if let value = attribute.defaultValue { line += ", default \(value.displayText)" }
+                if attribute.arrayElement != nil, attribute.defaultValue != nil {
+                    line += ", default []"
+                } else if let value = attribute.defaultValue {
+                    line += ", default \(value.displayText)"
+                }
                 if attribute.isTransient { line += ", transient" }
                 return (attribute.name, line + "\n")
             }

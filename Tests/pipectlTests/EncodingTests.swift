@@ -2,6 +2,7 @@ import Foundation
 import Pipeline
 import SinksSQLite
 import XCTest
+import SQLite
 
 /// The grocery export as Excel and Numbers write it in other encodings, delimiters and line
 /// endings (re-encoded by Python's codecs, see Fixtures/encodings/make.py): with `encoding: auto`

@@ -2,6 +2,7 @@ import Foundation
 import Pipeline
 import SinksSQLite
 import XCTest
+import SQLite
 
 /// The grocery data as CSV, XML (the classic default-data shape), JSON and a property list
 /// (pipelines/data/make-formats.py writes the last three from the CSV): each pipeline must build

@@ -1,7 +1,7 @@
 import Foundation
-import SQLite
 import SinksSQLite
 import Testing
+import SQLite
 
 /// To-many relationships loaded from lists (issue 22): nested JSON arrays through `each:`, lists of
 /// keys for a many-to-many, ordered lists, through the built binary into stores read back with SQL.

@@ -1,6 +1,7 @@
 import Foundation
 import SinksSQLite
 import Testing
+import SQLite
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -2,6 +2,7 @@ import Foundation
 import Pipeline
 import SinksSQLite
 import XCTest
+import SQLite
 
 /// Runs the built `pipectl` binary, the way users and CI do.
 struct Pipectl {

@@ -25,6 +25,14 @@ import Testing
             [.text("e-book"), .text("toRead"), .null, .null, .text("Dover"), .null],
             [.text("paperback"), .null, .null, .null, .null, .null],
         ])
+        // [String]: the split cell's list as JSON inside a keyed archive; an empty one is `[]`.
+        let tags = try store.rows("SELECT ZTAGS FROM ZBOOK ORDER BY ZISBN").map { row -> String in
+            guard case .binary(let bytes) = row[0],
+                  let archive = try PropertyListSerialization.propertyList(from: Data(bytes), format: nil) as? [String: Any],
+                  let json = (archive["$objects"] as? [Any])?.last as? Data else { return "not an archive: \(row[0])" }
+            return String(decoding: json, as: UTF8.self)
+        }
+        #expect(tags == [#"["classic","romance"]"#, #"["classic"]"#, #"["gothic","horror"]"#, "[]"])
         let inspect = try ws.run("inspect", "build/default.store", "--model", "pipelines/swiftdata/Models")
         #expect(inspect.status == 0, "\(inspect.stdout)\(inspect.stderr)")
         #expect(inspect.stdout.contains("match: Core Data opens this store with this model without migrating"), "\(inspect.stdout)")

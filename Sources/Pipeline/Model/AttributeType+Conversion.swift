@@ -28,6 +28,9 @@ extension AttributeType {
             return .success(.null)
         case (_, .text(let s)) where s.isEmpty:
             return .success(.null)
+        case (.transformable, .list):
+            // A SwiftData array property; the store's layout archives it (or says why it cannot).
+            return .success(value)
         case (_, .list(let values)):
             return .failure(ConversionFailure("the field holds a list of \(values.count) values, and an attribute takes one; "
                                               + "load a list through a to-many relationship"))

@@ -25,6 +25,9 @@ public struct Attribute: Sendable {
     /// Set on an element of a composite attribute (a SwiftData Codable struct or enum property):
     /// each element is an attribute of its own here, with a column of its own in the store.
     public var composite: CompositePart?
+    /// Set on a Transformable attribute holding a Swift array as SwiftData stores it (a list of
+    /// values, archived): the elements' type; `.transformable` for structs, kept as they come.
+    public var arrayElement: AttributeType?
 
     public init(name: String, type: AttributeType, isOptional: Bool = true, defaultValue: Value? = nil,
                 isIndexed: Bool = false, location: Location? = nil, isTransient: Bool = false,

@@ -87,7 +87,8 @@ struct CoreDataTableLayout: TableLayout {
                     throw missing("attribute '\(attribute.name)'")
                 }
                 columns.append(.init(name: column, source: .attribute(slot),
-                                     storage: attribute.type == .uuid ? .uuidBytes : .asIs))
+                                     storage: attribute.type == .uuid ? .uuidBytes
+                                         : attribute.type == .transformable ? .archivedArray(element: attribute.arrayElement) : .asIs))
             }
 
             var linkTargets: [[Int]] = []

@@ -69,7 +69,9 @@ struct PlainTableLayout: TableLayout {
             var definitions = ["\(SQL.quote(PlainTableLayout.rowID)) INTEGER PRIMARY KEY"]
             for (slot, attribute) in attributes.enumerated() {
                 try claim(attribute.name, for: "attribute '\(attribute.name)'")
-                columns.append(.init(name: attribute.name, source: .attribute(slot)))
+                // A list is refused: plain SQLite has no archive an app would read.
+                columns.append(.init(name: attribute.name, source: .attribute(slot),
+                                     storage: attribute.type == .transformable ? .archivedArray(element: nil) : .asIs))
                 definitions.append("\(SQL.quote(attribute.name)) \(PlainTableLayout.columnType(attribute.type))"
                                        + (attribute.isOptional ? "" : " NOT NULL"))
             }

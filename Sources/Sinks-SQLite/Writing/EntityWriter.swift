@@ -15,8 +15,9 @@ final class EntityWriter {
     let table: EntityTable
     /// `table.columns`' sources alone: iterating them per record retains no strings.
     private let sources: [EntityTable.Source]
-    /// Per column: a UUID attribute kept as its 16 bytes.
-    private let uuidBytes: [Bool]
+    /// Per column: how the layout stores the value, and whether that is other than as it is.
+    private let storage: [EntityTable.Storage]
+    private let converts: [Bool]
     let attributes: [Attribute]
     let relationships: [Relationship]
     /// Per relationship slot: a to-many whose inverse is a to-many too (a join table's).
@@ -75,7 +76,8 @@ final class EntityWriter {
         self.name = name
         self.table = table
         self.sources = table.columns.map(\.source)
-        self.uuidBytes = table.columns.map { if case .uuidBytes = $0.storage { true } else { false } }
+        self.storage = table.columns.map(\.storage)
+        self.converts = storage.map { if case .asIs = $0 { false } else { true } }
         let attributes = model.allAttributes(of: name)
         self.attributes = attributes
         let relationships = model.allRelationships(of: name)
@@ -384,14 +386,30 @@ final class EntityWriter {
         return connection.lastInsertRowID
     }
 
-    /// The value as the column keeps it: a UUID's text as its 16 bytes where the layout says so.
+    /// The value as the column keeps it: a UUID's text as its 16 bytes, a list archived, where
+    /// the layout says so.
     @inline(__always)
     private func stored(_ value: Value, column: Int, slot: Int, at location: Location) throws -> Value {
-        guard uuidBytes[column], case .text(let text) = value else { return value }
-        guard let uuid = UUID(uuidString: text) else {
-            throw Rejection(at: location, stage: "sqlite", field: attributes[slot].name, rawValue: text, reason: "not a UUID")
+        guard converts[column] else { return value }
+        switch (storage[column], value) {
+        case (.uuidBytes, .text(let text)):
+            guard let uuid = UUID(uuidString: text) else {
+                throw Rejection(at: location, stage: "sqlite", field: attributes[slot].name, rawValue: text, reason: "not a UUID")
+            }
+            return .binary(withUnsafeBytes(of: uuid.uuid) { Array($0) })
+        case (.archivedArray(let element?), .list(let values)):
+            switch KeyedArchive.archive(values, element: element) {
+            case .success(let bytes): return .binary(bytes)
+            case .failure(let failure):
+                throw Rejection(at: location, stage: "sqlite", field: attributes[slot].name, rawValue: value.displayText,
+                                reason: "an element of the list \(failure.reason)")
+            }
+        case (.archivedArray(nil), .list):
+            throw Rejection(at: location, stage: "sqlite", field: attributes[slot].name, rawValue: value.displayText,
+                            reason: "is a list, and only a SwiftData app's array property (read from its @Model source) takes one")
+        default:
+            return value
         }
-        return .binary(withUnsafeBytes(of: uuid.uuid) { Array($0) })
     }
 
     /// Why a row breaking a unique index is turned away, naming the model's constraint.

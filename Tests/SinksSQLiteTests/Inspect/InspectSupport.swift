@@ -1,7 +1,7 @@
 import Foundation
-import SQLite
 @testable import CoreDataFormat
 @testable import StoreTools
+import SQLite
 
 /// Writes SQLite files the way other tools do, for `StoreInspection` to read.
 enum RawSQLite {

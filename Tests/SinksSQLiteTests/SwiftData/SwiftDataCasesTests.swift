@@ -306,6 +306,30 @@ struct SwiftDataCasesTests {
                        checksum: Self.chefTimeChecksum, digest: Self.chefTimeDigest, ddl: Self.chefTimeDDL)
     }
 
+    /// swiftdata-cheftime: each of its 109 `[Data] = []` values, byte for byte.
+    static let emptyArrayArchive = "62706C6973743030D4010203040506070A582476657273696F6E592461726368697665725424746F7058246F626A6563747312000186A05F100F4E534B657965644172636869766572D1080954726F6F748001A20B0C55246E756C6C425B5D08111A24293237494C5153565C0000000000000101000000000000000D0000000000000000000000000000005F"
+
+    @Test("an array of values: the JSON of its elements archived as SwiftData archives it, `[]` byte for byte")
+    func archivedArrays() throws {
+        let empty = KeyedArchive.archive(json: Array("[]".utf8))
+        #expect(empty.map { String(format: "%02X", $0) }.joined() == Self.emptyArrayArchive)
+        let chef = try SwiftDataModelReader.parse([(Self.chefTimeSource, "SDRecipe.swift")])
+        #expect(chef["SDStep"]?.attributes.first { $0.name == "imageData" }?.defaultValue == .binary(empty))
+        // A longer array: Foundation's archive layout, the data's length in an integer object.
+        let tags = try KeyedArchive.archive([.text("a/b"), .text("\"quoted\""), .text(String(repeating: "x", count: 300))], element: .string).get()
+        let plist = try #require(try PropertyListSerialization.propertyList(from: Data(tags), format: nil) as? [String: Any])
+        let objects = try #require(plist["$objects"] as? [Any])
+        #expect(plist["$archiver"] as? String == "NSKeyedArchiver" && objects.first as? String == "$null")
+        let json = try #require(objects.last as? Data)
+        #expect(String(decoding: json, as: UTF8.self) == #"["a\/b","\"quoted\"","\#(String(repeating: "x", count: 300))"]"#)
+        #expect(try JSONSerialization.jsonObject(with: json) as? [String] == ["a/b", "\"quoted\"", String(repeating: "x", count: 300)])
+        // Typed elements as JSONEncoder writes them; an element that is not one is refused.
+        let numbers = try KeyedArchive.archive([.text("1"), .integer(2)], element: .integer64).get()
+        let numbersJSON = try #require((try PropertyListSerialization.propertyList(from: Data(numbers), format: nil) as? [String: Any])?["$objects"] as? [Any])
+        #expect(numbersJSON.last as? Data == Data("[1,2]".utf8))
+        #expect(throws: ConversionFailure.self) { try KeyedArchive.archive([.text("two")], element: .integer64).get() }
+    }
+
     @Test("composites: a struct's elements by dotted name, an enum's raw value or cases, arrays of values archived")
     func composites() throws {
         let model = try SwiftDataModelReader.parse([(Self.metaCocktailsSource, "Cocktail.swift")])

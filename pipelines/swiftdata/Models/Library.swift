@@ -24,6 +24,7 @@ final class Book {
     var format: Format = .paperback
     var shelf: Shelf?
     var publisher: Publisher?
+    var tags: [String] = []
 
     init(isbn: String, title: String) {
         self.isbn = isbn

@@ -1,8 +1,6 @@
 import Foundation
 import Diagnostics
 import Pipeline
-import CoreDataFormat
-import SQLite
 
 /// Reads an existing store: for tests, `pipectl inspect` and reports.
 ///
