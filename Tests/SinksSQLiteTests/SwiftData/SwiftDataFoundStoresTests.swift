@@ -2,6 +2,8 @@ import Foundation
 import Diagnostics
 import Pipeline
 import Testing
+import SQLite
+import StoreTools
 @testable import CoreDataFormat
 @testable import SwiftDataModel
 
@@ -281,6 +283,35 @@ struct SwiftDataFoundStoresTests {
     func myHomeV2() throws {
         try Self.check(Self.myHomeV2Source, hashes: Self.myHomeV2Hashes, checksum: Self.myHomeV2Checksum,
                        digest: Self.myHomeV2Digest, identifiers: Self.myHomeV2Identifiers, ddl: Self.myHomeV2DDL)
+    }
+
+    @Test("inspect: the myhome V2 store rebuilt from its facts (schema, history entities, metadata) matches its @Model source")
+    func inspectRealStoreWithHistory() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("myhome-\(UUID().uuidString).store")
+        defer { try? FileManager.default.removeItem(at: url) }
+        do {
+            let connection = try SQLiteConnection(path: url.path, readOnly: false)
+            for sql in Self.myHomeV2DDL { try connection.execute(sql) }
+            // Its Z_PRIMARYKEY rows and metadata, as the store has them (framework 1526).
+            try connection.execute("INSERT INTO Z_PRIMARYKEY VALUES (1, 'Category', 0, 1), (2, 'Expense', 0, 1), "
+                                       + "(16001, 'CHANGE', 0, 2), (16002, 'TRANSACTION', 0, 1), (16003, 'TRANSACTIONSTRING', 0, 1)")
+            let plist = BinaryPropertyList.encode(.dictionary([
+                "NSStoreType": .string("SQLite"), "NSPersistenceFrameworkVersion": .integer(1526),
+                "NSStoreModelVersionHashes": .dictionary(Self.myHomeV2Hashes.mapValues { .data(Array(Data(base64Encoded: $0)!)) }),
+                "NSStoreModelVersionHashesVersion": .integer(3), "NSStoreModelVersionIdentifiers": .array([.string("2.0.0")]),
+                "NSStoreModelVersionChecksumKey": .string(Self.myHomeV2Checksum), "NSStoreModelVersionHashesDigest": .string(Self.myHomeV2Digest),
+                "_NSAutoVacuumLevel": .string("2"),
+            ]))
+            let insert = try connection.prepare("INSERT INTO Z_METADATA VALUES (1, '2AFB5D7F-4757-41AD-BB27-42B14BAED045', ?1)")
+            try insert.bind(Value.binary(Array(plist)), at: 1)
+            try insert.run()
+        }  // the connection closes with its statements
+
+        let inspection = try StoreInspection(at: url)
+        #expect(inspection.entities.filter(\.isCoreDataHistory).map(\.name) == ["CHANGE", "TRANSACTION", "TRANSACTIONSTRING"])
+        let comparison = StoreModelComparison(store: inspection, model: try SwiftDataModelReader.parse([(Self.myHomeV2Source, "Schema.swift")]))
+        #expect(comparison.matches, "\(comparison.hashes) \(comparison.primaryKeys)")
+        #expect(comparison.hashes.map(\.name) == ["Category", "Expense"])
     }
 
     @Test("nobelnrj/myhome V1: the store of the older schema version, from its source alone")
