@@ -6,14 +6,23 @@ extension PipelineLoader.Context {
     /// `store:`: path, layout and metadata.
     func storeSettings(from node: ConfigNode) throws -> StoreSettings {
         let options = try Options(node, spec: PipelineSpecs.store, stage: "pipeline")
-        var modelPath: URL?
-        if let modelNode = options.node("model"), let path = try options.path("model") {
-            let url = resolve(path)
-            guard FileManager.default.fileExists(atPath: url.path) else {
-                throw PipelineError(.io, at: modelNode.location, stage: "pipeline",
-                                    "no such model: \(displayPath(of: url))", sourceLine: modelNode.sourceLine)
+        var modelPaths: [URL] = []
+        if let modelNode = options.node("model") {
+            // One model file or folder, or the `.swift` files of a SwiftData app's model.
+            for node in modelNode.sequence ?? [modelNode] {
+                guard let path = node.scalar, !path.isEmpty else {
+                    throw node.error("'model' expects a file path or a list of them, found \(node.kindDescription)")
+                }
+                let url = resolve(path)
+                guard FileManager.default.fileExists(atPath: url.path) else {
+                    throw PipelineError(.io, at: node.location, stage: "pipeline",
+                                        "no such model: \(displayPath(of: url))", sourceLine: node.sourceLine)
+                }
+                modelPaths.append(url)
             }
-            modelPath = url
+            if modelPaths.count > 1, let other = modelPaths.first(where: { $0.pathExtension != "swift" }) {
+                throw modelNode.error("a list of models is a SwiftData app's .swift files; '\(displayPath(of: other))' is not one")
+            }
         }
         let pathNode = try options.required("path")
         guard let path = pathNode.scalar, !path.isEmpty else { throw pathNode.error("'path' must not be empty") }
@@ -30,7 +39,7 @@ extension PipelineLoader.Context {
         if history, layout != .coredata, let historyNode = options.node("history") {
             throw historyNode.error("'history' writes Core Data's persistent-history tables: it needs 'layout: coredata'")
         }
-        return StoreSettings(path: resolve(path), layout: layout, modelPath: modelPath, metadata: metadata, uuid: uuid,
+        return StoreSettings(path: resolve(path), layout: layout, modelPaths: modelPaths, metadata: metadata, uuid: uuid,
                              history: history, location: node.location)
     }
 

@@ -120,8 +120,8 @@ extension PipelineLoader {
 
             let store = try storeSettings(from: options.required("store"))
             let model: StoreModel
-            if let modelPath = store.modelPath {
-                model = try storeModel(from: options.node("entities"), on: readModel(modelPath, at: options.node("store")))
+            if !store.modelPaths.isEmpty {
+                model = try storeModel(from: options.node("entities"), on: readModel(store.modelPaths, at: options.node("store")))
             } else {
                 guard let entities = options.node("entities") else {
                     throw root.error("the pipeline declares no entities: add an 'entities:' section or name the app's model in 'store.model'")

@@ -29,14 +29,24 @@ import SwiftSyntax
 public enum SwiftDataModelReader {
     /// The model of every `@Model` class in `url`: a `.swift` file, or a folder searched for them.
     public static func read(_ url: URL) throws -> StoreModel {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
-            throw PipelineError(.io, at: Location(file: url.path), stage: "model", "no such Swift source")
-        }
-        var files: [URL] = [url]
-        if isFolder.boolValue {
+        try read([url])
+    }
+
+    /// The model of every `@Model` class in `urls`, `.swift` files and folders, read as one
+    /// source (a class may use a type another file declares).
+    public static func read(_ urls: [URL]) throws -> StoreModel {
+        var files: [URL] = []
+        for url in urls {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
+                throw PipelineError(.io, at: Location(file: url.path), stage: "model", "no such Swift source")
+            }
+            guard isFolder.boolValue else {
+                files.append(url)
+                continue
+            }
             let found = FileManager.default.enumerator(at: url, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
-            files = found.filter { $0.pathExtension == "swift" }.sorted { $0.path < $1.path }
+            files += found.filter { $0.pathExtension == "swift" }.sorted { $0.path < $1.path }
         }
         var sources: [(text: String, file: String)] = []
         for file in files {

@@ -26,7 +26,7 @@ final class InputDigests: @unchecked Sendable {
     /// The files the store UUID is derived from, in order.
     var files: [URL] {
         var files = [pipeline.file]
-        if let model = pipeline.store.modelPath { files += InputDigests.modelFiles(model) }
+        for model in pipeline.store.modelPaths { files += InputDigests.modelFiles(model) }
         return files + pipeline.sources.map(\.reader.input.url)
     }
 

@@ -7,9 +7,14 @@ import SwiftDataModel
 /// app's `@Model` classes (a `.swift` file or a folder of them).
 enum ModelFiles {
     static func read(_ url: URL) throws -> StoreModel {
-        switch url.pathExtension {
-        case "xcdatamodeld", "xcdatamodel": try CoreDataModelReader.read(url)
-        default: try SwiftDataModelReader.read(url)
+        try read([url])
+    }
+
+    /// One model file, or a SwiftData app's sources: folders and `.swift` files, read as one model.
+    static func read(_ urls: [URL]) throws -> StoreModel {
+        if urls.count == 1, ["xcdatamodeld", "xcdatamodel"].contains(urls[0].pathExtension) {
+            return try CoreDataModelReader.read(urls[0])
         }
+        return try SwiftDataModelReader.read(urls)
     }
 }

@@ -60,7 +60,7 @@ import Transforms
     @Test func entitiesComeFromTheModelWithThePipelinesKeys() throws {
         let pipeline = try load(Self.base)
         #expect(pipeline.store.layout == .coredata)
-        #expect(pipeline.store.modelPath?.lastPathComponent == "Grocery.xcdatamodeld")
+        #expect(pipeline.store.modelPaths.map(\.lastPathComponent) == ["Grocery.xcdatamodeld"])
         #expect(pipeline.model.entities.map(\.name) == ["Item", "Unit"])
         #expect(pipeline.model.uniqueKey(of: "Item") == ["name"])
         #expect(pipeline.model.uniqueKey(of: "Unit") == ["name"])

@@ -103,7 +103,7 @@ extension String {
         #expect(pipeline.store.path == folder.appendingPathComponent("../build/grocery.sqlite").standardizedFileURL)
         #expect(pipeline.store.path.lastPathComponent == "grocery.sqlite")
         #expect(pipeline.store.layout == .sqlite)
-        #expect(pipeline.store.modelPath == nil)
+        #expect(pipeline.store.modelPaths.isEmpty)
         #expect(pipeline.store.metadata.map(\.key) == ["DefaultDataImported"])
         #expect(pipeline.store.metadata.map(\.value) == [.bool(true)])
         #expect(pipeline.store.location?.line == 4)

@@ -104,6 +104,28 @@ import Testing
         #expect(inspect.status == 0 && inspect.stdout.contains("match: "), "\(inspect.stdout)\(inspect.stderr)")
     }
 
+    @Test("store.model as a list of .swift files: read as one source; a model file in a list is refused")
+    func modelAsFileList() throws {
+        let ws = try Workspace()
+        let source = try String(decoding: ws.bytes("pipelines/swiftdata/Models/Library.swift"), as: UTF8.self)
+        let cut = try #require(source.range(of: "@Model\nfinal class Book"))
+        try ws.write(String(source[..<cut.lowerBound]), to: "pipelines/swiftdata/Models/Author.swift")
+        try ws.write("import Foundation\nimport SwiftData\n\n" + source[cut.lowerBound...], to: "pipelines/swiftdata/Models/Book.swift")
+        try FileManager.default.removeItem(at: ws.root.appendingPathComponent("pipelines/swiftdata/Models/Library.swift"))
+        let yaml = try String(decoding: ws.bytes("pipelines/swiftdata/books.yaml"), as: UTF8.self)
+        try ws.write(yaml.replacingOccurrences(of: "  model: Models\n", with: "  model: [Models/Book.swift, Models/Author.swift]\n"),
+                     to: "pipelines/swiftdata/books.yaml")
+        let run = try ws.run("run", "-q", "pipelines/swiftdata/books.yaml")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try ws.store("build/default.store").rows("SELECT count(*) FROM ZBOOK") == [[.integer(4)]])
+        let inspect = try ws.run("inspect", "build/default.store", "--model", "pipelines/swiftdata/Models")
+        #expect(inspect.status == 0, "\(inspect.stdout)\(inspect.stderr)")
+        try ws.write(yaml.replacingOccurrences(of: "  model: Models\n", with: "  model: [Models/Book.swift, ../model/Grocery.xcdatamodeld]\n"),
+                     to: "pipelines/swiftdata/books.yaml")
+        let mixed = try ws.run("run", "pipelines/swiftdata/books.yaml")
+        #expect(mixed.status == 65 && mixed.stderr.contains("a list of models is a SwiftData app's .swift files; 'pipelines/model/Grocery.xcdatamodeld' is not one"), "\(mixed.stderr)")
+    }
+
     @Test("an enum's value that is none of its cases is rejected, naming the cases")
     func unknownEnumCase() throws {
         let ws = try Workspace()

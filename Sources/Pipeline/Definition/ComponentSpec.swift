@@ -25,6 +25,8 @@ public struct OptionSpec: Sendable {
         case bool
         case integer
         case path
+        /// A file path or a list of them (`model: Models` or `model: [A.swift, B.swift]`).
+        case pathOrList
         case stringList
         /// A string or a list of strings (`fields: quantity` or `fields: [a, b]`).
         case stringOrList
@@ -39,6 +41,7 @@ public struct OptionSpec: Sendable {
             case .bool: return "true or false"
             case .integer: return "an integer"
             case .path: return "a file path"
+            case .pathOrList: return "a file path or a list of them"
             case .stringList: return "a list of strings"
             case .stringOrList: return "a string or a list of strings"
             case .oneOf(let values): return "one of " + values.map { "'\($0)'" }.joined(separator: ", ")

@@ -50,7 +50,7 @@ public struct Options: Sendable {
         case .integer: if let s = value.scalar, Int(s) != nil { return }; throw fail()
         case .stringList:
             guard let items = value.sequence, items.allSatisfy({ $0.scalar != nil }) else { throw fail() }
-        case .stringOrList:
+        case .stringOrList, .pathOrList:
             if value.scalar != nil { return }
             guard let items = value.sequence, items.allSatisfy({ $0.scalar != nil }) else { throw fail() }
         case .oneOf(let allowed):

@@ -41,8 +41,9 @@ public struct StoreSettings: Sendable {
     /// Where the finished store goes (resolved against the pipeline file's folder).
     public var path: URL
     public var layout: StoreLayout
-    /// The app's `.xcdatamodeld` or `.xcdatamodel`, if the entities come from it.
-    public var modelPath: URL?
+    /// The app's `.xcdatamodeld` or `.xcdatamodel`, or its SwiftData source (a folder, or
+    /// `.swift` files), if the entities come from it; empty otherwise.
+    public var modelPaths: [URL]
     /// Keys written into the store's metadata, in file order.
     public var metadata: [(key: String, value: Value)]
     /// The store's UUID (Core Data's Z_UUID), upper-case. Set by the pipeline, or derived from
@@ -52,12 +53,12 @@ public struct StoreSettings: Sendable {
     public var history: Bool
     public var location: Location?
 
-    public init(path: URL, layout: StoreLayout = .sqlite, modelPath: URL? = nil,
+    public init(path: URL, layout: StoreLayout = .sqlite, modelPaths: [URL] = [],
                 metadata: [(key: String, value: Value)] = [], uuid: String? = nil, history: Bool = false,
                 location: Location? = nil) {
         self.path = path
         self.layout = layout
-        self.modelPath = modelPath
+        self.modelPaths = modelPaths
         self.metadata = metadata
         self.uuid = uuid
         self.history = history
@@ -96,7 +97,7 @@ extension PipelineDefinition {
         for suffix in ["-journal", "-wal", "-shm"] {
             taken.append((URL(fileURLWithPath: store.path.path + suffix), "a file SQLite keeps beside the store"))
         }
-        if let modelPath = store.modelPath { taken.append((modelPath, "the model")) }
+        taken += store.modelPaths.map { ($0, "the model") }
         taken += sources.map { ($0.reader.input.url, "the input of source '\($0.name)'") }
         taken += others.map { ($0, "another report") }
         return taken.first { PipelineDefinition.sameFile($0.0, output) }?.1
