@@ -10,5 +10,6 @@ public enum StandardTransforms {
         SetTransform(),
         RenameTransform(),
         SplitTransform(),
+        MapTransform(),
     ]
 }
