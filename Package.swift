@@ -53,7 +53,7 @@ let package = Package(
         // files that go however the run ends.
         .target(name: "Safeguards", dependencies: ["Diagnostics"]),
         .target(name: "Pipeline", dependencies: ["Diagnostics", "Safeguards"]),
-        .target(name: "Transforms", dependencies: ["Diagnostics", "Pipeline"]),
+        .target(name: "Transforms", dependencies: ["Diagnostics", "Pipeline", .product(name: "Crypto", package: "swift-crypto")]),
         .target(
             name: "PipelineFile",
             dependencies: ["Diagnostics", "Pipeline", .product(name: "Yams", package: "Yams")]),

@@ -20,8 +20,14 @@ extension PipelineLoader.Context {
                                          + "; source names must be unique")
             }
             seen[name] = nameNode
-            let steps = try options.node("transform").map(transforms) ?? []
+            let transformNode = options.node("transform")
+            let configs = try transformNode.map(transforms) ?? []
             let loads = try loads(from: options.required("load"), model: model)
+            let steps = try configs.map { step in
+                var step = step
+                step.node = try step.kind.completed(step.node, loads: loads, model: model)
+                return try checked(step)
+            }
             try checkListFields(steps.flatMap { $0.kind.listFields($0.node) }, in: loads, model: model)
             return SourceDefinition(
                 name: name,
@@ -117,15 +123,19 @@ extension PipelineLoader.Context {
                 throw key.error("unknown transform '\(name)'\(Suggestion.hint(for: name, in: names))"
                                     + " (transforms: \(names.joined(separator: ", ")))")
             }
-            let config = TransformConfig(kind: kind, node: value)
-            do {
-                _ = try config.make()
-            } catch var error as PipelineError where error.kind == .invalidPipeline {
-                // A mistake in the file, whichever component finds it, is the pipeline's to report.
-                error.stage = "pipeline"
-                throw error
-            }
-            return config
+            return TransformConfig(kind: kind, node: value)
         }
+    }
+
+    /// Makes the step once, so that a mistake in its options is an error of the pipeline file.
+    func checked(_ config: TransformConfig) throws -> TransformConfig {
+        do {
+            _ = try config.make()
+        } catch var error as PipelineError where error.kind == .invalidPipeline {
+            // A mistake in the file, whichever component finds it, is the pipeline's to report.
+            error.stage = "pipeline"
+            throw error
+        }
+        return config
     }
 }

@@ -11,5 +11,6 @@ public enum StandardTransforms {
         RenameTransform(),
         SplitTransform(),
         MapTransform(),
+        UUIDTransform(),
     ]
 }

@@ -25,6 +25,13 @@ import Testing
             [.text("e-book"), .text("toRead"), .null, .null, .text("Dover"), .null],
             [.text("paperback"), .null, .null, .null, .null, .null],
         ])
+        // uuid: the book's id from its key, RFC 4122 version 5 in pipectl's namespace, as
+        // python3 -c "import uuid; print(uuid.uuid5(uuid.UUID('0b1ab72c-5a5c-5688-9e4e-c94bd60f4870'), '978-0141439518'))"
+        // gives it; the same in the next regeneration, another for another book.
+        let ids = try store.rows("SELECT hex(ZID) FROM ZBOOK ORDER BY ZISBN")
+        #expect(ids.first == [.text("1FD63D0FE9B0572F89B045D789325A74")] && Set(ids.map { $0.first }).count == 4)
+        #expect(try ws.run("run", "-q", "pipelines/swiftdata/books.yaml").status == 0)
+        #expect(try ws.store("build/default.store").rows("SELECT hex(ZID) FROM ZBOOK ORDER BY ZISBN") == ids)
         // [String]: the split cell's list as JSON inside a keyed archive; an empty one is `[]`.
         let tags = try store.rows("SELECT ZTAGS FROM ZBOOK ORDER BY ZISBN").map { row -> String in
             guard case .binary(let bytes) = row[0],
@@ -145,6 +152,6 @@ import Testing
                      to: "pipelines/swiftdata/Models/Library.swift")
         let run = try ws.run("run", "pipelines/swiftdata/books.yaml")
         #expect(run.status == 65, "\(run.stderr)")
-        #expect(run.stderr.contains("pipelines/swiftdata/Models/Library.swift:23:9: error: model: Book.genre: pipectl cannot translate the type 'Genre' yet"), "\(run.stderr)")
+        #expect(run.stderr.contains("pipelines/swiftdata/Models/Library.swift:25:9: error: model: Book.genre: pipectl cannot translate the type 'Genre' yet"), "\(run.stderr)")
     }
 }

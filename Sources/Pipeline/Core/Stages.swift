@@ -70,9 +70,14 @@ public protocol TransformKind: Sendable {
     /// A configured step from the value of its key (`trim: all` or `number: { fields: [...] }`).
     func make(_ node: ConfigNode) throws -> any Transform
     func listFields(_ node: ConfigNode) -> [String]
+    /// The step's options completed from what the source loads (the `uuid` step's `from`
+    /// defaults to the key of the entity its field goes to); the node as it is by default.
+    func completed(_ node: ConfigNode, loads: [LoadSpec], model: StoreModel) throws -> ConfigNode
 }
 
 extension TransformKind {
+    public func completed(_ node: ConfigNode, loads: [LoadSpec], model: StoreModel) throws -> ConfigNode { node }
+
     /// The fields a step configured by `node` turns into lists (`split`), so that loading one into
     /// an attribute or a to-one link is an error in the pipeline file, before any record is read.
     public func listFields(_ node: ConfigNode) -> [String] { [] }
