@@ -36,8 +36,19 @@ extension PipelineLoader.Context {
                 throw memberKey.error("expected an attribute or relationship name, found \(memberKey.kindDescription)")
             }
             if attributes.contains(member) {
+                // `listed: { value: false }`: a constant, written out so that a bare word stays a field name.
+                if let pairs = value.mapping, pairs.count == 1, pairs[0].key.scalar == "value" {
+                    guard let constant = pairs[0].value.scalar else {
+                        throw pairs[0].value.error("'value' of '\(entity).\(member)' is one value (write \"\" for empty text), "
+                                                       + "found \(pairs[0].value.kindDescription)")
+                    }
+                    assignments.append(LoadSpec.Assignment(attribute: member, field: "", constant: constant,
+                                                           location: pairs[0].value.location, sourceLine: pairs[0].value.sourceLine))
+                    continue
+                }
                 guard let field = value.scalar, !field.isEmpty else {
-                    throw value.error("attribute '\(entity).\(member)' takes the name of a record field, found \(value.kindDescription)")
+                    throw value.error("attribute '\(entity).\(member)' takes the name of a record field, or a constant as "
+                                          + "'{ value: ... }', found \(value.kindDescription)")
                 }
                 assignments.append(LoadSpec.Assignment(attribute: member, field: field, location: value.location,
                                                        sourceLine: value.sourceLine))

@@ -12,5 +12,6 @@ public enum StandardTransforms {
         SplitTransform(),
         MapTransform(),
         UUIDTransform(),
+        TemplateTransform(),
     ]
 }

@@ -133,6 +133,24 @@ import Testing
         #expect(mixed.status == 65 && mixed.stderr.contains("a list of models is a SwiftData app's .swift files; 'pipelines/model/Grocery.xcdatamodeld' is not one"), "\(mixed.stderr)")
     }
 
+    @Test("a constant in load ({ value: ... }) and a template: every record takes them; a constant the attribute cannot take is an error")
+    func constantsAndTemplates() throws {
+        let ws = try Workspace()
+        var yaml = try String(decoding: ws.bytes("pipelines/swiftdata/books.yaml"), as: UTF8.self)
+        yaml = yaml.replacingOccurrences(of: "      - uuid: { field: id }", with: "      - uuid: { field: id }\n      - template: { field: label, value: \"{title} ({pages} pages)\" }")
+        yaml = yaml.replacingOccurrences(of: "        title: title\n", with: "        title: label\n        rating: { value: 5 }\n")
+        yaml = yaml.replacingOccurrences(of: "        rating: rating\n", with: "")
+        try ws.write(yaml, to: "pipelines/swiftdata/books.yaml")
+        let run = try ws.run("run", "-q", "pipelines/swiftdata/books.yaml")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try ws.store("build/default.store").rows("SELECT ZTITLE, ZRATING FROM ZBOOK ORDER BY ZISBN LIMIT 2") == [
+            [.text("Pride and Prejudice (432 pages)"), .double(5)], [.text("Emma (474 pages)"), .double(5)],
+        ])
+        try ws.write(yaml.replacingOccurrences(of: "rating: { value: 5 }", with: "rating: { value: five }"), to: "pipelines/swiftdata/books.yaml")
+        let bad = try ws.run("run", "pipelines/swiftdata/books.yaml")
+        #expect(bad.status == 65 && bad.stderr.contains("the value \"five\" of Book.rating (double): "), "\(bad.stderr)")
+    }
+
     @Test("an enum's value that is none of its cases is rejected, naming the cases")
     func unknownEnumCase() throws {
         let ws = try Workspace()

@@ -194,13 +194,16 @@ public struct TransformConfig: Sendable {
 public struct LoadSpec: Sendable {
     public struct Assignment: Sendable {
         public var attribute: String
-        /// The record field whose value the attribute takes.
+        /// The record field whose value the attribute takes; empty for a constant.
         public var field: String
+        /// `listed: { value: false }`: the text every record's attribute takes, converted by its type.
+        public var constant: String?
         public var location: Location?
         public var sourceLine: String?
-        public init(attribute: String, field: String, location: Location? = nil, sourceLine: String? = nil) {
+        public init(attribute: String, field: String, constant: String? = nil, location: Location? = nil, sourceLine: String? = nil) {
             self.attribute = attribute
             self.field = field
+            self.constant = constant
             self.location = location
             self.sourceLine = sourceLine
         }

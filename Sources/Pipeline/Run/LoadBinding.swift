@@ -48,6 +48,8 @@ final class LoadBinding {
     /// Enum properties of a SwiftData model, loaded by case name (or raw value): apart from
     /// `steps`, as one value may set several columns.
     let enums: [EnumSlot]
+    /// `listed: { value: false }`: converted once, set in every record.
+    let constants: [(attribute: Int, value: Value)]
     let links: [(relationship: Int, target: LoadBinding)]
     /// The to-many links: one linked record per element of a list.
     let lists: [ListLink]
@@ -73,7 +75,12 @@ final class LoadBinding {
         let composites = model.allComposites(of: spec.entity)
         var enums: [EnumSlot] = []
         var plain: [LoadSpec.Assignment] = []
+        var constants: [(attribute: Int, value: Value)] = []
         for assignment in spec.assignments {
+            if let text = assignment.constant {
+                constants.append(try LoadBinding.constant(text, of: assignment, entity: spec.entity, attributes: attributes))
+                continue
+            }
             // An enum with raw values whose cases the model does not list (one read from a model
             // file) takes its raw value as it is.
             if let composite = composites.first(where: { $0.name == assignment.attribute }), composite.isEnum,
@@ -85,6 +92,7 @@ final class LoadBinding {
             }
         }
         self.enums = enums
+        self.constants = constants
         slots = try plain.map { assignment in
             guard let a = attributes.firstIndex(where: { $0.name == assignment.attribute }) else {
                 throw PipelineError(.invalidPipeline, at: assignment.location, stage: "load",
@@ -216,6 +224,7 @@ final class LoadBinding {
             keyHash = TextKeyHash(of: key, scratch: &scratch)
         }
         if !enums.isEmpty { try fillEnums(&out, from: record) }
+        for constant in constants { out.values[constant.attribute] = constant.value }
         out.keyHash = keyHash
         for j in links.indices {
             let relationship = links[j].relationship
@@ -243,6 +252,24 @@ final class LoadBinding {
     @inline(never)
     private func fillLists(_ out: inout EntityRecord, from record: Record) throws {
         for list in lists { try list.fill(&out.lists[list.relationship], from: record) }
+    }
+
+    /// A constant's attribute and value, converted by the attribute's type once: a value it cannot
+    /// take is an error in the pipeline file.
+    static func constant(_ text: String, of assignment: LoadSpec.Assignment, entity: String,
+                         attributes: [Attribute]) throws -> (attribute: Int, value: Value) {
+        guard let index = attributes.firstIndex(where: { $0.name == assignment.attribute }) else {
+            throw PipelineError(.invalidPipeline, at: assignment.location, stage: "load",
+                                "entity '\(entity)' has no attribute '\(assignment.attribute)'", sourceLine: assignment.sourceLine)
+        }
+        switch attributes[index].type.convert(.text(text)) {
+        case .success(let value):
+            return (index, value)
+        case .failure(let failure):
+            throw PipelineError(.invalidPipeline, at: assignment.location, stage: "load",
+                                "the value \"\(text)\" of \(entity).\(assignment.attribute) (\(attributes[index].type.rawValue)): \(failure.reason)",
+                                sourceLine: assignment.sourceLine)
+        }
     }
 
     /// The source field an assignment reads, or an error naming the fields there are.
@@ -318,7 +345,9 @@ struct ListLink {
         var names: [String] = []
         var seen = Set<String>()
         func collect(_ spec: LoadSpec) {
-            for assignment in spec.assignments where seen.insert(assignment.field).inserted { names.append(assignment.field) }
+            for assignment in spec.assignments where assignment.constant == nil && seen.insert(assignment.field).inserted {
+                names.append(assignment.field)
+            }
             for inner in spec.links {
                 if let each = inner.each, seen.insert(each).inserted { names.append(each) }
                 collect(inner.target)

@@ -155,7 +155,7 @@ public final class Runner {
     static func fieldsUsed(by loads: [LoadSpec]) -> [String] {
         var seen = Set<String>(), ordered: [String] = []
         func visit(_ load: LoadSpec) {
-            for a in load.assignments where seen.insert(a.field).inserted { ordered.append(a.field) }
+            for a in load.assignments where a.constant == nil && seen.insert(a.field).inserted { ordered.append(a.field) }
             for link in load.links {
                 if let each = link.each, seen.insert(each).inserted { ordered.append(each) }
                 visit(link.target)
