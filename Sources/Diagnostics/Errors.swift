@@ -82,6 +82,24 @@ public struct Rejection: Error, Sendable, Hashable, CustomStringConvertible {
     }
 }
 
+/// A record a `keep` or `drop` step turned away on purpose: counted as filtered, not rejected.
+public struct Filtered: Error, Sendable, Hashable, CustomStringConvertible {
+    public var location: Location
+    /// `keep` or `drop`.
+    public var stage: String
+    public var reason: String
+    /// The pipeline source whose record it was; the run's log fills it in.
+    public var source: String?
+
+    public init(at location: Location, stage: String, reason: String) {
+        self.location = location
+        self.stage = stage
+        self.reason = reason
+    }
+
+    public var description: String { "\(location): filtered: \(stage): \(reason)" }
+}
+
 extension String {
     func replacingTabs() -> String {
         contains("\t") ? replacingOccurrences(of: "\t", with: " ") : self

@@ -22,6 +22,9 @@ extension ImportReport {
             Issue(kind: .skipped, source: $0.source, entity: $0.entity,
                   location: $0.location.description, reason: $0.reason)
         }
+        let filtered = log.filtered.map {
+            Issue(kind: .filtered, source: $0.source ?? "", stage: $0.stage, location: $0.location.description, reason: $0.reason)
+        }
         let duplicates = log.duplicates.map {
             Duplicate(source: $0.source, entity: $0.entity, key: $0.key, first: $0.first.description, again: $0.again.description,
                       differences: $0.differences.map { .init(field: $0.attribute, first: $0.first, again: $0.again) },
@@ -40,7 +43,7 @@ extension ImportReport {
             },
             sources: zip(log.sourceNames, log.sources).map { Counts(name: $0, $1) },
             entities: zip(pipeline.model.entities, log.entities).filter { !$0.0.isAbstract }.map { Counts(name: $0.name, $1) },
-            issues: rejected + skipped,
+            issues: rejected + skipped + filtered,
             duplicates: duplicates,
             createdByLinks: log.placeholders.map { CreatedByLink(entity: $0.entity, key: $0.key, first: $0.first.description) },
             changes: try? changes.get(),

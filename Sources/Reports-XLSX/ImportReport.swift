@@ -82,6 +82,8 @@ public struct ImportReport: Sendable, Codable, Equatable {
         public var updated: Int
         public var skipped: Int
         public var rejected: Int
+        /// Turned away by `keep` or `drop` (sources only).
+        public var filtered: Int
 
         public init(name: String, _ counts: ImportLog.Counts) {
             self.name = name
@@ -91,13 +93,15 @@ public struct ImportReport: Sendable, Codable, Equatable {
             updated = counts.updated
             skipped = counts.skipped
             rejected = counts.rejected
+            filtered = counts.filtered
         }
     }
 
     /// A record turned away (`rejected`: a value could not be converted, a line could not be
-    /// parsed) or not loaded (`skipped`: its unique key is empty).
+    /// parsed), not loaded (`skipped`: its unique key is empty), or left out on purpose
+    /// (`filtered` by `keep` or `drop`: the first few of each source).
     public struct Issue: Sendable, Codable, Equatable {
-        public enum Kind: String, Sendable, Codable { case rejected, skipped }
+        public enum Kind: String, Sendable, Codable { case rejected, skipped, filtered }
         public var kind: Kind
         /// The source that read the record (empty when no source reads its file).
         public var source: String

@@ -51,7 +51,7 @@ public struct XLSXReportWriter: Sendable {
         }
     }
 
-    private static let countTitles = ["read", "inserted", "already present", "updated", "skipped", "rejected"]
+    private static let countTitles = ["read", "inserted", "already present", "updated", "skipped", "rejected", "filtered"]
 
     private func writeSummary(_ report: ImportReport, into workbook: XLSXWorkbook) throws {
         let sheet = try workbook.addSheet("Summary")
@@ -85,8 +85,8 @@ public struct XLSXReportWriter: Sendable {
         row += 1
         func counts(_ label: String, _ c: ImportReport.Counts, read: Bool) throws {
             try sheet.text(row, 0, label)
-            for (column, value) in [c.read, c.inserted, c.alreadyPresent, c.updated, c.skipped, c.rejected].enumerated()
-            where read || column > 0 {
+            for (column, value) in [c.read, c.inserted, c.alreadyPresent, c.updated, c.skipped, c.rejected, c.filtered].enumerated()
+            where (read || column > 0) && (read || column < 6) {
                 try sheet.number(row, column + 1, Double(value))
             }
             row += 1

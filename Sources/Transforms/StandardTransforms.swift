@@ -13,5 +13,7 @@ public enum StandardTransforms {
         MapTransform(),
         UUIDTransform(),
         TemplateTransform(),
+        FilterTransform.keep,
+        FilterTransform.drop,
     ]
 }

@@ -19,14 +19,18 @@ struct RunSummary {
         out += dryRun
             ? "\(pipeline.name): dry run, the store was not written (it would be \(target))\n"
             : "\(pipeline.name): wrote \(target) in \(String(format: "%.2f", elapsed)) s\n"
-        let header = ["", "read", "inserted", "present", "updated", "skipped", "rejected"]
+        // Records `keep` and `drop` turned away on purpose, in a column of their own when there are any.
+        let filters = log.sources.contains { $0.filtered > 0 }
+        let header = ["", "read", "inserted", "present", "updated", "skipped", "rejected"] + (filters ? ["filtered"] : [])
         var rows: [[String]] = []
         for (name, c) in zip(log.sourceNames, log.sources) {
-            rows.append(["source \(name)", "\(c.read)", "\(c.inserted)", "\(c.alreadyPresent)", "\(c.updated)", "\(c.skipped)", "\(c.rejected)"])
+            rows.append(["source \(name)", "\(c.read)", "\(c.inserted)", "\(c.alreadyPresent)", "\(c.updated)", "\(c.skipped)", "\(c.rejected)"]
+                            + (filters ? ["\(c.filtered)"] : []))
         }
         // Abstract entities have no records of their own: their sub-entities' rows say it all.
         for (name, c) in zip(log.entityNames, log.entities) where pipeline.model[name]?.isAbstract != true {
-            rows.append(["  \(name)", "", "\(c.inserted)", "\(c.alreadyPresent)", "\(c.updated)", "\(c.skipped)", c.rejected == 0 ? "" : "\(c.rejected)"])
+            rows.append(["  \(name)", "", "\(c.inserted)", "\(c.alreadyPresent)", "\(c.updated)", "\(c.skipped)", c.rejected == 0 ? "" : "\(c.rejected)"]
+                            + (filters ? [""] : []))
         }
         out += RunSummary.table([header] + rows)
         // Records only links made: a typo in a link value makes one, with default values.
@@ -41,6 +45,9 @@ struct RunSummary {
         let links = log.links.filter { $0.count > 0 }
         if !links.isEmpty {
             out += "links: " + links.map { "\($0.relationship) \($0.count.grouped)" }.joined(separator: ", ") + "\n"
+        }
+        for record in log.filtered where log.filtered.first(where: { $0.source == record.source }) == record {
+            out += "filtered from \(record.source ?? ""): first at \(record.location) (\(record.stage): \(record.reason))\n"
         }
         try Terminal.standardOutput.write(out)
         printIssues()

@@ -207,7 +207,7 @@ import Transforms
 
     @Test func unknownTransform() {
         expectLoadError(loaderBase.swapping("    load:\n", "    transform:\n      - trimm: all\n    load:\n"), """
-            pipelines/test.yaml:14:9: error: pipeline: unknown transform 'trimm'; did you mean 'trim'? (transforms: trim, number, date, default, set, rename, split, map, uuid, template)
+            pipelines/test.yaml:14:9: error: pipeline: unknown transform 'trimm'; did you mean 'trim'? (transforms: trim, number, date, default, set, rename, split, map, uuid, template, keep, drop)
                   - trimm: all
                     ^
             """)

@@ -63,7 +63,8 @@ public struct Options: Sendable {
         }
     }
 
-    static func bool(_ s: String) -> Bool? {
+    /// `true`, `yes`, `on` and their opposites, in any case.
+    public static func bool(_ s: String) -> Bool? {
         switch s.lowercased() {
         case "true", "yes", "on": return true
         case "false", "no", "off": return false

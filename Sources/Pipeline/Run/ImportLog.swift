@@ -11,6 +11,8 @@ public final class ImportLog {
         public var updated = 0
         public var skipped = 0
         public var rejected = 0
+        /// Turned away by a `keep` or `drop` step (sources only).
+        public var filtered = 0
         public init() {}
     }
 
@@ -122,6 +124,19 @@ public final class ImportLog {
 
     public func recordRead() {
         counts[source].read += 1
+    }
+
+    /// The first filtered records of each source, for the summary and the report; the counts
+    /// have them all.
+    public private(set) var filtered: [Filtered] = []
+    public static let filteredShownPerSource = 5
+
+    public func filter(_ record: Filtered) {
+        counts[source].filtered += 1
+        guard counts[source].filtered <= Self.filteredShownPerSource else { return }
+        var record = record
+        record.source = sourceNames[currentSource]
+        filtered.append(record)
     }
 
     public func reject(_ rejection: Rejection) {

@@ -19,6 +19,8 @@ final class RecordFeed: @unchecked Sendable {
         var rejection: Rejection?
         /// The load whose values were rejected, if it was the load stage that rejected them.
         var rejectedEntity: Int?
+        /// Set when a `keep` or `drop` step turned the record away.
+        var filtered: Filtered?
     }
 
     struct Batch {
@@ -135,6 +137,7 @@ final class RecordFeed: @unchecked Sendable {
             } catch let rejection as Rejection {
                 batch.items[batch.count].rejection = rejection
                 batch.items[batch.count].rejectedEntity = nil
+                batch.items[batch.count].filtered = nil
                 batch.count += 1
                 continue
             } catch {
@@ -150,6 +153,7 @@ final class RecordFeed: @unchecked Sendable {
             let i = batch.count
             batch.items[i].rejection = nil
             batch.items[i].rejectedEntity = nil
+            batch.items[i].filtered = nil
             do {
                 for step in steps { try step.apply(&record) }
                 // Every entity's values are converted before any is written, so a record is
@@ -162,6 +166,8 @@ final class RecordFeed: @unchecked Sendable {
                 }
             } catch let rejection as Rejection {
                 batch.items[i].rejection = rejection
+            } catch let filtered as Filtered {
+                batch.items[i].filtered = filtered
             } catch {
                 batch.error = error
                 batch.isLast = true

@@ -62,15 +62,17 @@ public final class Runner {
         }
     }
 
-    /// A source that gave the store nothing (every record rejected or skipped: an export with
-    /// the wrong columns, a broken transform) would replace a store that holds its records with
-    /// one that silently lacks them.
+    /// A source that gave the store nothing (every record rejected, skipped or filtered: an
+    /// export with the wrong columns, a broken transform, a filter with a typo) would replace a
+    /// store that holds its records with one that silently lacks them.
     private func checkEverySourceGaveRecords(into sink: any RecordSink) throws {
         guard !pipeline.allowEmpty else { return }
-        for (index, counts) in log.sources.enumerated() where counts.inserted + counts.updated == 0 && counts.rejected + counts.skipped > 0 {
+        for (index, counts) in log.sources.enumerated()
+        where counts.inserted + counts.updated == 0 && counts.rejected + counts.skipped + counts.filtered > 0 {
             guard try sink.previousOutputHasRecords() else { return }
             let source = pipeline.sources[index]
-            let lost = [counts.rejected > 0 ? "\(counts.rejected) rejected" : nil, counts.skipped > 0 ? "\(counts.skipped) skipped" : nil]
+            let lost = [counts.rejected > 0 ? "\(counts.rejected) rejected" : nil, counts.skipped > 0 ? "\(counts.skipped) skipped" : nil,
+                        counts.filtered > 0 ? "\(counts.filtered) filtered" : nil]
                 .compactMap { $0 }.joined(separator: ", ")
             throw PipelineError(counts.rejected > 0 ? .rejected : .invalidInput, at: source.location, stage: "pipeline",
                                 "source '\(source.name)' gave the store no record (\(counts.read) read: \(lost)), and the store it would "
@@ -111,12 +113,16 @@ public final class Runner {
             var batch = feed.take()
             for i in 0..<batch.count {
                 let ahead = i + Runner.prefetchDistance
-                if let prefetching, ahead < batch.count, batch.items[ahead].rejection == nil,
+                if let prefetching, ahead < batch.count, batch.items[ahead].rejection == nil, batch.items[ahead].filtered == nil,
                    !batch.items[ahead].records.isEmpty {
                     prefetching.prefetch(&batch.items[ahead].records[0])
                 }
                 read += 1
                 log.recordRead()
+                if let filtered = batch.items[i].filtered {
+                    log.filter(filtered)
+                    continue
+                }
                 if let rejection = batch.items[i].rejection {
                     if let entity = batch.items[i].rejectedEntity { log.countRejected(entity: entity) }
                     log.reject(rejection)

@@ -1,0 +1,73 @@
+import Foundation
+import SinksSQLite
+import SQLite
+import Testing
+
+/// What a real team's data needed (issue 24), run end to end on the built binary.
+@Suite struct DataNeedsTests {
+    /// A recipes export: a German yes/no column, a status column with drafts.
+    static let pipeline = """
+        version: 1
+        name: recipes-export
+        store: { path: build/recipes.sqlite }
+        entities:
+          Recipe:
+            unique: name
+            attributes: { name: string, vegan: bool, status: string }
+        sources:
+          - name: recipes
+            read: { csv: recipes.csv }
+            transform:
+              - trim: all
+              - keep: { status: [active, new] }
+              - drop: { name: "" }
+              - map: { fields: [vegan], values: { ja: true, nein: false } }
+            load:
+              Recipe: { name: name, vegan: vegan, status: status }
+        """
+
+    static let csv = """
+        name,vegan,status
+        Pesto,ja,active
+        Ragù,nein,draft
+        ,ja,new
+        Hummus,ja,new
+        Tiramisu,nein,archived
+
+        """
+
+    @Test("keep and drop: filtered records counted per source, not rejected, the first ones in the summary and the report; map's ja/nein")
+    func filtersAndMaps() throws {
+        let ws = try Workspace()
+        try ws.write(Self.pipeline, to: "recipes.yaml")
+        try ws.write(Self.csv, to: "recipes.csv")
+        let run = try ws.run("run", "recipes.yaml", "--report", "build/report.json")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("rejected  filtered"), "\(run.stdout)")
+        #expect(run.stdout.contains("source recipes     5         2        0        0        0         0         3"), "\(run.stdout)")
+        #expect(run.stdout.contains(#"filtered from recipes: first at recipes.csv:3:1 (keep: status "draft" is none of active, new)"#), "\(run.stdout)")
+        #expect(!run.stderr.contains("rejected"), "\(run.stderr)")
+        #expect(try ws.store("build/recipes.sqlite").rows("SELECT name, vegan FROM Recipe ORDER BY id") == [
+            [.text("Pesto"), .integer(1)], [.text("Hummus"), .integer(1)],
+        ])
+        let report = try #require(try JSONSerialization.jsonObject(with: ws.bytes("build/report.json")) as? [String: Any])
+        let source = try #require((report["sources"] as? [[String: Any]])?.first)
+        #expect(source["filtered"] as? Int == 3 && source["rejected"] as? Int == 0)
+        let issues = try #require(report["issues"] as? [[String: Any]])
+        #expect(issues.filter { $0["kind"] as? String == "filtered" }.compactMap { $0["location"] as? String }
+                == ["recipes.csv:3:1", "recipes.csv:4:1", "recipes.csv:6:1"])
+        #expect(issues.first { $0["location"] as? String == "recipes.csv:4:1" }?["reason"] as? String == "name is empty")
+    }
+
+    @Test("a source whose every record is filtered does not replace a store that holds records")
+    func everyRecordFiltered() throws {
+        let ws = try Workspace()
+        try ws.write(Self.pipeline, to: "recipes.yaml")
+        try ws.write(Self.csv, to: "recipes.csv")
+        #expect(try ws.run("run", "-q", "recipes.yaml").status == 0)
+        try ws.write(Self.pipeline.replacingOccurrences(of: "[active, new]", with: "[actve]"), to: "recipes.yaml")
+        let run = try ws.run("run", "recipes.yaml")
+        #expect(run.status != 0 && run.stderr.contains("gave the store no record (5 read: 5 filtered)"), "\(run.stderr)")
+        #expect(try ws.store("build/recipes.sqlite").rows("SELECT count(*) FROM Recipe") == [[.integer(2)]])
+    }
+}
