@@ -14,7 +14,8 @@ import Pipeline
 /// `.invalidPipeline` for the file's content, `.io` for a pipeline or input file that cannot be read.
 public enum PipelineLoader {
     /// Reads and loads the pipeline file at `url`. Paths in it are relative to its folder.
-    public static func load(contentsOf url: URL, registry: ComponentRegistry) throws -> PipelineDefinition {
+    public static func load(contentsOf url: URL, registry: ComponentRegistry,
+                            variables: PipelineVariables = PipelineVariables()) throws -> PipelineDefinition {
         let shown = Context.shownPath(of: url)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
@@ -32,7 +33,7 @@ public enum PipelineLoader {
         guard let text = String(data: data, encoding: .utf8) else {
             throw notUTF8(data, shown: shown)
         }
-        return try load(yaml: text, file: url, registry: registry)
+        return try load(yaml: text, file: url, registry: registry, variables: variables)
     }
 
     /// Where the first byte that is not UTF-8 is, and what it is.
@@ -52,13 +53,14 @@ public enum PipelineLoader {
 
     /// Loads a pipeline from its text; `file` is where it lives (paths in it are relative to its
     /// folder) and how messages name it.
-    public static func load(yaml: String, file: URL, registry: ComponentRegistry) throws -> PipelineDefinition {
+    public static func load(yaml: String, file: URL, registry: ComponentRegistry,
+                            variables: PipelineVariables = PipelineVariables()) throws -> PipelineDefinition {
         let context = Context(file: file, registry: registry)
         guard let root = try ConfigNode.parse(yaml: yaml, file: context.shownFile) else {
             throw PipelineError(.invalidPipeline, at: Location(file: context.shownFile, line: 1, column: 1),
                                 stage: "pipeline", "the pipeline file is empty")
         }
-        return try context.pipeline(from: root)
+        return try context.pipeline(from: try variables.substitute(in: root))
     }
 }
 

@@ -20,7 +20,8 @@ public struct StoreFile {
     public let building: URL
     /// The pipeline file's `store:` entry, for errors.
     public let location: Location?
-    private let lock: StoreLock
+    /// None in a dry run, which writes nothing beside the store.
+    private let lock: StoreLock?
     private let registrations: [InterruptCleanup.Registration?]
     private var folder: URL { target.deletingLastPathComponent() }
 
@@ -36,10 +37,13 @@ public struct StoreFile {
 
     /// Checks that the target can be written, creates its folder if missing, takes the store's
     /// lock (waiting up to `lockWait` seconds for another run) and removes what a killed run left
-    /// behind.
-    public init(target: URL, location: Location?, lockWait: Double = 0) throws {
+    /// behind. A dry run (`dryRun`) writes nothing beside the target, not even its folder: the
+    /// store it builds and throws away lives in the system's temporary folder.
+    public init(target: URL, location: Location?, lockWait: Double = 0, dryRun: Bool = false) throws {
         self.target = target.standardizedFileURL
-        self.building = StoreFile.buildingURL(for: self.target)
+        self.building = dryRun
+            ? FileManager.default.temporaryDirectory.appendingPathComponent("pipectl-dry-run-\(getpid())-\(self.target.lastPathComponent)")
+            : StoreFile.buildingURL(for: self.target)
         self.location = location
         let fail = { (message: String) in PipelineError(.io, at: location, stage: "sqlite", message) }
 
@@ -54,6 +58,12 @@ public struct StoreFile {
             guard isFolder.boolValue else {
                 throw fail("cannot write the store '\(self.target.path)': '\(folder.path)' is not a folder")
             }
+        } else if dryRun {
+            // A real run would create it; a dry run leaves the disk as it was.
+            lock = nil
+            let building = self.building.path
+            registrations = ([building] + StoreFile.sideSuffixes.map { building + $0 }).map { InterruptCleanup.register($0) }
+            return
         } else {
             do {
                 try manager.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -82,11 +92,15 @@ public struct StoreFile {
                                   + "move the file away or choose another store path")
             }
         }
-        lock = try StoreLock(target: self.target, wait: lockWait, location: location)
-        // Under the lock, every building file is a leftover of a killed run.
-        let prefix = StoreFile.buildingPrefix(for: self.target)
-        for name in (try? manager.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasPrefix(prefix) {
-            try StoreFile.remove(folder.appendingPathComponent(name).path, what: "a temporary store a killed run left", location: location)
+        if dryRun {
+            lock = nil
+        } else {
+            lock = try StoreLock(target: self.target, wait: lockWait, location: location)
+            // Under the lock, every building file is a leftover of a killed run.
+            let prefix = StoreFile.buildingPrefix(for: self.target)
+            for name in (try? manager.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasPrefix(prefix) {
+                try StoreFile.remove(folder.appendingPathComponent(name).path, what: "a temporary store a killed run left", location: location)
+            }
         }
         let building = self.building.path
         registrations = ([building] + StoreFile.sideSuffixes.map { building + $0 }).map { InterruptCleanup.register($0) }
@@ -118,7 +132,7 @@ public struct StoreFile {
     /// Releases the store's lock: the run is over, published or not.
     private func release() {
         registrations.forEach(InterruptCleanup.unregister)
-        lock.release()
+        lock?.release()
     }
 
     /// Puts the closed, complete temporary store in place of the target, durably: the file's data

@@ -52,15 +52,16 @@ public final class SQLiteSink: PrefetchingSink {
     ///
     /// Throws `PipelineError` when the model cannot be expressed in the layout, the store cannot
     /// be written there, or (`.busy`) another run holds the store's lock.
-    public convenience init(settings: StoreSettings, model: StoreModel, waitingForLock: Double = 0) throws {
-        try self.init(settings: settings, model: model, keyLimits: .standard, waitingForLock: waitingForLock)
+    /// `dryRun`: the store is built apart (nothing is written beside the target) to be thrown away.
+    public convenience init(settings: StoreSettings, model: StoreModel, waitingForLock: Double = 0, dryRun: Bool = false) throws {
+        try self.init(settings: settings, model: model, keyLimits: .standard, waitingForLock: waitingForLock, dryRun: dryRun)
     }
 
     /// `keyLimits`: how many unique keys stay in memory before they go to disk; tests set them low.
-    init(settings: StoreSettings, model: StoreModel, keyLimits: KeyIndex.Limits, waitingForLock: Double = 0) throws {
+    init(settings: StoreSettings, model: StoreModel, keyLimits: KeyIndex.Limits, waitingForLock: Double = 0, dryRun: Bool = false) throws {
         location = settings.location
         layout = try StoreTables.layout(model: model, settings: settings)
-        file = try StoreFile(target: settings.path, location: settings.location, lockWait: waitingForLock)
+        file = try StoreFile(target: settings.path, location: settings.location, lockWait: waitingForLock, dryRun: dryRun)
         do {
             let connection = try SQLiteConnection(path: file.building.path, readOnly: false)
             try layout.configure(connection)

@@ -8,7 +8,19 @@ struct PipelineOptions: ParsableArguments {
     @Argument(help: "The pipeline file (YAML).", completion: .file(extensions: ["yaml", "yml"]))
     var pipeline: String
 
+    @Option(name: .customLong("var"), help: ArgumentHelp(
+        "A value for ${NAME} in the pipeline file, before the environment's (repeatable).", valueName: "NAME=VALUE"))
+    var variables: [String] = []
+
+    func validate() throws {
+        for assignment in variables where PipelineVariables.parse(assignment) == nil {
+            throw ValidationError("--var expects NAME=VALUE (a name of letters, digits and '_'), not '\(assignment)'")
+        }
+    }
+
     func load() throws -> PipelineDefinition {
-        try PipelineLoader.load(contentsOf: URL(fileURLWithPath: pipeline), registry: Components.registry)
+        let given = Dictionary(variables.compactMap(PipelineVariables.parse), uniquingKeysWith: { _, last in last })
+        return try PipelineLoader.load(contentsOf: URL(fileURLWithPath: pipeline), registry: Components.registry,
+                                       variables: PipelineVariables(given: given))
     }
 }

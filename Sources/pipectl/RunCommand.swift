@@ -20,7 +20,7 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var options: PipelineOptions
 
-    @Flag(help: "Read, transform and check everything, then throw the new store away.")
+    @Flag(help: "Read, transform and check everything, then throw the new store away: nothing is written, not the store's folder, not the pipeline's reports (only a report --report names).")
     var dryRun = false
 
     @Flag(name: .shortAndLong, help: "Print errors only.")
@@ -58,7 +58,8 @@ struct RunCommand: ParsableCommand {
             }
             let inputs = try InputFiles(pipeline: pipeline)
             let digests = InputDigests(pipeline: pipeline)
-            let reports = ReportFiles(settings: pipeline.report, extra: reportFile, digests: digests)
+            // A dry run writes nothing at all: only a report --report asks for.
+            let reports = ReportFiles(settings: dryRun ? ReportSettings() : pipeline.report, extra: reportFile, digests: digests)
             for (url, _) in reports.files { try ReportFiles.checkWritable(url, name: Terminal.display(url)) }
             let runner = Runner(pipeline: pipeline)
             let review = ChangeReview(pipeline: pipeline)
@@ -67,7 +68,7 @@ struct RunCommand: ParsableCommand {
             do {
                 let progress = quiet ? nil : ProgressLine(runner: runner)
                 defer { progress?.clear() }
-                let sink = try SQLiteSink(settings: pipeline.store, model: pipeline.model, waitingForLock: wait)
+                let sink = try SQLiteSink(settings: pipeline.store, model: pipeline.model, waitingForLock: wait, dryRun: dryRun)
                 if pipeline.store.layout == .coredata, pipeline.store.uuid == nil {
                     // The same inputs give the same UUID, and so the same bytes.
                     sink.storeUUID = { [digests] isCancelled in

@@ -70,4 +70,42 @@ import Testing
         #expect(run.status != 0 && run.stderr.contains("gave the store no record (5 read: 5 filtered)"), "\(run.stderr)")
         #expect(try ws.store("build/recipes.sqlite").rows("SELECT count(*) FROM Recipe") == [[.integer(2)]])
     }
+
+    @Test("${NAME} from --var, then the environment, then its default; an undefined one fails at its line and column")
+    func variables() throws {
+        let ws = try Workspace()
+        try ws.write(Self.csv, to: "recipes.csv")
+        let yaml = Self.pipeline.replacingOccurrences(of: "path: build/recipes.sqlite", with: #"path: "${OUT_DIR}/${STORE_NAME:-recipes}.sqlite""#)
+        try ws.write(yaml, to: "recipes.yaml")
+        let undefined = try ws.run("run", "recipes.yaml")
+        #expect(undefined.status == 65, "\(undefined.stderr)")
+        #expect(undefined.stderr.hasPrefix("recipes.yaml:3:17: error: pipeline: the variable 'OUT_DIR' is not set: give it with --var OUT_DIR=VALUE or in the environment, or a default with ${OUT_DIR:-VALUE}"), "\(undefined.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: ws.root.appendingPathComponent("${OUT_DIR}").path))
+        let given = try ws.run("run", "-q", "recipes.yaml", "--var", "OUT_DIR=dist", "--var", "STORE_NAME=app")
+        #expect(given.status == 0, "\(given.stderr)")
+        #expect(FileManager.default.fileExists(atPath: ws.root.appendingPathComponent("dist/app.sqlite").path))
+        // The environment, when --var does not give it; the default where neither does.
+        let environment = try Pipectl.runTool("env", ["OUT_DIR=from-env", Pipectl.productsDirectory.appendingPathComponent("pipectl").path,
+                                                      "run", "-q", "recipes.yaml"], in: ws.root)
+        #expect(environment.status == 0, "\(environment.stderr)")
+        #expect(FileManager.default.fileExists(atPath: ws.root.appendingPathComponent("from-env/recipes.sqlite").path))
+        let bad = try ws.run("run", "recipes.yaml", "--var", "OUT DIR=x")
+        #expect(bad.status != 0 && bad.stderr.contains("--var expects NAME=VALUE"), "\(bad.stderr)")
+    }
+
+    @Test("--dry-run writes nothing: not the store, not its folder, not the pipeline's reports; --report still writes its own")
+    func dryRunWritesNothing() throws {
+        let ws = try Workspace()
+        try ws.write(Self.csv, to: "recipes.csv")
+        try ws.write(Self.pipeline.replacingOccurrences(of: "path: build/recipes.sqlite }", with: "path: out/deep/recipes.sqlite }\nreport: { json: reports/r.json }"),
+                     to: "recipes.yaml")
+        let before = try FileManager.default.subpathsOfDirectory(atPath: ws.root.path).sorted()
+        let run = try ws.run("run", "recipes.yaml", "--dry-run")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("dry run, the store was not written"), "\(run.stdout)")
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: ws.root.path).sorted() == before)
+        let asked = try ws.run("run", "-q", "recipes.yaml", "--dry-run", "--report", "dry.json")
+        #expect(asked.status == 0, "\(asked.stderr)")
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: ws.root.path).sorted() == (before + ["dry.json"]).sorted())
+    }
 }

@@ -25,9 +25,12 @@ public final class Runner {
 
     public init(pipeline: PipelineDefinition) {
         self.pipeline = pipeline
+        // The store's folder has room for what the store holds; before the first run (or in a
+        // dry run, which creates nothing) it may not exist yet.
+        let folder = pipeline.store.path.deletingLastPathComponent()
         self.log = ImportLog(sourceNames: pipeline.sources.map(\.name),
                              entityNames: pipeline.model.entities.map(\.name),
-                             temporaryDirectory: pipeline.store.path.deletingLastPathComponent())
+                             temporaryDirectory: FileManager.default.fileExists(atPath: folder.path) ? folder : FileManager.default.temporaryDirectory)
     }
 
     /// Runs every source into `sink` and finishes it; with `dryRun`, everything is read, written
