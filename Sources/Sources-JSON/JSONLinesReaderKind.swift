@@ -5,6 +5,8 @@ public struct JSONLinesReaderKind: ReaderKind {
     public init() {}
 
     public var name: String { "jsonl" }
+    public var picksFieldsByName: Bool { true }
+    public func namesInInput(_ input: Input, options: Options) -> [String] { InputNames.jsonKeys(InputNames.head(of: input)) }
 
     public var spec: ComponentSpec { JSONLinesReaderKind.componentSpec }
 

@@ -5,6 +5,8 @@ public struct JSONReaderKind: ReaderKind {
     public init() {}
 
     public var name: String { "json" }
+    public var picksFieldsByName: Bool { true }
+    public func namesInInput(_ input: Input, options: Options) -> [String] { InputNames.jsonKeys(InputNames.head(of: input)) }
 
     public var spec: ComponentSpec { JSONReaderKind.componentSpec }
 

@@ -5,6 +5,8 @@ public struct PropertyListReaderKind: ReaderKind {
     public init() {}
 
     public var name: String { "plist" }
+    public var picksFieldsByName: Bool { true }
+    public func namesInInput(_ input: Input, options: Options) -> [String] { InputNames.plistKeys(input) }
 
     public var spec: ComponentSpec { PropertyListReaderKind.componentSpec }
 

@@ -5,6 +5,8 @@ public struct XMLReaderKind: ReaderKind {
     public init() {}
 
     public var name: String { "xml" }
+    public var picksFieldsByName: Bool { true }
+    public func namesInInput(_ input: Input, options: Options) -> [String] { InputNames.xmlNames(input) }
 
     public var spec: ComponentSpec { XMLReaderKind.componentSpec }
 

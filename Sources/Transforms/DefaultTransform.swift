@@ -22,6 +22,9 @@ public struct DefaultTransform: TransformKind {
 
     public init() {}
 
+    public func fieldsRead(_ node: ConfigNode) -> [String] { node.mapping?.compactMap(\.key.scalar) ?? [] }
+    public func fieldsMade(_ node: ConfigNode) -> [String] { fieldsRead(node) }
+
     public func make(_ node: ConfigNode) throws -> any Transform {
         FieldValuesStep(try FieldValues(node, stage: name), overwrite: false)
     }

@@ -28,6 +28,8 @@ public struct FilterTransform: TransformKind {
             ])
     }
 
+    public func fieldsRead(_ node: ConfigNode) -> [String] { node.mapping?.compactMap(\.key.scalar) ?? [] }
+
     public static let keep = FilterTransform(keeps: true)
     public static let drop = FilterTransform(keeps: false)
 

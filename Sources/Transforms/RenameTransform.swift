@@ -22,6 +22,9 @@ public struct RenameTransform: TransformKind {
 
     public init() {}
 
+    public func fieldsRead(_ node: ConfigNode) -> [String] { node.mapping?.compactMap(\.key.scalar) ?? [] }
+    public func fieldsMade(_ node: ConfigNode) -> [String] { node.mapping?.compactMap(\.value.scalar) ?? [] }
+
     public func make(_ node: ConfigNode) throws -> any Transform {
         guard let pairs = node.mapping, !pairs.isEmpty else {
             throw node.error("'rename' expects a mapping of old field names to new ones, e.g. { \"Item Name\": name },"

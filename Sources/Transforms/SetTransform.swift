@@ -21,6 +21,9 @@ public struct SetTransform: TransformKind {
 
     public init() {}
 
+    public func fieldsRead(_ node: ConfigNode) -> [String] { [] }
+    public func fieldsMade(_ node: ConfigNode) -> [String] { node.mapping?.compactMap(\.key.scalar) ?? [] }
+
     public func make(_ node: ConfigNode) throws -> any Transform {
         FieldValuesStep(try FieldValues(node, stage: name), overwrite: true)
     }

@@ -24,6 +24,16 @@ public struct TemplateTransform: TransformKind {
 
     public init() {}
 
+    public func fieldsRead(_ node: ConfigNode) -> [String] {
+        guard let value = node.mapping?.first(where: { $0.key.scalar == "value" })?.value,
+              let parts = try? Self.parts(value.scalar ?? "", at: value) else { return [] }
+        return parts.compactMap { if case .field(let name) = $0 { name } else { nil } }
+    }
+
+    public func fieldsMade(_ node: ConfigNode) -> [String] {
+        node.mapping?.first(where: { $0.key.scalar == "field" })?.value.scalar.map { [$0] } ?? []
+    }
+
     /// The template cut into literal text and field names.
     enum Part: Equatable {
         case text(String)

@@ -37,6 +37,15 @@ public struct UUIDTransform: TransformKind {
 
     public init() {}
 
+    public func fieldsRead(_ node: ConfigNode) -> [String] {
+        guard let from = node.mapping?.first(where: { $0.key.scalar == "from" })?.value else { return [] }
+        return from.scalar.map { [$0] } ?? from.sequence?.compactMap(\.scalar) ?? []
+    }
+
+    public func fieldsMade(_ node: ConfigNode) -> [String] {
+        node.mapping?.first(where: { $0.key.scalar == "field" })?.value.scalar.map { [$0] } ?? []
+    }
+
     public func completed(_ node: ConfigNode, loads: [LoadSpec], model: StoreModel) throws -> ConfigNode {
         guard var pairs = node.mapping, !pairs.contains(where: { $0.key.scalar == "from" }),
               let field = pairs.first(where: { $0.key.scalar == "field" })?.value.scalar else { return node }

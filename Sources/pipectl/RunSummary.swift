@@ -94,6 +94,10 @@ struct RunSummary {
         }
         let conflicts = log.conflictingDuplicates
         if conflicts > shown { out += "... and \(conflicts - shown) more conflicting duplicates\n" }
+        // Fields a tree input never gave: most likely a typo in the pipeline file.
+        for missing in log.missingFields {
+            out += "\(missing.location.map { "\($0)" } ?? missing.source): warning: pipeline: \(missing.message)\n"
+        }
         // What the readers noticed in their inputs (a JSON key given twice), per input.
         for source in runner.pipeline.sources {
             let (warnings, total) = source.reader.input.warnings.snapshot

@@ -353,7 +353,7 @@ extension BadInput.Generator {
 enum PlistBomb {
     static func make() -> Data {
         let count = 100_000
-        // Objects: 0 the array, 1 the dictionary, 2 "name", 3 the 1 KB string.
+        // Objects: 0 the array, 1 the dictionary, 2 "name", 3 "unit", 4 the 1 KB string.
         var data = Data("bplist00".utf8)
         var offsets: [Int] = []
         offsets.append(data.count)
@@ -363,10 +363,13 @@ enum PlistBomb {
         withUnsafeBytes(of: UInt32(count).bigEndian) { data.append(contentsOf: $0) }
         data.append(contentsOf: [UInt8](repeating: 1, count: count))
         offsets.append(data.count)
-        data.append(contentsOf: [0xD1, 2, 3])  // dictionary of 1: key 2, value 3
+        data.append(contentsOf: [0xD2, 2, 3, 4, 4])  // dictionary of 2: keys 2 and 3, both valued 4
         offsets.append(data.count)
         data.append(0x54)
         data.append(contentsOf: Array("name".utf8))
+        offsets.append(data.count)
+        data.append(0x54)
+        data.append(contentsOf: Array("unit".utf8))
         offsets.append(data.count)
         data.append(0x5F)  // ASCII string, count follows
         data.append(0x11)  // int of 2 bytes

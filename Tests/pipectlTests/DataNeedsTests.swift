@@ -108,4 +108,54 @@ import Testing
         #expect(asked.status == 0, "\(asked.stderr)")
         #expect(try FileManager.default.subpathsOfDirectory(atPath: ws.root.path).sorted() == (before + ["dry.json"]).sorted())
     }
+
+    @Test("a field no record of a JSON or XML source has is a warning at the pipeline's line with the closest name; under on_reject: fail it fails the run")
+    func fieldsThatNeverCome() throws {
+        let ws = try Workspace()
+        try ws.write(#"{"recipes": [{"name": "Toast", "prepMinutes": 5, "status": "active"}, {"name": "Soup", "prepMinutes": 30, "status": "draft"}]}"#,
+                     to: "recipes.json")
+        let yaml = """
+            version: 1
+            name: recipes-json
+            store: { path: build/recipes.sqlite }
+            entities:
+              Recipe:
+                unique: name
+                attributes: { name: string, minutes: int, listed: bool }
+            sources:
+              - name: recipes
+                read: { json: recipes.json, records: recipes }
+                transform:
+                  - keep: { status: active }
+                load:
+                  Recipe: { name: name, minutes: prep_minutes, listed: false }
+            """
+        try ws.write(yaml, to: "recipes.yaml")
+        let run = try ws.run("run", "recipes.yaml")
+        #expect(run.status == 0, "\(run.stderr)")
+        // The filter reads a field no load does: the reader picks it out too.
+        #expect(try ws.store("build/recipes.sqlite").rows("SELECT name FROM Recipe") == [[.text("Toast")]])
+        #expect(run.stderr.contains("recipes.yaml:14:38: warning: pipeline: no record of source 'recipes' has a value for 'prep_minutes'; did you mean 'prepMinutes'? (every record loads it empty)"), "\(run.stderr)")
+        // A bare word is a field name: `listed: false` reads a field "false".
+        #expect(run.stderr.contains("recipes.yaml:14:60: warning: pipeline: no record of source 'recipes' has a value for 'false'; for the value itself, write '{ value: false }'"), "\(run.stderr)")
+        try ws.write("version: 1\non_reject: fail\n" + yaml.dropFirst("version: 1\n".count), to: "recipes.yaml")
+        let failing = try ws.run("run", "recipes.yaml")
+        #expect(failing.status == 65 && failing.stderr.contains("recipes.yaml:15:38: error: pipeline: no record of source 'recipes' has a value for 'prep_minutes'"), "\(failing.stderr)")
+        // XML: attribute and element names are the suggestions.
+        try ws.write(#"<items><item name="Milk" unitName="l"/></items>"#, to: "items.xml")
+        try ws.write("""
+            version: 1
+            name: items
+            store: { path: build/items.sqlite }
+            entities:
+              Item: { unique: name, attributes: { name: string, unit: string } }
+            sources:
+              - name: items
+                read: { xml: items.xml, record: items/item }
+                load:
+                  Item: { name: name, unit: unitname }
+            """, to: "items.yaml")
+        let xml = try ws.run("run", "items.yaml")
+        #expect(xml.status == 0 && xml.stderr.contains("no record of source 'items' has a value for 'unitname'; did you mean 'unitName'?"), "\(xml.stderr)")
+    }
 }

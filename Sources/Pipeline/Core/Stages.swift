@@ -15,10 +15,18 @@ public protocol ReaderKind: Sendable {
     /// Opens `input` for reading. `fields` are the field names the pipeline uses, for readers that
     /// pick fields out of a tree (XML, JSON) rather than reading a header.
     func makeReader(input: Input, options: Options, fields: [String]) throws -> any RecordReader
+    /// Whether the reader picks the named fields out of a tree, so that a name no record has is
+    /// found only by reading (CSV knows its header before).
+    var picksFieldsByName: Bool { get }
+    /// Names that appear in the input, for a suggestion when a field never came (`prepMinutes`
+    /// for `prep_minutes`): read from its start, on that rare path only.
+    func namesInInput(_ input: Input, options: Options) -> [String]
 }
 
 extension ReaderKind {
     public func validate(_ options: Options) throws {}
+    public var picksFieldsByName: Bool { false }
+    public func namesInInput(_ input: Input, options: Options) -> [String] { [] }
 }
 
 /// An input file of a source.
@@ -73,9 +81,24 @@ public protocol TransformKind: Sendable {
     /// The step's options completed from what the source loads (the `uuid` step's `from`
     /// defaults to the key of the entity its field goes to); the node as it is by default.
     func completed(_ node: ConfigNode, loads: [LoadSpec], model: StoreModel) throws -> ConfigNode
+    /// The fields the step reads, which a reader of a tree (JSON, XML) must pick out of each
+    /// record; by default those its `fields` option (or shorthand: a name, a list) names.
+    func fieldsRead(_ node: ConfigNode) -> [String]
+    /// The fields the step makes (`template`'s field, `rename`'s new names), which no input need
+    /// provide.
+    func fieldsMade(_ node: ConfigNode) -> [String]
 }
 
 extension TransformKind {
+    public func fieldsRead(_ node: ConfigNode) -> [String] {
+        let fields = node.mapping?.first(where: { $0.key.scalar == "fields" })?.value ?? (node.mapping == nil ? node : nil)
+        guard let fields else { return [] }
+        if let name = fields.scalar { return name == "all" && !fields.isQuoted ? [] : [name] }
+        return fields.sequence?.compactMap(\.scalar) ?? []
+    }
+
+    public func fieldsMade(_ node: ConfigNode) -> [String] { [] }
+
     public func completed(_ node: ConfigNode, loads: [LoadSpec], model: StoreModel) throws -> ConfigNode { node }
 
     /// The fields a step configured by `node` turns into lists (`split`), so that loading one into

@@ -126,6 +126,38 @@ public final class ImportLog {
         counts[source].read += 1
     }
 
+    /// A field the pipeline names that no record of a tree input (JSON, XML, plist) gave a value.
+    public struct MissingField: Sendable {
+        public var source: String
+        public var field: String
+        /// Where the pipeline file names it.
+        public var location: Location?
+        /// The closest name that the input does have.
+        public var suggestion: String?
+
+        public init(source: String, field: String, location: Location?, suggestion: String?) {
+            self.source = source
+            self.field = field
+            self.location = location
+            self.suggestion = suggestion
+        }
+
+        public var message: String {
+            var hint = suggestion.map { "; did you mean '\($0)'?" } ?? ""
+            // `listed: false` names a field "false": the constant is written `{ value: false }`.
+            if suggestion == nil, Options.bool(field) != nil || Double(field) != nil {
+                hint = "; for the value itself, write '{ value: \(field) }'"
+            }
+            return "no record of source '\(source)' has a value for '\(field)'\(hint) (every record loads it empty)"
+        }
+    }
+
+    public private(set) var missingFields: [MissingField] = []
+
+    public func fieldNeverCame(_ missing: MissingField) {
+        missingFields.append(missing)
+    }
+
     /// The first filtered records of each source, for the summary and the report; the counts
     /// have them all.
     public private(set) var filtered: [Filtered] = []

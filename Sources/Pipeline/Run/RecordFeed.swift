@@ -32,12 +32,20 @@ final class RecordFeed: @unchecked Sendable {
         var isLast = false
         /// Why reading stopped early; the run fails with it once the batch is written.
         var error: (any Error)?
+        /// On the last batch: the fields watched (`watch`) that no record gave a value.
+        var neverSeen: [Int] = []
     }
 
     private let reader: any RecordReader
     private let recycler: (any RecyclingReader)?
     private let steps: [any Transform]
     private let loads: [LoadBinding]
+    /// Fields of the reader that no record has given a value yet; empty once all have (or none
+    /// is watched), when the check costs one test a record.
+    private var unseen: [Int]
+    /// Whether the reader gave any record: with none (every one rejected as read), no field can
+    /// be said to be missing.
+    private var gaveRecords = false
     private let condition = NSCondition()
     private var filled: [Batch] = []
     private var empty: [Batch]
@@ -51,9 +59,11 @@ final class RecordFeed: @unchecked Sendable {
     /// either's pace varies (a new key costs the sink more than a known one, its key table grows
     /// now and then), few enough to stay small (measured in docs/benchmarks.md, "Why the code is
     /// as it is").
+    /// `watch`: fields of the reader to tell, at the end, whether any record gave a value.
     init(reader: any RecordReader, steps: [any Transform], loads: [LoadBinding], location: Location,
-         batchSize: Int = 256, batches: Int = 16) {
+         watch: [Int] = [], batchSize: Int = 256, batches: Int = 16) {
         self.reader = reader
+        self.unseen = watch
         self.recycler = reader as? any RecyclingReader
         self.steps = steps
         self.loads = loads
@@ -148,7 +158,12 @@ final class RecordFeed: @unchecked Sendable {
             // Moved out, not copied: the transforms then change the values array in place.
             guard var record = next.take() else {
                 batch.isLast = true
+                batch.neverSeen = gaveRecords ? unseen : []
                 return
+            }
+            if !unseen.isEmpty {
+                gaveRecords = true
+                unseen.removeAll { $0 < record.values.count && !record.values[$0].isEmpty }
             }
             let i = batch.count
             batch.items[i].rejection = nil

@@ -52,6 +52,11 @@ public final class Runner {
                                     "\(log.rejections.count) record(s) rejected and the pipeline says on_reject: fail; first: "
                                         + first.description.dropPrefix("\(first.location): rejected: \(first.stage): "))
             }
+            // After the rejections: records rejected whole may be why a field never came.
+            if pipeline.onReject == .fail, let missing = log.missingFields.first {
+                throw PipelineError(.invalidPipeline, at: missing.location, stage: "pipeline",
+                                    missing.message + ", and the pipeline says on_reject: fail")
+            }
             try checkEverySourceGaveRecords(into: sink)
             let started = DispatchTime.now()
             finishStarted = started
@@ -89,7 +94,7 @@ public final class Runner {
     static let prefetchDistance = 4
 
     private func runSource(_ source: SourceDefinition, into sink: any RecordSink) throws {
-        let neededFields = Runner.fieldsUsed(by: source.loads)
+        let (neededFields, expected) = Runner.fieldsNeeded(by: source)
         let reader = try source.reader.kind.makeReader(input: source.reader.input, options: source.reader.options,
                                                        fields: neededFields)
         var fields = reader.fieldNames
@@ -106,8 +111,12 @@ public final class Runner {
             try LoadBinding($0, model: pipeline.model, fields: fields, fieldIndex: fieldIndex, source: source.name)
         }
 
+        // A field of a tree input that no record has: a typo (`prep_minutes` for `prepMinutes`)
+        // would load the default into every record, without a word.
+        let watched = source.reader.kind.picksFieldsByName
+            ? reader.fieldNames.indices.filter { expected[reader.fieldNames[$0]] != nil } : []
         let feed = RecordFeed(reader: reader, steps: steps, loads: loads,
-                              location: Location(file: source.reader.input.displayPath))
+                              location: Location(file: source.reader.input.displayPath), watch: watched)
         feed.start()
         defer { feed.stop() }
         let prefetching = sink as? any PrefetchingSink
@@ -147,7 +156,21 @@ public final class Runner {
                 progress?(log.currentSource, batch.bytesRead)
                 reported = read
             }
-            if batch.isLast { break }
+            if batch.isLast {
+                let candidates = batch.neverSeen.isEmpty ? []
+                    : source.reader.kind.namesInInput(source.reader.input, options: source.reader.options)
+                for index in batch.neverSeen {
+                    // `unit.nmae`: the closest name for its last part, under the same path.
+                    let name = reader.fieldNames[index]
+                    let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+                    let last = String(parts.last ?? "")
+                    let prefix = parts.dropLast().map { $0 + "." }.joined()
+                    let suggestion = Suggestion.closest(to: last, in: candidates.filter { $0 != last }).map { prefix + $0 }
+                    log.fieldNeverCame(ImportLog.MissingField(source: source.name, field: name, location: expected[name] ?? nil,
+                                                              suggestion: suggestion))
+                }
+                break
+            }
             feed.giveBack(batch)
         }
         // A header-only export, an empty array: most likely a wrong file or a failed export, and
@@ -158,6 +181,38 @@ public final class Runner {
                                 "the file holds no records; the new store would have none from source '\(source.name)' "
                                     + "(is it the right file, or did the export fail?)")
         }
+    }
+
+    /// The fields a source's reader must give, in first-use order (the steps', then the loads'),
+    /// less those a step makes before they are read; and, of these, the ones the input itself
+    /// must provide, with where the pipeline file names each.
+    static func fieldsNeeded(by source: SourceDefinition) -> (fields: [String], expected: [String: Location?]) {
+        var fields: [String] = [], made = Set<String>(), seen = Set<String>()
+        var expected: [String: Location?] = [:]
+        for step in source.transforms {
+            for name in step.kind.fieldsRead(step.node) where !made.contains(name) && seen.insert(name).inserted {
+                fields.append(name)
+                expected[name] = step.node.location
+            }
+            made.formUnion(step.kind.fieldsMade(step.node))
+        }
+        func visit(_ load: LoadSpec) {
+            for a in load.assignments where a.constant == nil && !made.contains(a.field) {
+                if seen.insert(a.field).inserted { fields.append(a.field) }
+                if expected[a.field] == nil { expected[a.field] = a.location }
+            }
+            for link in load.links {
+                if let each = link.each, !made.contains(each), seen.insert(each).inserted {
+                    fields.append(each)
+                    expected[each] = link.location
+                }
+                visit(link.target)
+            }
+        }
+        source.loads.forEach(visit)
+        // What a step reads but also makes where missing (`default`) is no one's to provide.
+        for name in made { expected[name] = nil }
+        return (fields, expected)
     }
 
     /// Field names the loads read, in first-use order.
