@@ -38,8 +38,10 @@ extension ImportReport {
             outcome: outcome,
             inputs: pipeline.sources.map { source in
                 let digest = digest(source.reader.input.url)
+                let details = source.reader.input.details.snapshot
                 return InputFile(source: source.name, path: source.reader.input.displayPath,
-                                 bytes: digest?.bytes, sha256: digest?.sha256)
+                                 bytes: digest?.bytes, sha256: digest?.sha256,
+                                 detected: details.isEmpty ? nil : Dictionary(details.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }))
             },
             sources: zip(log.sourceNames, log.sources).map { Counts(name: $0, $1) },
             entities: zip(pipeline.model.entities, log.entities).filter { !$0.0.isAbstract }.map { Counts(name: $0.name, $1) },

@@ -64,12 +64,16 @@ public struct ImportReport: Sendable, Codable, Equatable {
         public var bytes: Int64?
         /// SHA-256 of the contents, lower-case hex; nil when the file cannot be read.
         public var sha256: String?
+        /// What the reader found the file to be (a CSV's encoding, delimiter, line ends, byte
+        /// order mark; `(detected)` where `auto` chose); nil for formats that say nothing.
+        public var detected: [String: String]?
 
-        public init(source: String, path: String, bytes: Int64?, sha256: String?) {
+        public init(source: String, path: String, bytes: Int64?, sha256: String?, detected: [String: String]? = nil) {
             self.source = source
             self.path = path
             self.bytes = bytes
             self.sha256 = sha256
+            self.detected = detected
         }
     }
 

@@ -70,13 +70,16 @@ public struct XLSXReportWriter: Sendable {
         }
 
         row += 1
-        try sheet.header(["Input", "File", "Bytes", "SHA-256"], at: row, freeze: false)
+        try sheet.header(["Input", "File", "Bytes", "SHA-256", "Read as"], at: row, freeze: false)
         row += 1
         for input in report.inputs {
             try sheet.text(row, 0, input.source)
             try sheet.text(row, 1, input.path)
             if let bytes = input.bytes { try sheet.number(row, 2, Double(bytes)) } else { try sheet.text(row, 2, "unreadable") }
             if let sha = input.sha256 { try sheet.text(row, 3, sha) }
+            if let detected = input.detected {
+                try sheet.text(row, 4, detected.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "; "))
+            }
             row += 1
         }
 

@@ -156,6 +156,9 @@ public final class CSVReader: TrimmingReader, RecyclingReader {
             let byte = delimiter.byte ?? UInt8(ascii: ",")
             scanner = FieldScanner(delimiter: byte)
             csv_set_delim(parser.pointer, byte)
+            let shown = byte == 0x09 ? "tab" : "'\(Character(Unicode.Scalar(byte)))'"
+            input.details.set("delimiter", shown + (options.delimiter == .auto ? " (detected)" : ""))
+            input.details.set("line ends", CSVReader.lineEnds(decoded.utf8))
         }
         if decoded.utf8.count > 0 {
             sawText = true
@@ -177,6 +180,29 @@ public final class CSVReader: TrimmingReader, RecyclingReader {
         let used = bytes.baseAddress! - UnsafeRawPointer(raw.baseAddress!) + decoded.consumed
         carry = filled - used
         if carry > 0 { raw.baseAddress!.copyMemory(from: raw.baseAddress! + used, byteCount: carry) }
+    }
+
+    /// The line ends of the first chunk: `CRLF` (Excel, Numbers), `LF`, `CR` (old Mac), or mixed.
+    static func lineEnds(_ utf8: UnsafeRawBufferPointer) -> String {
+        var crlf = 0, lf = 0, cr = 0
+        var i = 0, quoted = false
+        while i < utf8.count {
+            // A line break inside a quoted field is the cell's, not a line end.
+            if utf8[i] == FieldScanner.quote { quoted.toggle() }
+            if quoted {
+                i += 1
+                continue
+            }
+            if utf8[i] == 0x0D {
+                if i + 1 < utf8.count, utf8[i + 1] == 0x0A { crlf += 1; i += 1 } else { cr += 1 }
+            } else if utf8[i] == 0x0A {
+                lf += 1
+            }
+            i += 1
+        }
+        let kinds = [("CRLF", crlf), ("LF", lf), ("CR", cr)].filter { $0.1 > 0 }
+        if kinds.isEmpty { return "none (one line)" }
+        return kinds.count == 1 ? kinds[0].0 : "mixed (" + kinds.map { "\($0.0) \($0.1)" }.joined(separator: ", ") + ")"
     }
 
     /// Settles the encoding from the byte order mark, the option or the first chunk, and drops the mark.
@@ -210,6 +236,8 @@ public final class CSVReader: TrimmingReader, RecyclingReader {
         }
         encoding = resolved.option
         decoder = TextDecoder(encoding: resolved, capacity: chunkSize + 8)
+        input.details.set("encoding", resolved.option.rawValue + (options.encoding == .auto && mark == nil ? " (detected)" : ""))
+        input.details.set("byte order mark", mark == nil ? "none" : "yes")
     }
 
     /// Finds the field starts of one chunk of UTF-8, then has libcsv parse it.

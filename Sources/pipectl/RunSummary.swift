@@ -46,6 +46,12 @@ struct RunSummary {
         if !links.isEmpty {
             out += "links: " + links.map { "\($0.relationship) \($0.count.grouped)" }.joined(separator: ", ") + "\n"
         }
+        // How each CSV was read, where `auto` chose (a wrong guess shows here first).
+        for source in pipeline.sources {
+            let details = source.reader.input.details.snapshot
+            guard details.contains(where: { $0.value.hasSuffix("(detected)") }) else { continue }
+            out += "read \(source.reader.input.displayPath) as " + details.map { "\($0.name) \($0.value)" }.joined(separator: ", ") + "\n"
+        }
         for record in log.filtered where log.filtered.first(where: { $0.source == record.source }) == record {
             out += "filtered from \(record.source ?? ""): first at \(record.location) (\(record.stage): \(record.reason))\n"
         }

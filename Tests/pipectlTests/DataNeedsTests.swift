@@ -158,4 +158,24 @@ import Testing
         let xml = try ws.run("run", "items.yaml")
         #expect(xml.status == 0 && xml.stderr.contains("no record of source 'items' has a value for 'unitname'; did you mean 'unitName'?"), "\(xml.stderr)")
     }
+
+    @Test("what auto chose for a CSV (encoding, delimiter, line ends, byte order mark): in the summary and both reports")
+    func detectedEncoding() throws {
+        let ws = try Workspace()
+        // A Windows export: Windows-1252 (é as one byte), semicolons, CRLF, no byte order mark.
+        let bytes = Array("name;vegan;status\r\nCr".utf8) + [0xE8] + Array("me br".utf8) + [0xFB, UInt8(ascii: "l"), 0xE9]
+            + Array("e;ja;active\r\n".utf8)
+        try Data(bytes).write(to: ws.root.appendingPathComponent("recipes.csv"))
+        try ws.write(Self.pipeline.replacingOccurrences(of: "read: { csv: recipes.csv }", with: "read: { csv: recipes.csv, encoding: auto, delimiter: auto }"),
+                     to: "recipes.yaml")
+        let run = try ws.run("run", "recipes.yaml", "--report", "build/report.json")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("read recipes.csv as encoding windows-1252 (detected), byte order mark none, delimiter ';' (detected), line ends CRLF"), "\(run.stdout)")
+        #expect(try ws.store("build/recipes.sqlite").rows("SELECT name FROM Recipe") == [[.text("Crème brûlée")]])
+        let report = try #require(try JSONSerialization.jsonObject(with: ws.bytes("build/report.json")) as? [String: Any])
+        let input = try #require((report["inputs"] as? [[String: Any]])?.first)
+        #expect(input["detected"] as? [String: String] == [
+            "encoding": "windows-1252 (detected)", "byte order mark": "none", "delimiter": "';' (detected)", "line ends": "CRLF",
+        ])
+    }
 }

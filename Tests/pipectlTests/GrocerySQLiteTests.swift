@@ -69,6 +69,8 @@ final class GrocerySQLiteTests: XCTestCase {
             "created by links only (no source loads them; listed in the report): Unit 11, LocationAtHome 18, LocationAtShop 17",
             // 22 items without a unit: their link is left empty.
             "links: Item.unit 392, Item.locationAtHome 414, Item.locationAtShop 414",
+            // The Numbers export as `auto` read it: its byte order mark said UTF-8, its lines said ';'.
+            "read pipelines/data/grocery.csv as encoding utf-8, byte order mark yes, delimiter ';' (detected), line ends CRLF",
         ])
         // Three of the five repeated names carry other values; the first row wins and both are named.
         XCTAssertTrue(result.stderr.contains(

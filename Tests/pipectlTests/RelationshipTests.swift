@@ -211,6 +211,8 @@ import Testing
             "  Item                     3        0        0        0",
             "created by links only (no source loads them; listed in the report): Unit 1",
             "links: Item.unit 3",
+            "read items.csv as encoding utf-8 (detected), byte order mark none, delimiter ',' (detected), line ends LF",
+            "read units.csv as encoding utf-8 (detected), byte order mark none, delimiter ',' (detected), line ends LF",
         ])
         let store = try ws.store("store.sqlite")
         #expect(try store.rows("SELECT ZNAME, ZSYMBOL FROM ZUNIT ORDER BY Z_PK")

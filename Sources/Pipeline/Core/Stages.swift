@@ -36,9 +36,33 @@ public struct Input: Sendable {
     public var displayPath: String
     /// What its reader noticed that does not stop the run, for the run's summary.
     public let warnings = InputWarnings()
+    /// What its reader found the file to be (a CSV's encoding, delimiter, line ends), for the
+    /// summary and the reports.
+    public let details = InputDetails()
     public init(url: URL, displayPath: String) {
         self.url = url
         self.displayPath = displayPath
+    }
+}
+
+/// How a reader found its input to be, in order: `encoding: utf-8 (detected)`, ...
+/// Shared by the copies of the `Input` it belongs to; set on the reading thread, read at the end.
+public final class InputDetails: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [(name: String, value: String)] = []
+
+    public init() {}
+
+    public func set(_ name: String, _ value: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        if let i = list.firstIndex(where: { $0.name == name }) { list[i].value = value } else { list.append((name, value)) }
+    }
+
+    public var snapshot: [(name: String, value: String)] {
+        lock.lock()
+        defer { lock.unlock() }
+        return list
     }
 }
 
