@@ -6,8 +6,10 @@ import Pipeline
 /// Supported pattern letters (Unicode date-field symbols):
 /// `yyyy` four-digit year, `yy` two-digit year (read with the `pivot` year), `M`/`d`/`H`/`h`/`m`/`s`
 /// one or two digits, `MM`/`dd`/`HH`/`hh`/`mm`/`ss` exactly two digits, `S`... fraction of a
-/// second with exactly that many digits, `MMM`/`MMMM` English month names (`Jan`, `January`),
-/// `EEE`/`EEEE` English weekday names (checked against the date), `a` AM/PM with `h`/`hh`.
+/// second with exactly that many digits, `MMM`/`MMMM` month names (`Jan`, `January`; German with
+/// `locale: de`), `EEE`/`EEEE` weekday names (checked against the date), `a` AM/PM with `h`/`hh`,
+/// and UTC offsets: `XXX` (`+02:00` or `Z`), `XX` and `Z` (`+0200`), `X` (`+02`), and `xxx`,
+/// `xx`, `x` without `Z`.
 /// Letters must be quoted to be literal (`'T'`); `''` is an apostrophe; every other character is
 /// matched as is. Names match case-insensitively; the whole value must match.
 struct DatePattern: Sendable {
@@ -22,6 +24,34 @@ struct DatePattern: Sendable {
         case monthName(full: Bool)
         case weekdayName(full: Bool)
         case dayPeriod
+        /// A UTC offset: `+HH:MM` with `colon`, `+HHMM`, or `+HH` where `minutes` is false;
+        /// `Z` for zero where `zulu`.
+        case offset(colon: Bool, minutes: Bool, zulu: Bool, symbol: String)
+    }
+
+    /// Month and weekday names of a language, each with the spellings a value may use.
+    struct Names: Sendable, Equatable {
+        /// Per month: full names, then abbreviations.
+        var months: [(full: [String], short: [String])]
+        /// Per weekday from Sunday.
+        var weekdays: [(full: [String], short: [String])]
+
+        static func == (a: Names, b: Names) -> Bool {
+            a.months.map { $0.full + $0.short } == b.months.map { $0.full + $0.short }
+                && a.weekdays.map { $0.full + $0.short } == b.weekdays.map { $0.full + $0.short }
+        }
+
+        static let english = Names(
+            months: DatePattern.monthNames.map { name in ([name], name == "September" ? ["Sept", "Sep"] : [String(name.prefix(3))]) },
+            weekdays: DatePattern.weekdayNames.map { ([$0], [String($0.prefix(3))]) })
+        static let german = Names(
+            months: [(["Januar"], ["Jan"]), (["Februar"], ["Feb"]), (["März"], ["Mär", "Mrz"]), (["April"], ["Apr"]),
+                     (["Mai"], ["Mai"]), (["Juni"], ["Jun"]), (["Juli"], ["Jul"]), (["August"], ["Aug"]),
+                     (["September"], ["Sept", "Sep"]), (["Oktober"], ["Okt"]), (["November"], ["Nov"]), (["Dezember"], ["Dez"])],
+            weekdays: [(["Sonntag"], ["So"]), (["Montag"], ["Mo"]), (["Dienstag"], ["Di"]), (["Mittwoch"], ["Mi"]),
+                       (["Donnerstag"], ["Do"]), (["Freitag"], ["Fr"]), (["Samstag", "Sonnabend"], ["Sa"])])
+        /// `locale:` values: the language's code.
+        static let byLocale: [String: Names] = ["en": english, "de": german]
     }
 
     /// A date and time as read, before the time zone applies.
@@ -29,6 +59,8 @@ struct DatePattern: Sendable {
         var year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0
         /// Fraction of a second, in [0, 1).
         var fraction = 0.0
+        /// The UTC offset the value gives, in seconds east; nil when it gives none.
+        var offset: Int?
     }
 
     /// Why a value does not match, described only when a message is needed.
@@ -47,6 +79,10 @@ struct DatePattern: Sendable {
     let hasTwoDigitYear: Bool
     /// The first year that `yy` stands for.
     var pivot = 1970
+    /// The language of month and weekday names.
+    var names = Names.english
+    /// Whether the pattern reads a UTC offset: then the value needs no time zone.
+    var hasOffset: Bool { parts.contains { if case .offset = $0 { true } else { false } } }
 
     /// Compiles `pattern`; the error says what is wrong with it, for the user.
     init(_ pattern: String) throws(PatternError) {
@@ -125,9 +161,15 @@ struct DatePattern: Sendable {
                 if hasDayPeriod { throw PatternError("'a' repeats a field already in the format") }
                 hasDayPeriod = true
                 parts.append(.dayPeriod)
+            case ("X", 1...3), ("x", 1...3), ("Z", 1...3), ("Z", 5):
+                if parts.contains(where: { if case .offset = $0 { true } else { false } }) {
+                    throw PatternError("'\(symbol)' repeats a field already in the format")
+                }
+                parts.append(.offset(colon: count == 3 || count == 5, minutes: count > 1 || c == "Z",
+                                     zulu: c != "x" && !(c == "Z" && count < 4), symbol: symbol))
             default:
                 throw PatternError("'\(symbol)' is not supported (supported: yyyy, yy, M, MM, MMM, MMMM, d, dd, H, HH, h, hh, a,"
-                                   + " m, mm, s, ss, S to SSSSSSSSS, EEE, EEEE; quote literal letters: 'T')")
+                                   + " m, mm, s, ss, S to SSSSSSSSS, EEE, EEEE, X, XX, XXX, x, xx, xxx, Z, ZZZZZ; quote literal letters: 'T')")
             }
         }
         guard seen.contains(.year), seen.contains(.month) || hasMonthName, seen.contains(.day) else {
@@ -186,13 +228,13 @@ struct DatePattern: Sendable {
                     value.fraction = Double(n) / scale
                 }
             case .monthName(let full):
-                guard let (month, length) = DatePattern.name(in: b, at: at, among: DatePattern.monthNames, full: full) else {
+                guard let (month, length) = DatePattern.name(in: b, at: at, among: names.months.map { full ? $0.full : $0.short }) else {
                     return .failure(.mismatch(part: index, offset: at))
                 }
                 value.month = month + 1
                 at += length
             case .weekdayName(let full):
-                guard let (day, length) = DatePattern.name(in: b, at: at, among: DatePattern.weekdayNames, full: full) else {
+                guard let (day, length) = DatePattern.name(in: b, at: at, among: names.weekdays.map { full ? $0.full : $0.short }) else {
                     return .failure(.mismatch(part: index, offset: at))
                 }
                 weekday = day
@@ -204,6 +246,35 @@ struct DatePattern: Sendable {
                 }
                 pm = b[at] | 0x20 == UInt8(ascii: "p")
                 at += 2
+            case .offset(let colon, let minutes, let zulu, _):
+                if zulu, at < b.count, b[at] == UInt8(ascii: "Z") {
+                    value.offset = 0
+                    at += 1
+                    continue
+                }
+                guard at < b.count, b[at] == UInt8(ascii: "+") || b[at] == UInt8(ascii: "-") else {
+                    return .failure(.mismatch(part: index, offset: at))
+                }
+                let sign = b[at] == UInt8(ascii: "-") ? -1 : 1
+                var cursor = at + 1
+                func twoDigits() -> Int? {
+                    guard cursor + 2 <= b.count, (0x30...0x39).contains(b[cursor]), (0x30...0x39).contains(b[cursor + 1]) else { return nil }
+                    defer { cursor += 2 }
+                    return Int(b[cursor] - 0x30) * 10 + Int(b[cursor + 1] - 0x30)
+                }
+                guard let hours = twoDigits() else { return .failure(.mismatch(part: index, offset: at)) }
+                var mins = 0
+                if minutes {
+                    if colon {
+                        guard cursor < b.count, b[cursor] == UInt8(ascii: ":") else { return .failure(.mismatch(part: index, offset: at)) }
+                        cursor += 1
+                    }
+                    guard let m = twoDigits() else { return .failure(.mismatch(part: index, offset: at)) }
+                    mins = m
+                }
+                guard hours <= 18, mins <= 59 else { return .failure(.mismatch(part: index, offset: at)) }
+                value.offset = sign * (hours * 3600 + mins * 60)
+                at = cursor
             }
         }
         if at != b.count { return .failure(.mismatch(part: parts.count, offset: at)) }
@@ -242,9 +313,15 @@ struct DatePattern: Sendable {
             case .literal(let bytes): expected = UTF8Text.quoted(String(decoding: bytes, as: UTF8.self))
             case .number(_, let digits, let symbol):
                 expected = digits == 0 ? "1 or 2 digits for '\(symbol)'" : "\(digits) digit\(digits == 1 ? "" : "s") for '\(symbol)'"
-            case .monthName(let full): expected = full ? "an English month name for 'MMMM'" : "an English month abbreviation for 'MMM'"
-            case .weekdayName(let full): expected = full ? "an English weekday name for 'EEEE'" : "an English weekday abbreviation for 'EEE'"
+            case .monthName(let full):
+                let examples = names.months.prefix(2).map { full ? $0.full[0] : $0.short[0] }.joined(separator: ", ")
+                expected = "a month \(full ? "name" : "abbreviation") (\(examples), ...) for '\(full ? "MMMM" : "MMM")'"
+            case .weekdayName(let full):
+                let examples = names.weekdays.dropFirst().prefix(2).map { full ? $0.full[0] : $0.short[0] }.joined(separator: ", ")
+                expected = "a weekday \(full ? "name" : "abbreviation") (\(examples), ...) for '\(full ? "EEEE" : "EEE")'"
             case .dayPeriod: expected = "AM or PM for 'a'"
+            case .offset(let colon, let minutes, let zulu, let symbol):
+                expected = "a UTC offset (\(minutes ? (colon ? "+02:00" : "+0200") : "+02")\(zulu ? " or Z" : "")) for '\(symbol)'"
             }
             return "does not match the format \"\(source)\": expected \(expected) at character \(character)"
         case .outOfRange(let field, let n, let value):
@@ -271,16 +348,21 @@ struct DatePattern: Sendable {
     /// Index 0 is Sunday.
     static let weekdayNames = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
 
-    /// The index of the name (or its three-letter abbreviation) at `at`, case-insensitively, and its length.
-    private static func name(in b: UnsafeBufferPointer<UInt8>, at: Int, among names: [String], full: Bool) -> (Int, Int)? {
-        for (index, name) in names.enumerated() {
-            let length = full ? name.utf8.count : 3
-            guard at + length <= b.count else { continue }
-            if zip(name.utf8.prefix(length), b[at..<(at + length)]).allSatisfy({ $0 | 0x20 == $1 | 0x20 }) {
-                return (index, length)
+    /// The index of the name at `at` among `names` (each index with its spellings), ignoring the
+    /// case of ASCII letters, and its length in bytes: the longest spelling that matches.
+    private static func name(in b: UnsafeBufferPointer<UInt8>, at: Int, among names: [[String]]) -> (Int, Int)? {
+        var best: (Int, Int)?
+        for (index, spellings) in names.enumerated() {
+            for spelling in spellings {
+                let length = spelling.utf8.count
+                guard at + length <= b.count, length > (best?.1 ?? 0) else { continue }
+                let same = zip(spelling.utf8, b[at..<(at + length)]).allSatisfy { a, c in
+                    a == c || (a < 0x80 && (a | 0x20) >= 0x61 && (a | 0x20) <= 0x7A && a | 0x20 == c | 0x20)
+                }
+                if same { best = (index, length) }
             }
         }
-        return nil
+        return best
     }
 
     static func isLeap(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }

@@ -11,9 +11,10 @@ import Pipeline
 /// - date: { fields: [born], format: "dd.MM.yy", pivot: 1930, timezone: Europe/Zurich }
 /// ```
 /// Formats are tried in order; the whole value must match one. A day that does not exist
-/// (31/04), and a local time that a clock change skips or repeats, reject the record. A date
-/// without a time is midnight in the zone. Empty text stays empty. See `DatePattern` for the
-/// pattern letters; anything outside them is an error in the pipeline file.
+/// (31/04), and a local time that a clock change skips, reject the record; one it repeats does
+/// too unless `fold` picks the earlier or the later. A value with a UTC offset (`XXX`) needs no
+/// time zone. A date without a time is midnight in the zone. Empty text stays empty. See
+/// `DatePattern` for the pattern letters; anything outside them is an error in the pipeline file.
 public struct DateTransform: TransformKind {
     public var name: String { "date" }
 
@@ -22,15 +23,20 @@ public struct DateTransform: TransformKind {
             name: "date",
             summary: "Reads dates and times written in the given format and time zone into dates (seconds since"
                 + " 2001-01-01T00:00:00Z). Pattern letters: yyyy, yy, M, MM, MMM, MMMM (English month names), d, dd,"
-                + " H, HH, h, hh with a (AM/PM), m, mm, s, ss, S to SSSSSSSSS (fraction), EEE, EEEE (English weekday,"
-                + " checked); quote literal letters ('T'). The whole value must match; an impossible date or a local"
-                + " time skipped or repeated by a clock change rejects the record.",
+                + " H, HH, h, hh with a (AM/PM), m, mm, s, ss, S to SSSSSSSSS (fraction), EEE, EEEE (weekday,"
+                + " checked), XXX, XX, X, xxx, xx, x, Z, ZZZZZ (UTC offsets); quote literal letters ('T'). The whole value"
+                + " must match; an impossible date or a local time skipped by a clock change rejects the record, and one"
+                + " repeated by it too unless `fold` says which.",
             options: [
                 OptionSpec("fields", .stringOrList, required: true, "The fields holding dates."),
                 OptionSpec("format", .string, "The format of the values, e.g. `dd/MM/yyyy HH:mm` (this or `formats`)."),
                 OptionSpec("formats", .stringList, "Formats tried in order; the first that matches is used (this or `format`)."),
-                OptionSpec("timezone", .string, required: true,
+                OptionSpec("timezone", .string, default: "none: required unless every format has a UTC offset",
                            "The time zone the values are in: an IANA name such as `Europe/Berlin`, or `UTC`."),
+                OptionSpec("fold", .oneOf(["reject", "earlier", "later"]), default: "reject",
+                           "A local time that happens twice when the clocks go back: rejected, or the first or the second of the two."),
+                OptionSpec("locale", .oneOf(["en", "de"]), default: "en",
+                           "The language of month and weekday names (`MMM`, `MMMM`, `EEE`, `EEEE`): English, or German (`März`, `Mrz`, `Okt`)."),
                 OptionSpec("pivot", .integer, default: "none: required with `yy`",
                            "The first year that two-digit years (`yy`) stand for: with 1950, 00-49 are 2000-2049 and"
                                + " 50-99 are 1950-1999. Fixed rather than relative to today, so that runs are reproducible."),
@@ -73,14 +79,27 @@ public struct DateTransform: TransformKind {
                     + " and 50-99 as 1950-1999)", stage: name)
         }
 
+        if let locale = options.string("locale"), let names = DatePattern.Names.byLocale[locale] {
+            for k in patterns.indices { patterns[k].names = names }
+        }
+        let fold: Step.Fold = switch options.string("fold") { case "earlier": .earlier; case "later": .later; default: .reject }
+
         let zoneNode = options.node("timezone") ?? node
         let zoneName = options.string("timezone") ?? ""
+        if options.node("timezone") == nil {
+            // Values that say their own offset need no zone; any other format does.
+            if let k = patterns.firstIndex(where: { !$0.hasOffset }) {
+                throw formatNodes[k].error("'date' needs 'timezone', the zone the values are in (an IANA name such as Europe/Berlin,"
+                                               + " or UTC), as format \"\(patterns[k].source)\" has no UTC offset", stage: name)
+            }
+            return Step(fields: fields, patterns: patterns, zone: TimeZone(identifier: "UTC")!, zoneName: "UTC", fold: fold)
+        }
         guard let zone = TimeZone(identifier: zoneName) else {
             let known = TimeZone.knownTimeZoneIdentifiers + ["UTC"]
             throw zoneNode.error("unknown time zone '\(zoneName)'\(Suggestion.hint(for: zoneName, in: known))"
                                      + " (use an IANA name such as Europe/Berlin, or UTC)", stage: name)
         }
-        return Step(fields: fields, patterns: patterns, zone: zone, zoneName: zoneName)
+        return Step(fields: fields, patterns: patterns, zone: zone, zoneName: zoneName, fold: fold)
     }
 
     /// A configured `date` step.
@@ -88,13 +107,17 @@ public struct DateTransform: TransformKind {
         let references: [FieldReference]
         let patterns: [DatePattern]
         let zoneName: String
+        /// A local time the clocks go back over: which of its two instants, if either.
+        enum Fold { case reject, earlier, later }
+        let fold: Fold
         private let resolver: ZoneResolver
         private var indexes: [Int] = []
 
-        init(fields: [FieldReference], patterns: [DatePattern], zone: TimeZone, zoneName: String) {
+        init(fields: [FieldReference], patterns: [DatePattern], zone: TimeZone, zoneName: String, fold: Fold = .reject) {
             self.references = fields
             self.patterns = patterns
             self.zoneName = zoneName
+            self.fold = fold
             self.resolver = ZoneResolver(zone: zone)
         }
 
@@ -131,10 +154,17 @@ public struct DateTransform: TransformKind {
                     case .success(let local):
                         let days = Int64(DatePattern.days(year: local.year, month: local.month, day: local.day))
                         let seconds = days * 86_400 + Int64(local.hour * 3600 + local.minute * 60 + local.second)
+                        // An offset in the value says the instant itself; no zone is asked.
+                        if let offset = local.offset { return .success(Double(seconds - Int64(offset) - 978_307_200) + local.fraction) }
                         switch resolver.resolve(local: seconds) {
                         case .instant(let unix): return .success(Double(unix - 978_307_200) + local.fraction)
                         case .gap: return .failure(.gap(local))
-                        case .overlap: return .failure(.overlap(local))
+                        case .overlap(let earlier, let later):
+                            switch fold {
+                            case .reject: return .failure(.overlap(local))
+                            case .earlier: return .success(Double(earlier - 978_307_200) + local.fraction)
+                            case .later: return .success(Double(later - 978_307_200) + local.fraction)
+                            }
                         }
                     case .failure:
                         continue
@@ -147,9 +177,11 @@ public struct DateTransform: TransformKind {
         func describe(_ failure: Failure, in text: String) -> String {
             switch failure {
             case .gap(let local):
-                return "\(DatePattern.isoDateTime(local)) does not exist in \(zoneName): the clocks skip it when they change"
+                return "\(DatePattern.isoDateTime(local)) never happens in \(zoneName): the clocks go forward over it (spring forward);"
+                    + " check the value, or the time zone it was written in"
             case .overlap(let local):
-                return "\(DatePattern.isoDateTime(local)) is ambiguous in \(zoneName): it happens twice when the clocks go back"
+                return "\(DatePattern.isoDateTime(local)) is ambiguous in \(zoneName): it happens twice when the clocks go back;"
+                    + " say which with 'fold: earlier' (the first, summer time) or 'fold: later'"
             case .noMatch:
                 let failures = UTF8Text.withBytes(text) { bytes in
                     patterns.map { pattern -> DatePattern.Failure? in

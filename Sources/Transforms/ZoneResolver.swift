@@ -16,8 +16,8 @@ final class ZoneResolver {
         case instant(Int64)
         /// The local time is skipped by a clock change.
         case gap
-        /// The local time happens twice.
-        case overlap
+        /// The local time happens twice: first at `earlier`, then again at `later`.
+        case overlap(earlier: Int64, later: Int64)
     }
 
     let zone: TimeZone
@@ -67,7 +67,7 @@ final class ZoneResolver {
         // Each offset that puts the local time on its own side of the change is a solution.
         let early = local - cached.offset, late = local - cached.offsetAfter
         switch (early < cached.change, late >= cached.change) {
-        case (true, true): return .overlap
+        case (true, true): return .overlap(earlier: min(early, late), later: max(early, late))
         case (true, false): return .instant(early)
         case (false, true): return .instant(late)
         case (false, false): return .gap
@@ -118,7 +118,7 @@ final class ZoneResolver {
         if early == late { return earlyFits ? .instant(local - early) : .gap }
         let lateFits = offset(at: local - late) == late
         switch (earlyFits, lateFits) {
-        case (true, true): return .overlap
+        case (true, true): return .overlap(earlier: min(local - early, local - late), later: max(local - early, local - late))
         case (true, false): return .instant(local - early)
         case (false, true): return .instant(local - late)
         case (false, false): return .gap
