@@ -103,7 +103,8 @@ let package = Package(
         .testTarget(name: "TransformsTests", dependencies: ["Transforms", "Diagnostics", "Pipeline", "PipelineFile"]),
         .testTarget(
             name: "PipelineFileTests",
-            dependencies: ["PipelineFile", "Diagnostics", "Pipeline", "Transforms", "SourcesCSV", "SourcesXML", "SourcesJSON"],
+            dependencies: ["PipelineFile", "Diagnostics", "Pipeline", "Transforms", "SourcesCSV", "SourcesXML", "SourcesJSON",
+                           .product(name: "Yams", package: "Yams")],
             resources: [.copy("Fixtures")]),
         .testTarget(name: "SourcesCSVTests", dependencies: ["SourcesCSV", "Diagnostics", "Pipeline"], resources: [.copy("Fixtures")]),
         // The sink, the Core Data format and the store tools share the Core Data cases and one test target.

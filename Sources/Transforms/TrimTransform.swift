@@ -21,7 +21,8 @@ public struct TrimTransform: TransformKind {
                 + " Shorthands: `trim: all`, `trim: [name, unit]`.",
             options: [
                 OptionSpec("fields", .stringOrList, required: true, "The fields to trim, or `all`."),
-            ])
+            ],
+            shorthand: .stringOrList)
     }
 
     public init() {}

@@ -6,11 +6,14 @@ public struct ComponentSpec: Sendable {
     public var name: String
     public var summary: String
     public var options: [OptionSpec]
+    /// What the whole value may be instead of a mapping of the options (`trim: all`), if anything.
+    public var shorthand: OptionSpec.ValueKind?
 
-    public init(name: String, summary: String, options: [OptionSpec]) {
+    public init(name: String, summary: String, options: [OptionSpec], shorthand: OptionSpec.ValueKind? = nil) {
         self.name = name
         self.summary = summary
         self.options = options
+        self.shorthand = shorthand
     }
 
     public func option(named name: String) -> OptionSpec? {
