@@ -178,4 +178,17 @@ import Testing
             "encoding": "windows-1252 (detected)", "byte order mark": "none", "delimiter": "';' (detected)", "line ends": "CRLF",
         ])
     }
+
+    @Test("pipelines/recipes.yaml: each recipe's uuid from its name, the same in every regeneration, also for a recipe another source made first")
+    func recipesHaveStableIDs() throws {
+        let ws = try Workspace()
+        #expect(try ws.run("run", "-q", "pipelines/recipes.yaml").status == 0)
+        let query = "SELECT ZNAME, hex(ZUUID) FROM ZENTRY WHERE ZNAME IS NOT NULL ORDER BY ZNAME"
+        let first = try ws.store("build/Recipes.sqlite").rows(query)
+        // python3 -c "import uuid; print(uuid.uuid5(uuid.UUID('0b1ab72c-5a5c-5688-9e4e-c94bd60f4870'), 'Shakshuka'))"
+        #expect(first.contains([.text("Shakshuka"), .text("2E187F1E2D5351EBBB66C4EF6520419B")]))
+        #expect(!first.contains { $0[1] == .null } && Set(first.map { $0[1] }).count == first.count)
+        #expect(try ws.run("run", "-q", "pipelines/recipes.yaml").status == 0)
+        #expect(try ws.store("build/Recipes.sqlite").rows(query) == first)
+    }
 }
