@@ -15,6 +15,8 @@ public struct PipelineError: Error, Sendable, CustomStringConvertible {
         case io
         /// Another run is building the same store; trying again later may succeed (exit 75).
         case busy
+        /// A check of the pipeline's `checks:` failed on the new store, which was not put in place (exit 69).
+        case checksFailed
     }
 
     public var kind: Kind

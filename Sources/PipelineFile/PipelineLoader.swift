@@ -135,7 +135,8 @@ extension PipelineLoader {
             let onReject = options.string("on_reject").flatMap(RejectPolicy.init(rawValue:)) ?? .continue
 
             let pipeline = PipelineDefinition(file: file, name: pipelineName, store: store, model: model, sources: sources,
-                                              report: report, onReject: onReject, allowEmpty: options.bool("allow_empty") ?? false)
+                                              report: report, onReject: onReject, allowEmpty: options.bool("allow_empty") ?? false,
+                                              checks: try options.node("checks").map { try checks(from: $0, model: model) } ?? [])
             try checkReportPaths(of: pipeline, in: options.node("report"))
             return pipeline
         }

@@ -14,6 +14,8 @@ public enum PipelineSpecs {
             OptionSpec("entities", .mapping, "The entities the store holds, by name, in table order; at least one."),
             OptionSpec("sources", .any, required: true, "The inputs, a non-empty list of sources, run in order."),
             OptionSpec("report", .mapping, "Where the import report is written."),
+            OptionSpec("checks", .mapping,
+                       "Checks on the new store's data, by entity (count, not_empty, unique, values) and `placeholders: none`; a failing one fails the run (exit 69) and the old store stays."),
             OptionSpec("on_reject", .oneOf(RejectPolicy.allNames), default: "continue",
                        "What a rejected record does: 'continue' counts and reports it, 'fail' fails the run."),
             OptionSpec("allow_empty", .bool, default: "false",

@@ -52,6 +52,7 @@ extension ImportReport {
             changesUnavailable: { if case .failure(let why) = changes { why.reason } else { nil } }(),
             durations: runner.durations.map { Duration(stage: $0.stage, seconds: $0.seconds) })
         links = log.links.map { Links(relationship: $0.relationship, count: $0.count) }
+        checks = log.checkResults.map { Check(name: $0.name, passed: $0.passed, detail: $0.detail, offending: $0.offending) }
     }
 
     /// Size and SHA-256 of a file, read in 1 MiB chunks so that a large export is never held whole.

@@ -191,6 +191,17 @@ public struct ImportReport: Sendable, Codable, Equatable {
     public var createdByLinks: [CreatedByLink]
     /// Per relationship, in model order, the links the finished store holds.
     public var links: [Links] = []
+    /// The pipeline's `checks:` on the new store, with what each found.
+    public var checks: [Check] = []
+
+    /// One data check and its result.
+    public struct Check: Sendable, Codable, Equatable {
+        public var name: String
+        public var passed: Bool
+        public var detail: String
+        /// The first offending records, by key.
+        public var offending: [String]
+    }
     /// What the run changed in the store it replaced (on a dry run: would replace), per entity by
     /// unique key; nil when `changesUnavailable` says why there is nothing to show.
     public var changes: StoreChanges?

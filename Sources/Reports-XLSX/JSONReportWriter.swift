@@ -63,6 +63,7 @@ public struct JSONReportWriter: Sendable {
         var object = JSONObjectStream(emit: emit)
         try object.member("changes", report.changes)
         try object.member("changesUnavailable", report.changesUnavailable)
+        try object.member("checks", report.checks)
         try object.list("createdByLinks", report.createdByLinks, sliceSize: sliceSize)
         try object.list("duplicates", report.duplicates, sliceSize: sliceSize)
         try object.member("durations", includeDurations ? report.durations : [])

@@ -83,6 +83,19 @@ public struct XLSXReportWriter: Sendable {
             row += 1
         }
 
+        if !report.checks.isEmpty {
+            row += 1
+            try sheet.header(["Check", "Result", "Found", "First offending records"], at: row, freeze: false)
+            row += 1
+            for check in report.checks {
+                try sheet.text(row, 0, check.name)
+                try sheet.text(row, 1, check.passed ? "passed" : "FAILED")
+                try sheet.text(row, 2, check.detail)
+                if !check.offending.isEmpty { try sheet.text(row, 3, check.offending.joined(separator: "; ")) }
+                row += 1
+            }
+        }
+
         row += 1
         try sheet.header(["Counts"] + XLSXReportWriter.countTitles, at: row, freeze: false)
         row += 1

@@ -10,6 +10,7 @@ enum ExitCodes {
     static let invalidPipeline: Int32 = 65
     static let invalidInput: Int32 = 66
     static let rejected: Int32 = 67
+    static let checksFailed: Int32 = 69
     static let io: Int32 = 74
     static let busy: Int32 = 75
 
@@ -20,6 +21,7 @@ enum ExitCodes {
         case .rejected: return rejected
         case .io: return io
         case .busy: return busy
+        case .checksFailed: return checksFailed
         }
     }
 }

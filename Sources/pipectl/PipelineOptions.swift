@@ -12,6 +12,13 @@ struct PipelineOptions: ParsableArguments {
         "A value for ${NAME} in the pipeline file, before the environment's (repeatable).", valueName: "NAME=VALUE"))
     var variables: [String] = []
 
+    init() {}
+
+    init(pipeline: String, variables: [String]) {
+        self.pipeline = pipeline
+        self.variables = variables
+    }
+
     func validate() throws {
         for assignment in variables where PipelineVariables.parse(assignment) == nil {
             throw ValidationError("--var expects NAME=VALUE (a name of letters, digits and '_'), not '\(assignment)'")

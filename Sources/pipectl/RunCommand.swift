@@ -80,6 +80,15 @@ struct RunCommand: ParsableCommand {
                 // reports written then.
                 sink.review = { [dryRun] newStore in
                     try inputs.checkUnchanged()
+                    // The data checks, on the new store while the old one is in place: a failure keeps it.
+                    runner.log.checkResults = try DataChecks.run(pipeline, storeAt: newStore, placeholders: runner.log.placeholders)
+                    if let failed = runner.log.checkResults.first(where: { !$0.passed }) {
+                        let count = runner.log.checkResults.filter { !$0.passed }.count
+                        throw PipelineError(.checksFailed, at: failed.location, stage: "checks",
+                                            "\(count) check\(count == 1 ? "" : "s") failed, first: \(failed.name): \(failed.detail)"
+                                                + (failed.offending.isEmpty ? "" : " (\(failed.offending.joined(separator: "; ")))")
+                                                + "; the store was left as it was")
+                    }
                     guard !reports.files.isEmpty else { return }
                     // Only the report shows the changes: a run without one does not pay for comparing.
                     review.review(newStore)
@@ -91,7 +100,8 @@ struct RunCommand: ParsableCommand {
             } catch {
                 staged?.discard()
                 let error = userFacing(error)
-                // Under on_reject: fail the rejected records are the reason: list them.
+                // Under on_reject: fail the rejected records are the reason: list them; failed checks likewise.
+                if !quiet, error.kind == .checksFailed { RunSummary.printChecks(runner.log.checkResults) }
                 if !quiet, error.kind == .rejected {
                     RunSummary(runner: runner, elapsed: Date().timeIntervalSince(started), dryRun: dryRun).printIssues()
                 }

@@ -56,7 +56,20 @@ struct RunSummary {
             out += "filtered from \(record.source ?? ""): first at \(record.location) (\(record.stage): \(record.reason))\n"
         }
         try Terminal.standardOutput.write(out)
+        RunSummary.printChecks(log.checkResults)
         printIssues()
+    }
+
+    /// Each check of `checks:` with its result, and the first offending records of one that failed.
+    static func printChecks(_ results: [CheckResult]) {
+        guard !results.isEmpty else { return }
+        let passed = results.filter(\.passed).count
+        var out = "checks: \(passed) of \(results.count) passed\n"
+        for result in results {
+            out += "  \(result.passed ? "passed" : "FAILED") \(result.name)" + (result.detail.isEmpty ? "" : ": \(result.detail)") + "\n"
+            for record in result.offending where !result.passed { out += "      \(record)\n" }
+        }
+        try? Terminal.standardOutput.write(out)
     }
 
     /// Rejected and skipped records and conflicting duplicates, as warnings on standard error.

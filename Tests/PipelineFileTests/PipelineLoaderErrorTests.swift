@@ -77,7 +77,7 @@ import Transforms
     @Test func unknownTopLevelKeyWithSuggestion() {
         expectLoadError(loaderBase + "\nreprot: { json: r.json }", """
             pipelines/test.yaml:15:1: error: pipeline: unknown key 'reprot' in 'pipeline'; did you mean 'report'? \
-            (known keys: version, name, store, entities, sources, report, on_reject, allow_empty)
+            (known keys: version, name, store, entities, sources, report, checks, on_reject, allow_empty)
             reprot: { json: r.json }
             ^
             """)

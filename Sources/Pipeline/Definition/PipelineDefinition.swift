@@ -16,9 +16,12 @@ public struct PipelineDefinition: Sendable {
     /// Whether a run may replace a store that holds records with one to which a source gave
     /// nothing (every record rejected or skipped): by default that fails the run.
     public var allowEmpty: Bool
+    /// Checks on the new store's data, run before it replaces the old one.
+    public var checks: [DataCheck]
 
     public init(file: URL, name: String, store: StoreSettings, model: StoreModel, sources: [SourceDefinition],
-                report: ReportSettings = ReportSettings(), onReject: RejectPolicy = .continue, allowEmpty: Bool = false) {
+                report: ReportSettings = ReportSettings(), onReject: RejectPolicy = .continue, allowEmpty: Bool = false,
+                checks: [DataCheck] = []) {
         self.file = file
         self.name = name
         self.store = store
@@ -27,6 +30,7 @@ public struct PipelineDefinition: Sendable {
         self.report = report
         self.onReject = onReject
         self.allowEmpty = allowEmpty
+        self.checks = checks
     }
 }
 

@@ -153,6 +153,8 @@ public final class ImportLog {
     }
 
     public private(set) var missingFields: [MissingField] = []
+    /// The results of the pipeline's `checks:` on the new store, once they ran.
+    public var checkResults: [CheckResult] = []
 
     public func fieldNeverCame(_ missing: MissingField) {
         missingFields.append(missing)
