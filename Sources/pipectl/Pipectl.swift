@@ -17,5 +17,5 @@ struct Pipectl: ParsableCommand {
             129/130/143 interrupted (SIGHUP/SIGINT/SIGTERM); 'diff' exits 1 when the stores differ.
             """,
         version: "0.1.0",
-        subcommands: [RunCommand.self, ValidateCommand.self, InspectCommand.self, DiffCommand.self, ModelCommand.self, CheckCommand.self, SchemaCommand.self])
+        subcommands: [RunCommand.self, ValidateCommand.self, InspectCommand.self, DiffCommand.self, ModelCommand.self, CheckCommand.self, SchemaCommand.self, InitCommand.self])
 }

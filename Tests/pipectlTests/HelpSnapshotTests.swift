@@ -6,7 +6,7 @@ import XCTest
 /// HelpSnapshotTests` writes the files anew and fails on purpose, so that nothing passes unseen.
 final class HelpSnapshotTests: XCTestCase {
     static let folder = Pipectl.repository.appendingPathComponent("Tests/pipectlTests/Snapshots")
-    static let commands = ["", "run", "validate", "inspect", "diff", "model", "check", "schema"]
+    static let commands = ["", "init", "run", "validate", "inspect", "diff", "model", "check", "schema"]
 
     func testEveryCommandsHelp() throws {
         let recording = ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1"

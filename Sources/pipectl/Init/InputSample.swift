@@ -1,0 +1,190 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Diagnostics
+import Pipeline
+import SourcesCSV
+
+/// The first records of an input, as `pipectl init` reads them to draft a pipeline: the format
+/// from the extension, field names, and sample values as text (a property-list date stays a date).
+struct InputSample {
+    enum Format: String {
+        case csv, xml, json, jsonl, plist
+    }
+
+    var url: URL
+    /// As the pipeline file names it, relative to the pipeline's folder.
+    var path: String
+    var format: Format
+    /// `records:` (JSON), `record:` (XML): where the records are.
+    var recordPath: String?
+    var fields: [String]
+    /// Per field, the values of the sampled records that are not empty.
+    var values: [String: [Value]]
+    /// What `auto` chose for a CSV, to tell in a comment.
+    var detected: [(name: String, value: String)] = []
+
+    static let sampled = 500
+    static let largest = 64 << 20
+
+    static func format(of url: URL) throws -> Format {
+        switch url.pathExtension.lowercased() {
+        case "csv", "tsv", "txt": return .csv
+        case "xml": return .xml
+        case "json": return .json
+        case "jsonl", "ndjson": return .jsonl
+        case "plist": return .plist
+        default:
+            throw PipelineError(.invalidInput, at: Location(file: url.path), stage: "init",
+                                "pipectl cannot tell the format from the extension '.\(url.pathExtension)' (csv, tsv, xml, json, jsonl, plist)")
+        }
+    }
+
+    static func read(_ url: URL, path: String) throws -> InputSample {
+        let format = try format(of: url)
+        var sample = InputSample(url: url, path: path, format: format, fields: [], values: [:])
+        switch format {
+        case .csv: try sample.readCSV()
+        case .xml: try sample.readXML()
+        case .json, .jsonl, .plist: try sample.readTree()
+        }
+        return sample
+    }
+
+    private mutating func add(_ name: String, _ value: Value) {
+        if values[name] == nil { fields.append(name); values[name] = [] }
+        if !value.isEmpty, values[name]!.count < Self.sampled { values[name]!.append(value) }
+    }
+
+    /// Through pipectl's own CSV reader: the encoding, byte order mark and delimiter it detects.
+    private mutating func readCSV() throws {
+        let kind = CSVReaderKind()
+        let here = Location(file: path)
+        let node = ConfigNode(.mapping([
+            (ConfigNode(.scalar("encoding"), at: here), ConfigNode(.scalar("auto"), at: here)),
+            (ConfigNode(.scalar("delimiter"), at: here), ConfigNode(.scalar("auto"), at: here)),
+        ]), at: here)
+        let input = Input(url: url, displayPath: path)
+        let reader = try kind.makeReader(input: input, options: try Options(node, spec: kind.spec, stage: "csv"), fields: [])
+        for name in reader.fieldNames where values[name] == nil { fields.append(name); values[name] = [] }
+        var count = 0
+        while count < Self.sampled {
+            do {
+                guard let record = try reader.next() else { break }
+                for (name, value) in zip(reader.fieldNames, record.values) { add(name, value) }
+                count += 1
+            } catch is Rejection {
+                continue
+            }
+        }
+        detected = input.details.snapshot
+    }
+
+    /// The repeated element under the root is the record; its attributes and child elements the fields.
+    private mutating func readXML() throws {
+        let data = try Self.contents(url)
+        let collector = XMLSampleCollector()
+        let parser = XMLParser(data: data)
+        parser.delegate = collector
+        parser.shouldResolveExternalEntities = false
+        _ = parser.parse()
+        guard let root = collector.root, let record = collector.recordName else {
+            throw PipelineError(.invalidInput, at: Location(file: path), stage: "init", "no repeated element under the root to take as the record")
+        }
+        recordPath = "\(root)/\(record)"
+        for (name, value) in collector.pairs { add(name, .text(value)) }
+    }
+
+    /// JSON, JSON Lines, property lists: an array of objects, or an object with one array of them.
+    private mutating func readTree() throws {
+        let data = try Self.contents(url)
+        var records: [Any] = []
+        switch format {
+        case .jsonl:
+            for line in data.split(separator: UInt8(ascii: "\n")).prefix(Self.sampled) {
+                if let object = try? JSONSerialization.jsonObject(with: Data(line)) { records.append(object) }
+            }
+        default:
+            let root = format == .plist ? try PropertyListSerialization.propertyList(from: data, format: nil)
+                : try JSONSerialization.jsonObject(with: data)
+            if let array = root as? [Any] {
+                records = array
+            } else if let object = root as? [String: Any],
+                      let (key, array) = object.sorted(by: { $0.key < $1.key }).first(where: { $0.value is [Any] }) {
+                records = array as? [Any] ?? []
+                recordPath = key
+            }
+        }
+        for record in records.prefix(Self.sampled) {
+            guard let object = record as? [String: Any] else { continue }
+            flatten(object, prefix: "")
+        }
+        guard !fields.isEmpty else {
+            throw PipelineError(.invalidInput, at: Location(file: path), stage: "init", "no records (objects) found to take fields from")
+        }
+    }
+
+    /// Nested objects as dotted names (`location.home`), as the readers read them.
+    private mutating func flatten(_ object: [String: Any], prefix: String) {
+        for key in object.keys.sorted() {
+            let name = prefix + key
+            switch object[key] {
+            case let inner as [String: Any]: flatten(inner, prefix: name + ".")
+            case let date as Date: add(name, .date(date.timeIntervalSinceReferenceDate))
+            case let flag as Bool where !(object[key] is Int): add(name, .bool(flag))
+            case let number as NSNumber: add(name, .text(number.stringValue))
+            case let text as String: add(name, .text(text))
+            case is [Any]: add(name, .list([]))
+            default: add(name, .null)
+            }
+        }
+    }
+
+    static func contents(_ url: URL) throws -> Data {
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        guard size <= largest else {
+            throw PipelineError(.invalidInput, at: Location(file: url.path), stage: "init",
+                                "the file is larger than \(largest >> 20) MB: draft the pipeline from a smaller export of it")
+        }
+        do { return try Data(contentsOf: url) } catch {
+            throw PipelineError(.io, at: Location(file: url.path), stage: "init", "cannot read the file: \(error.localizedDescription)")
+        }
+    }
+}
+
+/// The record element (the first repeated child of the root) and its attribute and child values.
+private final class XMLSampleCollector: NSObject, XMLParserDelegate {
+    var root: String?
+    var recordName: String?
+    var pairs: [(String, String)] = []
+    private var depth = 0
+    private var records = 0
+    private var childText = ""
+    private var childName: String?
+
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]) {
+        depth += 1
+        if depth == 1 { root = name; return }
+        if depth == 2 {
+            if recordName == nil { recordName = name }
+            guard name == recordName else { return }
+            records += 1
+            if records > InputSample.sampled { parser.abortParsing(); return }
+            for key in attributes.keys.sorted() { pairs.append((key, attributes[key] ?? "")) }
+        } else if depth == 3 {
+            childName = name
+            childText = ""
+        }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        if depth == 3 { childText += string }
+    }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        if depth == 3, let childName { pairs.append((childName, childText)) }
+        depth -= 1
+    }
+}

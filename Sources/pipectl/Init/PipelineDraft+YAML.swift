@@ -1,0 +1,128 @@
+import Foundation
+import Pipeline
+
+extension PipelineDraft {
+    /// A YAML scalar as written in a flow mapping: quoted when YAML would read it otherwise.
+    static func scalar(_ text: String) -> String {
+        let plain = text.range(of: #"^[A-Za-z_][A-Za-z0-9_./-]*$"#, options: .regularExpression) != nil
+            && !["true", "false", "yes", "no", "null", "on", "off"].contains(text.lowercased())
+        return plain ? text : "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+
+    /// `line` with `comment` after it, aligned where the line is short enough.
+    static func commented(_ line: String, _ comment: String?) -> String {
+        guard let comment else { return line + "\n" }
+        return line + String(repeating: " ", count: max(1, 60 - line.count)) + "# " + comment + "\n"
+    }
+
+    func yaml(name: String, storePath: String, inputNames: [String]) -> String {
+        var out = "# Drafted by `pipectl init` from \(modelPath) and \(samples.map(\.path).joined(separator: ", ")).\n"
+        out += "# Check each guess a comment marks, then `pipectl validate` and `pipectl run` this file.\n"
+        out += "version: 1\nname: \(Self.scalar(name))\nstore:\n"
+        out += "  path: \(Self.scalar(storePath))\n  layout: coredata\n  model: \(Self.scalar(modelPath))\n"
+
+        // First the sources, which say which entities need keys.
+        var keyed: [(entity: String, key: [String], guessed: Bool)] = []
+        var unkeyed: [String] = []
+        func needKey(_ entity: String) -> [String]? {
+            if let known = keyed.first(where: { $0.entity == entity }) { return known.key }
+            guard let (key, guessed) = key(of: entity) else { unkeyed.append(entity); return nil }
+            keyed.append((entity, key, guessed))
+            return key
+        }
+        var sources = "sources:\n"
+        for (sample, sourceName) in zip(samples, inputNames) {
+            sources += "  - name: \(Self.scalar(sourceName))\n"
+            var read = "    read: { \(sample.format.rawValue): \(Self.scalar(sample.path))"
+            if let path = sample.recordPath { read += sample.format == .xml ? ", record: \(Self.scalar(path))" : ", records: \(Self.scalar(path))" }
+            if sample.format == .csv { read += ", encoding: auto, delimiter: auto" }
+            read += " }"
+            let detected = sample.detected.map { "\($0.name) \($0.value)" }.joined(separator: ", ")
+            sources += Self.commented(read, detected.isEmpty ? nil : "read as " + detected)
+            guard let (entity, matches, unmatched) = matches(for: sample) else {
+                sources += "    # no field of this input names an attribute of the model: map them by hand\n    load: {}\n"
+                continue
+            }
+            _ = needKey(entity.name)
+            let attributes = model.allAttributes(of: entity.name)
+            // Transforms from the values of the matched fields.
+            var steps: [(String, String?)] = []
+            let loaded = matches.map(\.field)
+            if let example = loaded.lazy.compactMap({ Self.needsTrim(sample.values[$0] ?? []) }).first {
+                steps.append(("- trim: all", "values with stray whitespace, such as \(Self.scalar(example))"))
+            }
+            var commas: [String] = [], example = ""
+            for match in matches where !match.isRelationship {
+                guard let type = attributes.first(where: { $0.name == match.property })?.type,
+                      [.float, .double, .decimal].contains(type), let found = Self.decimalComma(sample.values[match.field] ?? []) else { continue }
+                commas.append(match.field)
+                example = found
+            }
+            if !commas.isEmpty {
+                // A value the step cannot read (a decimal point among commas) is told, not hidden.
+                let unread = commas.lazy.compactMap { Self.unreadNumber(sample.values[$0] ?? []) }.first
+                steps.append(("- number: { fields: [\(commas.map(Self.scalar).joined(separator: ", "))], decimal: \",\" }",
+                              "decimal commas, such as \(Self.scalar(example))"
+                                  + (unread.map { "; but \(Self.scalar($0)) does not read so: check the export" } ?? "")))
+            }
+            let zone = timezone ?? "UTC"
+            for match in matches where !match.isRelationship && attributes.first(where: { $0.name == match.property })?.type == .date {
+                let patterns = Self.datePatterns(for: sample.values[match.field] ?? [], zone: zone)
+                guard let pattern = patterns.first else {
+                    if sample.values[match.field]?.contains(where: { if case .text = $0 { true } else { false } }) == true {
+                        steps.append(("# - date: { fields: [\(Self.scalar(match.field))], format: \"...\", timezone: \(zone) }",
+                                      "no common pattern reads every value: write its format"))
+                    }
+                    continue
+                }
+                var comment = "reads every sampled value"
+                if patterns.count > 1 { comment = "ambiguous: \(patterns.dropFirst().map { "\"\($0)\"" }.joined(separator: ", ")) also reads every value, as other dates; check which the export means" }
+                if timezone == nil { comment += "; the zone is a guess (pipectl init --timezone)" }
+                steps.append(("- date: { fields: [\(Self.scalar(match.field))], format: \"\(pattern)\", timezone: \(zone) }", comment))
+            }
+            var maps: [(String, String)] = []
+            for match in matches where !match.isRelationship && attributes.first(where: { $0.name == match.property })?.type == .bool {
+                let words = Set((sample.values[match.field] ?? []).compactMap { value -> String? in
+                    if case .text(let text) = value { return (Trimming.trimmed(text) ?? text).lowercased() }
+                    return nil
+                })
+                guard !words.isEmpty, words.allSatisfy({ Self.booleans[$0] != nil }) else { continue }
+                let table = words.sorted().map { "\(Self.scalar($0)): \(Self.booleans[$0]!)" }.joined(separator: ", ")
+                maps.append(("- map: { fields: [\(Self.scalar(match.field))], values: { \(table) }, ignore_case: true }",
+                             "yes and no as the export writes them"))
+            }
+            steps += maps.map { ($0.0, Optional($0.1)) }
+            if !steps.isEmpty {
+                sources += "    transform:\n"
+                for (step, comment) in steps { sources += Self.commented("      " + step, comment) }
+            }
+            sources += "    load:\n      \(entity.name):\n"
+            for match in matches {
+                if match.isRelationship, let relationship = model.allRelationships(of: entity.name).first(where: { $0.name == match.property }) {
+                    guard let key = needKey(relationship.destination), key.count == 1 else {
+                        sources += "        # \(match.property): \(match.field) links \(relationship.destination), which has no key to find it by\n"
+                        continue
+                    }
+                    sources += Self.commented("        \(match.property): { \(relationship.destination): { \(key[0]): \(Self.scalar(match.field)) } }",
+                                              match.how == "same name" ? nil : match.how)
+                } else {
+                    sources += Self.commented("        \(match.property): \(Self.scalar(match.field))", match.how == "same name" ? nil : match.how)
+                }
+            }
+            if !unmatched.isEmpty {
+                sources += "    # not loaded, as no attribute of \(entity.name) matches: \(unmatched.joined(separator: ", "))\n"
+            }
+        }
+
+        if !keyed.isEmpty || !unkeyed.isEmpty {
+            out += "entities:\n"
+            for (entity, key, guessed) in keyed {
+                let value = key.count == 1 ? key[0] : "[\(key.joined(separator: ", "))]"
+                out += Self.commented("  \(entity): { unique: \(value) }",
+                                      guessed ? "guessed: the model has no uniqueness constraint on \(entity)" : "the model's uniqueness constraint")
+            }
+            for entity in unkeyed { out += "  # \(entity): { unique: ... }   name the attribute its records are found by\n" }
+        }
+        return out + sources
+    }
+}
