@@ -50,8 +50,11 @@ struct DatePattern: Sendable {
                      (["September"], ["Sept", "Sep"]), (["Oktober"], ["Okt"]), (["November"], ["Nov"]), (["Dezember"], ["Dez"])],
             weekdays: [(["Sonntag"], ["So"]), (["Montag"], ["Mo"]), (["Dienstag"], ["Di"]), (["Mittwoch"], ["Mi"]),
                        (["Donnerstag"], ["Do"]), (["Freitag"], ["Fr"]), (["Samstag", "Sonnabend"], ["Sa"])])
-        /// `locale:` values: the language's code.
-        static let byLocale: [String: Names] = ["en": english, "de": german]
+    }
+
+    /// The language of month and weekday names (`locale:`).
+    enum Language: String, Sendable {
+        case en, de
     }
 
     /// A date and time as read, before the time zone applies.
@@ -79,8 +82,10 @@ struct DatePattern: Sendable {
     let hasTwoDigitYear: Bool
     /// The first year that `yy` stands for.
     var pivot = 1970
-    /// The language of month and weekday names.
-    var names = Names.english
+    /// The language of month and weekday names: a case, not the names, so that a pattern stays
+    /// cheap to copy (one is copied for every date read).
+    var language = Language.en
+    var names: Names { language == .de ? .german : .english }
     /// Whether the pattern reads a UTC offset: then the value needs no time zone.
     var hasOffset: Bool { parts.contains { if case .offset = $0 { true } else { false } } }
 

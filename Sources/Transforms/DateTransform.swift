@@ -79,8 +79,8 @@ public struct DateTransform: TransformKind {
                     + " and 50-99 as 1950-1999)", stage: name)
         }
 
-        if let locale = options.string("locale"), let names = DatePattern.Names.byLocale[locale] {
-            for k in patterns.indices { patterns[k].names = names }
+        if let locale = options.string("locale"), let language = DatePattern.Language(rawValue: locale) {
+            for k in patterns.indices { patterns[k].language = language }
         }
         let fold: Step.Fold = switch options.string("fold") { case "earlier": .earlier; case "later": .later; default: .reject }
 
