@@ -22,6 +22,8 @@ let package = Package(
         // The import report and the store tools, for Swift code that runs pipelines itself (docs/report.md).
         .library(name: "ReportsXLSX", targets: ["ReportsXLSX"]),
         .library(name: "StoreTools", targets: ["StoreTools"]),
+        // `swift package pipectl run pipelines/grocery.yaml` from an app's own package.
+        .plugin(name: "PipectlPlugin", targets: ["PipectlPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
@@ -98,6 +100,13 @@ let package = Package(
             name: "FuzzPipeline",
             dependencies: ["FuzzSupport", "Diagnostics", "Pipeline", "PipelineFile", "Transforms", "SourcesCSV", "SourcesXML", "SourcesJSON"],
             path: "Fuzz/FuzzPipeline"),
+
+        .plugin(
+            name: "PipectlPlugin",
+            capability: .command(
+                intent: .custom(verb: "pipectl", description: "Run pipectl (run, init, inspect, check, ...) on the package's files"),
+                permissions: [.writeToPackageDirectory(reason: "pipectl writes the store and its reports into the package")]),
+            dependencies: ["pipectl"]),
 
         .testTarget(name: "PipelineTests", dependencies: ["Diagnostics", "Pipeline"]),
         .testTarget(name: "TransformsTests", dependencies: ["Transforms", "Diagnostics", "Pipeline", "PipelineFile"]),

@@ -40,6 +40,13 @@ struct FieldReference: Sendable {
         throw node.error(FieldReference.missing(name, in: fields, stage: stage), stage: stage)
     }
 
+    /// Where a step writes the field it makes: the field's index where it reaches the step,
+    /// else a new last one; and the field names the step hands on.
+    static func made(_ name: String, in fields: [String]) -> (index: Int, fields: [String]) {
+        if let i = fields.firstIndex(of: name) { return (i, fields) }
+        return (fields.count, fields + [name])
+    }
+
     static func missing(_ name: String, in fields: [String], stage: String) -> String {
         "no field '\(name)' reaches '\(stage)'\(Suggestion.hint(for: name, in: fields))"
             + " (fields: \(fields.isEmpty ? "none" : fields.joined(separator: ", ")))"

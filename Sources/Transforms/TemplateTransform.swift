@@ -97,12 +97,9 @@ public struct TemplateTransform: TransformKind {
                 }
                 return i
             }
-            if let i = fields.firstIndex(of: field) {
-                target = i
-                return fields
-            }
-            target = fields.count
-            return fields + [field]
+            let made = FieldReference.made(field, in: fields)
+            target = made.index
+            return made.fields
         }
 
         public func apply(_ record: inout Record) throws {

@@ -111,12 +111,9 @@ public struct UUIDTransform: TransformKind {
 
         public func bind(fields: [String]) throws -> [String] {
             sources = try from.map { try $0.index(in: fields, stage: "uuid") }
-            if let i = fields.firstIndex(of: field) {
-                target = i
-                return fields
-            }
-            target = fields.count
-            return fields + [field]
+            let made = FieldReference.made(field, in: fields)
+            target = made.index
+            return made.fields
         }
 
         public func apply(_ record: inout Record) throws {

@@ -1,0 +1,30 @@
+import Foundation
+import SinksSQLite
+import SQLite
+import Testing
+
+/// The SwiftPM command plugin, as an app's package runs it (Examples/PantryApp). It builds pipectl
+/// again inside that package, which takes minutes: `scripts/test` (CI) sets PIPECTL_PLUGIN_TEST=1.
+@Suite struct PluginTests {
+    @Test("swift package pipectl run: the example app package writes its store with the plugin",
+          .enabled(if: ProcessInfo.processInfo.environment["PIPECTL_PLUGIN_TEST"] == "1", "set PIPECTL_PLUGIN_TEST=1 (scripts/test does)"))
+    func examplePackageRunsThePlugin() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pipectl-plugin-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.copyItem(at: Pipectl.repository.appendingPathComponent("Examples/PantryApp"), to: folder)
+        // The example names the checkout it is in; a copy names it by its full path.
+        let manifest = folder.appendingPathComponent("Package.swift")
+        let text = try String(contentsOf: manifest, encoding: .utf8)
+            .replacingOccurrences(of: #"path: "../..""#, with: "path: \"\(Pipectl.repository.path)\"")
+        try text.write(to: manifest, atomically: true, encoding: .utf8)
+        let run = try Pipectl.runTool("swift", ["package", "--allow-writing-to-package-directory", "pipectl", "run", "pipelines/pantry.yaml"],
+                                      in: folder)
+        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
+        #expect(run.stdout.contains("checks: 4 of 4 passed"), "\(run.stdout)")
+        let store = try SQLiteStore(readingAt: folder.appendingPathComponent("build/Pantry.sqlite"))
+        #expect(try store.rows("SELECT ZNAME FROM ZITEM ORDER BY Z_PK") == [[.text("Rice")], [.text("Lentils")], [.text("Olive oil")], [.text("Honey")]])
+        let inspect = try Pipectl.runTool("swift", ["package", "--allow-writing-to-package-directory", "pipectl", "inspect", "build/Pantry.sqlite", "--model", "pipelines/model/Pantry.xcdatamodel"],
+                                          in: folder)
+        #expect(inspect.status == 0 && inspect.stdout.contains("match:"), "\(inspect.stdout)\n\(inspect.stderr)")
+    }
+}
