@@ -30,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/swiftlang/swift-syntax.git", from: "603.0.1"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
     ],
     targets: [
         // C libraries. libcsv ships no pkg-config file: its module map links "csv" directly.
@@ -60,7 +61,10 @@ let package = Package(
             name: "PipelineFile",
             dependencies: ["Diagnostics", "Pipeline", .product(name: "Yams", package: "Yams")]),
         .target(name: "SourcesCSV", dependencies: ["Diagnostics", "Pipeline", "CCSV"], path: "Sources/Sources-CSV"),
-        .target(name: "SourcesXML", dependencies: ["Diagnostics", "Pipeline", "CLibXML2"], path: "Sources/Sources-XML"),
+        // XML, and .xlsx workbooks (XML parts in a zip archive: ZIPFoundation, see XLSXWorkbook).
+        .target(name: "SourcesXML", dependencies: ["Diagnostics", "Pipeline", "Safeguards", "CLibXML2",
+                                                   .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+                path: "Sources/Sources-XML"),
         .target(name: "SourcesJSON", dependencies: ["Diagnostics", "Pipeline", "Safeguards"], path: "Sources/Sources-JSON"),
         .target(name: "SQLite", dependencies: ["Diagnostics", "Pipeline", "CSQLite"]),
         .target(
@@ -121,7 +125,8 @@ let package = Package(
             name: "SinksSQLiteTests",
             dependencies: ["SinksSQLite", "CoreDataFormat", "StoreTools", "SQLite", "Diagnostics", "Pipeline", "Safeguards", "SwiftDataModel"]),
         .testTarget(
-            name: "ExtrasTests", dependencies: ["SourcesCSV", "SourcesXML", "SourcesJSON", "ReportsXLSX", "Diagnostics", "Pipeline", "PipelineFile"]),
+            name: "ExtrasTests", dependencies: ["SourcesCSV", "SourcesXML", "SourcesJSON", "ReportsXLSX", "Diagnostics", "Pipeline", "PipelineFile",
+                                                .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(
             name: "pipectlTests", dependencies: ["pipectl", "SinksSQLite", "SQLite", "CoreDataFormat", "Diagnostics", "Pipeline", "ReportsXLSX", "Safeguards"],
             exclude: ["Fixtures", "Snapshots"]),

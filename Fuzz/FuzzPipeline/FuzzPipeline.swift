@@ -10,7 +10,7 @@ import Transforms
 /// The components a pipeline file may name (the Core Data model reader aside: `model:` paths are
 /// checked for existence, which is all the loader does with them before a run).
 let registry = ComponentRegistry(
-    readers: [CSVReaderKind(), XMLReaderKind(), JSONReaderKind(), JSONLinesReaderKind(), PropertyListReaderKind()],
+    readers: [CSVReaderKind(), XMLReaderKind(), JSONReaderKind(), JSONLinesReaderKind(), PropertyListReaderKind(), XLSXReaderKind()],
     transforms: StandardTransforms.all)
 
 /// libFuzzer's entry point: the pipeline-file loader on arbitrary text, in a folder of its own so

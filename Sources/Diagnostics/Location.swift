@@ -94,8 +94,16 @@ public struct Location: Sendable, Hashable, CustomStringConvertible {
             out += ":\(line)"
             if let column { out += ":\(column)" }
         }
-        if let path { out += line == nil ? ": at \(path)" : " (\(path))" }
+        if let path { out += line == nil ? (Location.isCell(path) ? ": \(path)" : ": at \(path)") : " (\(path))" }
         return out
+    }
+
+    /// A workbook's cell (`Items!C12`), which reads as it is: `Groceries.xlsx: Items!C12`.
+    static func isCell(_ path: String) -> Bool {
+        guard let bang = path.lastIndex(of: "!") else { return false }
+        let cell = path[path.index(after: bang)...].unicodeScalars
+        guard let firstDigit = cell.firstIndex(where: { (48...57).contains($0.value) }), firstDigit != cell.startIndex else { return false }
+        return cell[..<firstDigit].allSatisfy { (65...90).contains($0.value) } && cell[firstDigit...].allSatisfy { (48...57).contains($0.value) }
     }
 
     /// The file and path prefix as numbers in the process's table of names, and the path's

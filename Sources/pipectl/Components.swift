@@ -10,7 +10,7 @@ import Transforms
 /// Every reader and transform a pipeline file may name, and the model-file reader.
 enum Components {
     static let registry = ComponentRegistry(
-        readers: [CSVReaderKind(), XMLReaderKind(), JSONReaderKind(), JSONLinesReaderKind(), PropertyListReaderKind()],
+        readers: [CSVReaderKind(), XMLReaderKind(), JSONReaderKind(), JSONLinesReaderKind(), PropertyListReaderKind(), XLSXReaderKind()],
         transforms: StandardTransforms.all,
         modelReader: { try ModelFiles.read($0) })
 }

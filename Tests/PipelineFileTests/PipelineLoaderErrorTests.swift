@@ -172,7 +172,7 @@ import Transforms
 
     @Test func unknownReaderFormat() {
         expectLoadError(loaderBase.swapping("read: { csv: data/items.csv }", "read: { cvsv: data/items.csv }"), """
-            pipelines/test.yaml:12:13: error: pipeline: unknown reader format 'cvsv'; did you mean 'csv'? (formats: csv, xml, json, jsonl, plist)
+            pipelines/test.yaml:12:13: error: pipeline: unknown reader format 'cvsv'; did you mean 'csv'? (formats: csv, xml, json, jsonl, plist, xlsx)
                 read: { cvsv: data/items.csv }
                         ^
             """)
@@ -181,7 +181,7 @@ import Transforms
     @Test func readWithoutFormat() {
         expectLoadError(loaderBase.swapping("read: { csv: data/items.csv }", "read: { header: true }"), """
             pipelines/test.yaml:12:11: error: pipeline: 'read' needs a key naming the format and the input file, \
-            e.g. 'csv: data/items.csv' (formats: csv, xml, json, jsonl, plist)
+            e.g. 'csv: data/items.csv' (formats: csv, xml, json, jsonl, plist, xlsx)
                 read: { header: true }
                       ^
             """)

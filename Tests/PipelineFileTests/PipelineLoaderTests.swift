@@ -13,7 +13,7 @@ import Transforms
 /// The components pipectl registers: the real readers and transforms, so that what the loader
 /// checks here is what users' pipeline files meet.
 let loaderTestRegistry = ComponentRegistry(
-    readers: [CSVReaderKind(), XMLReaderKind(), JSONReaderKind(), JSONLinesReaderKind(), PropertyListReaderKind()],
+    readers: [CSVReaderKind(), XMLReaderKind(), JSONReaderKind(), JSONLinesReaderKind(), PropertyListReaderKind(), XLSXReaderKind()],
     transforms: StandardTransforms.all)
 
 // MARK: Helpers

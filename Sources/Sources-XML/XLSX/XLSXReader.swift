@@ -1,0 +1,295 @@
+import Foundation
+import Diagnostics
+import Pipeline
+internal import CLibXML2
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Streams the rows of one sheet of an .xlsx workbook: the sheet is inflated to a temporary file
+/// (unlinked at once) and read with libxml2's streaming reader, so memory does not grow with the
+/// rows; the shared strings are held in memory (`XLSXWorkbook`).
+///
+/// Cells come as Excel means them: shared and inline strings (rich text runs joined), numbers as
+/// written (`0.1`, no float noise), booleans, a formula's cached value, dates for cells whose
+/// style is a date format (both date systems, Excel's 1900 leap-year bug allowed for), an error
+/// cell (`#N/A`) rejecting its record at the cell. Records are located at their row
+/// (`Groceries.xlsx: Items!A12`), values at their cell.
+public final class XLSXReader: RecordReader {
+    public struct Options: Sendable {
+        public var sheet: String?
+        public var header: Bool
+        public var columns: [String]?
+        /// `A1:F500`: the first and last column and row read.
+        public var range: (firstColumn: Int, firstRow: Int, lastColumn: Int, lastRow: Int)?
+
+        public init(sheet: String? = nil, header: Bool = true, columns: [String]? = nil,
+                    range: (firstColumn: Int, firstRow: Int, lastColumn: Int, lastRow: Int)? = nil) {
+            self.sheet = sheet
+            self.header = header
+            self.columns = columns
+            self.range = range
+        }
+    }
+
+    public let fieldNames: [String]
+    public private(set) var bytesRead: Int64 = 0
+    private let input: Input
+    private let workbook: XLSXWorkbook
+    private let sheetName: String
+    private let reader: xmlTextReaderPtr
+    private let trap: Pinned<XMLErrorTrap>
+    private let descriptor: Int32
+    private let firstColumn: Int
+    private let lastColumn: Int
+    private let firstDataRow: Int
+    private let lastRow: Int
+    private var finished = false
+
+    public init(input: Input, options: Options) throws {
+        self.input = input
+        let workbook = try XLSXWorkbook(url: input.url, displayPath: input.displayPath)
+        self.workbook = workbook
+        func fail(_ message: String) -> PipelineError {
+            PipelineError(.invalidInput, at: Location(file: input.displayPath), stage: "xlsx", message)
+        }
+        let sheetNames = workbook.sheets.map(\.name)
+        let chosen: (name: String, path: String)
+        if let wanted = options.sheet {
+            if let found = workbook.sheets.first(where: { $0.name == wanted }) {
+                chosen = found
+            } else if let index = Int(wanted), (1...workbook.sheets.count).contains(index) {
+                chosen = workbook.sheets[index - 1]
+            } else {
+                throw PipelineError(.invalidPipeline, at: Location(file: input.displayPath), stage: "xlsx",
+                                    "the workbook has no sheet '\(wanted)'\(Suggestion.hint(for: wanted, in: sheetNames)) (sheets: "
+                                        + sheetNames.map { "'\($0)'" }.joined(separator: ", ") + ")")
+            }
+        } else {
+            guard let first = workbook.sheets.first else { throw fail("the workbook has no sheets") }
+            chosen = first
+        }
+        sheetName = chosen.name
+        // The sheet inflated to a temporary file, unlinked once open: it goes however the run ends.
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("pipectl-sheet-\(getpid())-\(UUID().uuidString).xml")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: nil),
+              let handle = try? FileHandle(forWritingTo: temporary) else {
+            throw PipelineError(.io, at: Location(file: input.displayPath), stage: "xlsx", "cannot create a temporary file for the sheet")
+        }
+        do {
+            try XLSXWorkbook.extract(chosen.path, from: workbook.archive, displayPath: input.displayPath) { try handle.write(contentsOf: $0) }
+            try handle.close()
+        } catch {
+            try? handle.close()
+            unlink(temporary.path)
+            throw error
+        }
+        descriptor = open(temporary.path, O_RDONLY | O_CLOEXEC)
+        unlink(temporary.path)
+        guard descriptor >= 0, let reader = xmlReaderForFd(descriptor, temporary.path, nil, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_HUGE.rawValue)) else {
+            if descriptor >= 0 { close(descriptor) }
+            throw PipelineError(.io, at: Location(file: input.displayPath), stage: "xlsx", "libxml2 cannot start reading the sheet")
+        }
+        self.reader = reader
+        trap = Pinned(XMLErrorTrap(displayPath: input.displayPath, path: temporary.path))
+        xmlTextReaderSetStructuredErrorHandler(reader, captureXMLError, trap.context)
+        firstColumn = options.range?.firstColumn ?? 1
+        lastColumn = options.range?.lastColumn ?? Int.max
+        lastRow = options.range?.lastRow ?? Int.max
+        let headerRow = options.range?.firstRow ?? 1
+        var names: [String]
+        if options.header {
+            // The header row names the fields (the first row of the range, or of the sheet).
+            var header: [Int: String] = [:]
+            var rowNumber = 0
+            repeat {
+                guard let row = try Self.nextRow(reader, trap: trap, workbook: workbook, displayPath: input.displayPath, sheet: sheetName) else {
+                    header = [:]
+                    break
+                }
+                rowNumber = row.number
+                header = row.cells.mapValues { $0.text }
+            } while rowNumber < headerRow
+            let last = min(header.keys.max() ?? 0, lastColumn)
+            names = last < firstColumn ? [] : (firstColumn...last).map { column in
+                let name = header[column].flatMap { Trimming.trimmed($0) ?? $0 } ?? ""
+                return name.isEmpty ? XLSXReader.columnName(column) : name
+            }
+            firstDataRow = rowNumber + 1
+        } else {
+            names = []
+            firstDataRow = headerRow
+        }
+        if let columns = options.columns { names = columns }
+        guard !names.isEmpty else { throw fail("the sheet '\(sheetName)' has no header row to name its columns (set header: false and columns:)") }
+        fieldNames = names
+    }
+
+    deinit {
+        xmlFreeTextReader(reader)
+        close(descriptor)
+    }
+
+    /// `A`, `B`, ... `Z`, `AA`: a column's letters from its 1-based number.
+    static func columnName(_ column: Int) -> String {
+        var n = column, name = ""
+        while n > 0 {
+            let digit = (n - 1) % 26
+            name = String(UnicodeScalar(UInt8(65 + digit))) + name
+            n = (n - 1) / 26
+        }
+        return name
+    }
+
+    /// `C12` as column 3, row 12.
+    static func cellPosition(_ reference: String) -> (column: Int, row: Int)? {
+        var column = 0, row = 0, sawDigit = false
+        for scalar in reference.unicodeScalars {
+            if !sawDigit, (65...90).contains(scalar.value) {
+                column = column * 26 + Int(scalar.value - 64)
+            } else if (48...57).contains(scalar.value) {
+                sawDigit = true
+                row = row * 10 + Int(scalar.value - 48)
+            } else {
+                return nil
+            }
+        }
+        return column > 0 && row > 0 ? (column, row) : nil
+    }
+
+    struct Cell {
+        var text: String
+        var value: Value
+    }
+
+    struct Row {
+        var number: Int
+        var cells: [Int: Cell]
+    }
+
+    public func next() throws -> Record? {
+        while !finished {
+            guard let row = try Self.nextRow(reader, trap: trap, workbook: workbook, displayPath: input.displayPath, sheet: sheetName) else {
+                finished = true
+                return nil
+            }
+            guard row.number >= firstDataRow else { continue }
+            guard row.number <= lastRow else { finished = true; return nil }
+            let location = Location(file: input.displayPath, path: "\(sheetName)!\(XLSXReader.columnName(firstColumn))\(row.number)")
+            var values: [Value] = []
+            values.reserveCapacity(fieldNames.count)
+            for offset in 0..<fieldNames.count {
+                let column = firstColumn + offset
+                guard let cell = row.cells[column] else { values.append(.null); continue }
+                if case .text(let text) = cell.value, text.hasPrefix("#"), Self.errorValues.contains(text), cell.text == "\u{0}error" {
+                    throw Rejection(at: Location(file: input.displayPath, path: "\(sheetName)!\(XLSXReader.columnName(column))\(row.number)"),
+                                    stage: "xlsx", field: fieldNames[offset], rawValue: text,
+                                    reason: "the cell holds the error \(text), not a value")
+                }
+                values.append(cell.value)
+            }
+            // A row whose cells are all empty in the columns read is no record.
+            if values.allSatisfy(\.isEmpty) { continue }
+            return Record(values: values, location: location)
+        }
+        return nil
+    }
+
+    static let errorValues: Set<String> = ["#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#GETTING_DATA", "#SPILL!", "#CALC!"]
+
+    /// The next `<row>` and its cells; nil at the end of the sheet.
+    static func nextRow(_ reader: xmlTextReaderPtr, trap: borrowing Pinned<XMLErrorTrap>, workbook: XLSXWorkbook, displayPath: String,
+                        sheet: String) throws -> Row? {
+        var row: Row?
+        var cell: (column: Int, type: String, style: Int, reference: String)?
+        var text = "", inValue = false, inInline = false
+        var implicitColumn = 0
+        while true {
+            let status = xmlTextReaderRead(reader)
+            if let error = trap.pointee.error { throw error }
+            guard status == 1 else {
+                if status == 0 { return row }
+                throw PipelineError(.invalidInput, at: Location(file: displayPath), stage: "xlsx", "the sheet '\(sheet)' cannot be read on")
+            }
+            let type = xmlTextReaderNodeType(reader)
+            let name = xmlTextReaderConstLocalName(reader).map { String(cString: $0) } ?? ""
+            switch type {
+            case Int32(XML_READER_TYPE_ELEMENT.rawValue):
+                switch name {
+                case "row":
+                    let number = attribute(reader, "r").flatMap(Int.init) ?? 0
+                    row = Row(number: number, cells: [:])
+                    implicitColumn = 0
+                    if xmlTextReaderIsEmptyElement(reader) == 1 { return row }
+                case "c":
+                    let reference = attribute(reader, "r") ?? ""
+                    let column = cellPosition(reference)?.column ?? implicitColumn + 1
+                    implicitColumn = column
+                    cell = (column, attribute(reader, "t") ?? "n", attribute(reader, "s").flatMap(Int.init) ?? 0, reference)
+                    text = ""
+                case "v": inValue = true
+                case "is": inInline = true
+                default: break
+                }
+            case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue),
+                 Int32(XML_READER_TYPE_CDATA.rawValue):
+                if inValue || inInline, let value = xmlTextReaderConstValue(reader) { text += String(cString: value) }
+            case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
+                switch name {
+                case "v": inValue = false
+                case "is": inInline = false
+                case "c":
+                    if let current = cell, row != nil {
+                        row?.cells[current.column] = try value(of: current, text: text, workbook: workbook, displayPath: displayPath, sheet: sheet)
+                    }
+                    cell = nil
+                case "row": return row
+                default: break
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    private static func attribute(_ reader: xmlTextReaderPtr, _ name: String) -> String? {
+        guard xmlTextReaderMoveToAttribute(reader, name) == 1 else { return nil }
+        defer { xmlTextReaderMoveToElement(reader) }
+        return xmlTextReaderConstValue(reader).map { String(cString: $0) }
+    }
+
+    /// Seconds from Excel's serial day 0 to 2001-01-01 (Core Data's reference date).
+    static func seconds(fromSerial serial: Double, date1904: Bool) -> Double {
+        // 1900 system: serial 1 is 1900-01-01, and Excel counts a 29 February 1900 that never was
+        // (serial 60): from serial 61 on, day 0 is 1899-12-30; before, 1899-12-31.
+        let days: Double = date1904 ? serial - 35_430 : (serial >= 61 ? serial - 36_892 : serial - 36_891)
+        return days * 86_400
+    }
+
+    private static func value(of cell: (column: Int, type: String, style: Int, reference: String), text: String,
+                              workbook: XLSXWorkbook, displayPath: String, sheet: String) throws -> Cell {
+        switch cell.type {
+        case "s":
+            guard let index = Int(text), workbook.sharedStrings.indices.contains(index) else {
+                throw PipelineError(.invalidInput, at: Location(file: displayPath, path: "\(sheet)!\(cell.reference)"), stage: "xlsx",
+                                    "the cell names shared string \(text), which the workbook does not have")
+            }
+            return Cell(text: workbook.sharedStrings[index], value: .text(workbook.sharedStrings[index]))
+        case "inlineStr", "str":
+            return Cell(text: text, value: text.isEmpty ? .null : .text(text))
+        case "b":
+            return Cell(text: text, value: text.isEmpty ? .null : .bool(text == "1" || text.lowercased() == "true"))
+        case "e":
+            // Marked so that the row rejects its record at this cell.
+            return Cell(text: "\u{0}error", value: .text(text))
+        default:
+            guard !text.isEmpty else { return Cell(text: "", value: .null) }
+            if workbook.dateStyles.contains(cell.style), let serial = Double(text) {
+                return Cell(text: text, value: .date(seconds(fromSerial: serial, date1904: workbook.date1904)))
+            }
+            return Cell(text: text, value: .text(text))
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Diagnostics
+import Pipeline
+
+/// The `xlsx` format of `read:`: `read: { xlsx: data/Groceries.xlsx, sheet: Items }`.
+public struct XLSXReaderKind: ReaderKind {
+    public init() {}
+
+    public var name: String { "xlsx" }
+
+    public var spec: ComponentSpec {
+        ComponentSpec(
+            name: "xlsx",
+            summary: "Reads the rows of one sheet of an Excel workbook (.xlsx; Numbers exports one): a row per record, streaming;"
+                + " dates, numbers as written, booleans and formulas' values as Excel means them; an error cell rejects its record.",
+            options: [
+                OptionSpec("sheet", .string, default: "the first sheet", "The sheet: its name, or its 1-based position."),
+                OptionSpec("header", .bool, default: "true", "Whether the first row (of the range) names the fields."),
+                OptionSpec("columns", .stringList, "The field names, when `header: false` (or to rename the header's)."),
+                OptionSpec("range", .string, default: "the whole sheet", "The cells read, such as `A1:F500`: the first row is the header."),
+            ])
+    }
+
+    public func validate(_ options: Options) throws {
+        _ = try Self.options(options)
+    }
+
+    static func options(_ options: Options) throws -> XLSXReader.Options {
+        var range: (Int, Int, Int, Int)?
+        if let text = options.string("range") {
+            let corners = text.uppercased().split(separator: ":").map(String.init)
+            guard corners.count == 2, let start = XLSXReader.cellPosition(corners[0]), let end = XLSXReader.cellPosition(corners[1]),
+                  start.column <= end.column, start.row <= end.row else {
+                throw (options.node("range") ?? ConfigNode(.null, at: Location(file: ""))).error(
+                    "'range' is two cells, the top left and the bottom right, such as A1:F500; found '\(text)'", stage: "xlsx")
+            }
+            range = (start.column, start.row, end.column, end.row)
+        }
+        let header = options.bool("header") ?? true
+        if !header, options.strings("columns") == nil {
+            throw (options.node("header") ?? ConfigNode(.null, at: Location(file: ""))).error(
+                "'header: false' needs 'columns:', the names of the fields", stage: "xlsx")
+        }
+        return XLSXReader.Options(sheet: options.string("sheet"), header: header, columns: options.strings("columns"), range: range)
+    }
+
+    public func makeReader(input: Input, options: Options, fields: [String]) throws -> any RecordReader {
+        try XLSXReader(input: input, options: Self.options(options))
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Diagnostics
+import Pipeline
+import ZIPFoundation
+
+/// The parts of an .xlsx workbook a reader needs: its sheets' names and paths, the shared strings,
+/// which cell styles are dates, and the date system.
+///
+/// The archive is read with ZIPFoundation (a listed package: pure Swift over zlib, which Foundation
+/// already links), not libzip: one C library fewer to install on every machine, and it hands out
+/// an entry as a stream of chunks, so a sheet is never held whole. A sheet is inflated to a
+/// temporary file that libxml2's streaming reader then reads (see `XLSXReader`); the small parts
+/// (workbook, relationships, styles, shared strings) are parsed in memory.
+struct XLSXWorkbook {
+    /// Limits on every entry, against zip bombs: its size inflated, and how much larger than
+    /// compressed it may be. A real sheet compresses 5-30 times; a bomb thousands.
+    static let largestEntry: Int64 = 4 << 30
+    static let largestRatio: Int64 = 200
+
+    let archive: Archive
+    let displayPath: String
+    let sheets: [(name: String, path: String)]
+    let sharedStrings: [String]
+    /// Indexes into the styles' `cellXfs` whose number format shows a date or time.
+    let dateStyles: Set<Int>
+    /// The 1904 date system (old Mac Excel): serial 0 is 1904-01-01, not 1899-12-31.
+    let date1904: Bool
+
+    init(url: URL, displayPath: String) throws {
+        self.displayPath = displayPath
+        func fail(_ message: String) -> PipelineError {
+            PipelineError(.invalidInput, at: Location(file: displayPath), stage: "xlsx", message)
+        }
+        let head = (try? FileHandle(forReadingFrom: url).read(upToCount: 8)) ?? nil
+        if let head, head.starts(with: [0xD0, 0xCF, 0x11, 0xE0]) {
+            throw fail("this is an old Excel workbook (.xls), not .xlsx: open it in Excel or LibreOffice and save it as .xlsx")
+        }
+        guard let head, head.starts(with: [0x50, 0x4B]) else { throw fail("not an .xlsx workbook (an .xlsx file is a zip archive)") }
+        let archive: Archive
+        do {
+            archive = try Archive(url: url, accessMode: .read)
+        } catch {
+            throw fail("the workbook's zip archive cannot be read (\(error)): is the file complete?")
+        }
+        self.archive = archive
+        if archive["Index/Document.iwa"] != nil || archive["Index.zip"] != nil {
+            throw fail("this is a Numbers document: export it as .xlsx (File > Export To > Excel)")
+        }
+        guard archive["xl/workbook.xml"] != nil else { throw fail("the archive has no xl/workbook.xml: it is not an .xlsx workbook") }
+
+        let workbook = try Self.parse(Self.read("xl/workbook.xml", from: archive, displayPath: displayPath))
+        let relations = try archive["xl/_rels/workbook.xml.rels"].map { _ in
+            try Self.parse(Self.read("xl/_rels/workbook.xml.rels", from: archive, displayPath: displayPath))
+        } ?? []
+        var targets: [String: String] = [:]
+        for element in relations where element.name == "Relationship" {
+            guard let id = element.attributes["Id"], let target = element.attributes["Target"] else { continue }
+            // Targets are relative to xl/, or absolute from the archive's root.
+            targets[id] = target.hasPrefix("/") ? String(target.dropFirst()) : "xl/" + target
+        }
+        sheets = workbook.filter { $0.name == "sheet" }.compactMap { element in
+            guard let name = element.attributes["name"],
+                  let id = element.attributes.first(where: { $0.key == "r:id" || $0.key.hasSuffix(":id") })?.value,
+                  let path = targets[id] else { return nil }
+            return (name, path)
+        }
+        date1904 = workbook.contains { $0.name == "workbookPr" && ["1", "true"].contains($0.attributes["date1904"] ?? "") }
+
+        var strings: [String] = []
+        if archive["xl/sharedStrings.xml"] != nil {
+            // Rich text runs of one string (`<si><r><t>a</t></r><r><t>b</t></r></si>`) join into one.
+            for element in try Self.parse(Self.read("xl/sharedStrings.xml", from: archive, displayPath: displayPath), text: true) {
+                if element.name == "si" { strings.append("") }
+                if element.name == "t", !strings.isEmpty, !element.insidePhonetic { strings[strings.count - 1] += element.text }
+            }
+        }
+        sharedStrings = strings
+
+        var dates = Set<Int>()
+        if archive["xl/styles.xml"] != nil {
+            let styles = try Self.parse(Self.read("xl/styles.xml", from: archive, displayPath: displayPath))
+            var custom: [Int: String] = [:]
+            for element in styles where element.name == "numFmt" {
+                if let id = element.attributes["numFmtId"].flatMap(Int.init), let code = element.attributes["formatCode"] { custom[id] = code }
+            }
+            var index = 0
+            var inCellXfs = false
+            for element in styles {
+                if element.name == "cellXfs" { inCellXfs = true; continue }
+                if element.name == "cellStyleXfs" || element.name == "dxfs" { inCellXfs = false }
+                guard inCellXfs, element.name == "xf" else { continue }
+                let format = element.attributes["numFmtId"].flatMap(Int.init) ?? 0
+                if Self.isDateFormat(format, code: custom[format]) { dates.insert(index) }
+                index += 1
+            }
+        }
+        dateStyles = dates
+    }
+
+    /// Excel's built-in date and time formats (14-22, 45-47), and a custom format with a day,
+    /// month, year, hour or second in it outside quotes, brackets and escapes.
+    static func isDateFormat(_ id: Int, code: String?) -> Bool {
+        if (14...22).contains(id) || (45...47).contains(id) { return true }
+        guard let code else { return false }
+        var quoted = false, bracket = false, escaped = false
+        for character in code.lowercased() {
+            if escaped { escaped = false; continue }
+            switch character {
+            case "\\": escaped = true
+            case "\"": quoted.toggle()
+            case "[": bracket = true
+            case "]": bracket = false
+            default:
+                if !quoted, !bracket, "dmyhs".contains(character) { return true }
+            }
+        }
+        return false
+    }
+
+    /// An entry's bytes, within the limits.
+    static func read(_ path: String, from archive: Archive, displayPath: String) throws -> Data {
+        var data = Data()
+        try extract(path, from: archive, displayPath: displayPath) { data.append($0) }
+        return data
+    }
+
+    /// Hands an entry's inflated bytes to `consume` a chunk at a time, counting them: an entry
+    /// that inflates past `largestEntry`, or `largestRatio` times its compressed size, stops.
+    static func extract(_ path: String, from archive: Archive, displayPath: String, _ consume: (Data) throws -> Void) throws {
+        func fail(_ message: String) -> PipelineError {
+            PipelineError(.invalidInput, at: Location(file: displayPath), stage: "xlsx", message)
+        }
+        guard let entry = archive[path] else { throw fail("the workbook has no part '\(path)'") }
+        guard !path.split(separator: "/").contains(".."), !path.hasPrefix("/") else { throw fail("the part '\(path)' points outside the archive") }
+        let limit = min(largestEntry, max(Int64(entry.compressedSize) * largestRatio, 1 << 20))
+        var total: Int64 = 0
+        do {
+            _ = try archive.extract(entry, skipCRC32: false) { chunk in
+                total += Int64(chunk.count)
+                if total > limit {
+                    throw fail("the part '\(path)' inflates to more than \(limit >> 20) MB (\(largestRatio) times its packed size): "
+                                   + "refused as a zip bomb")
+                }
+                try consume(chunk)
+            }
+        } catch let error as PipelineError {
+            throw error
+        } catch {
+            throw fail("the part '\(path)' cannot be unpacked (\(error)): is the workbook damaged?")
+        }
+    }
+
+    struct Element {
+        var name: String
+        var attributes: [String: String]
+        var text: String
+        /// Inside `<rPh>` (phonetic hints of East Asian text), which is not the cell's text.
+        var insidePhonetic: Bool
+    }
+
+    /// The elements of a small part, in document order, with their attributes (and text, if asked).
+    static func parse(_ data: Data, text: Bool = false) throws -> [Element] {
+        let collector = ElementCollector(collectText: text)
+        let parser = XMLParser(data: data)
+        parser.shouldResolveExternalEntities = false
+        parser.delegate = collector
+        guard parser.parse() else {
+            throw PipelineError(.invalidInput, stage: "xlsx", "a part of the workbook is not well-formed XML")
+        }
+        return collector.elements
+    }
+
+    private final class ElementCollector: NSObject, XMLParserDelegate {
+        let collectText: Bool
+        var elements: [Element] = []
+        private var open: [Int] = []
+        private var phonetic = 0
+
+        init(collectText: Bool) { self.collectText = collectText }
+
+        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                    attributes: [String: String] = [:]) {
+            let local = name.split(separator: ":").last.map(String.init) ?? name
+            if local == "rPh" { phonetic += 1 }
+            elements.append(Element(name: local, attributes: attributes, text: "", insidePhonetic: phonetic > 0))
+            open.append(elements.count - 1)
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) {
+            if collectText, let last = open.last { elements[last].text += string }
+        }
+
+        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+            if (name.split(separator: ":").last.map(String.init) ?? name) == "rPh" { phonetic -= 1 }
+            _ = open.popLast()
+        }
+    }
+}

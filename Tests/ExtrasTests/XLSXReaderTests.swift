@@ -1,0 +1,134 @@
+import Foundation
+import Diagnostics
+import Pipeline
+import SourcesXML
+import Testing
+import ZIPFoundation
+
+/// Workbooks the tests write part by part, so that every kind of cell is exactly as Excel writes
+/// it: shared strings (one in rich text runs), inline strings, numbers, booleans, a formula's
+/// cached value, an error, dates by style in either date system.
+enum XLSXTest {
+    static func workbook(sheets: [(name: String, xml: String)], sharedStrings: [String] = [], date1904: Bool = false,
+                         extraParts: [(String, Data)] = []) throws -> Input {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("xlsx-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = folder.appendingPathComponent("Groceries.xlsx")
+        let archive = try Archive(url: url, accessMode: .create)
+        func add(_ path: String, _ text: String) throws { try add(path, Data(text.utf8)) }
+        func add(_ path: String, _ data: Data) throws {
+            try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate) { position, size in
+                data.subdata(in: Int(position)..<Int(position) + size)
+            }
+        }
+        let ns = #"xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main""#
+        let rel = #"xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships""#
+        try add("[Content_Types].xml", "<?xml version=\"1.0\"?><Types xmlns=\"http://schemas.openxmlformats.org/package/2006/content-types\"/>")
+        let sheetList = sheets.enumerated().map { "<sheet name=\"\($1.name)\" sheetId=\"\($0 + 1)\" r:id=\"rId\($0 + 1)\"/>" }.joined()
+        try add("xl/workbook.xml", "<?xml version=\"1.0\"?><workbook \(ns) \(rel)><workbookPr\(date1904 ? " date1904=\"1\"" : "")/><sheets>\(sheetList)</sheets></workbook>")
+        let relations = sheets.indices.map { "<Relationship Id=\"rId\($0 + 1)\" Type=\"worksheet\" Target=\"worksheets/sheet\($0 + 1).xml\"/>" }.joined()
+        try add("xl/_rels/workbook.xml.rels", "<?xml version=\"1.0\"?><Relationships xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\">\(relations)</Relationships>")
+        // Style 0 general, 1 a built-in date (14), 2 a custom date-time, 3 a custom number that looks like none.
+        try add("xl/styles.xml", """
+            <?xml version="1.0"?><styleSheet \(ns)><numFmts count="2"><numFmt numFmtId="164" formatCode="dd/mm/yyyy hh:mm"/>\
+            <numFmt numFmtId="165" formatCode="&quot;day&quot; 0.00"/></numFmts><cellStyleXfs count="1"><xf numFmtId="0"/></cellStyleXfs>\
+            <cellXfs count="4"><xf numFmtId="0"/><xf numFmtId="14"/><xf numFmtId="164"/><xf numFmtId="165"/></cellXfs></styleSheet>
+            """)
+        if !sharedStrings.isEmpty {
+            try add("xl/sharedStrings.xml", "<?xml version=\"1.0\"?><sst \(ns)>" + sharedStrings.map { "<si>\($0)</si>" }.joined() + "</sst>")
+        }
+        for (index, sheet) in sheets.enumerated() {
+            try add("xl/worksheets/sheet\(index + 1).xml", "<?xml version=\"1.0\"?><worksheet \(ns)><sheetData>\(sheet.xml)</sheetData></worksheet>")
+        }
+        for (path, data) in extraParts { try add(path, data) }
+        return Input(url: url, displayPath: "data/Groceries.xlsx")
+    }
+
+    static func read(_ input: Input, sheet: String? = nil, header: Bool = true, columns: [String]? = nil) throws -> (fields: [String], records: [Record]) {
+        let reader = try XLSXReader(input: input, options: .init(sheet: sheet, header: header, columns: columns, range: nil))
+        var records: [Record] = []
+        while let record = try reader.next() { records.append(record) }
+        return (reader.fieldNames, records)
+    }
+}
+
+@Suite("xlsx reader")
+struct XLSXReaderTests {
+    static let header = #"<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c><c r="C1" t="s"><v>2</v></c><c r="D1" t="inlineStr"><is><t>added</t></is></c><c r="E1" t="inlineStr"><is><t>listed</t></is></c></row>"#
+    static let strings = ["<t>name</t>", "<t>quantity</t>", "<t>code</t>", "<r><t>Fresh </t></r><r><rPr><b/></rPr><t>parsley</t></r>", "<t>007</t>"]
+
+    @Test("every kind of cell: shared and rich strings, inline strings, numbers as written, booleans, formulas, dates by style, empty cells")
+    func cellKinds() throws {
+        let rows = Self.header + """
+            <row r="2"><c r="A2" t="s"><v>3</v></c><c r="B2"><v>0.1</v></c><c r="C2" t="s"><v>4</v></c><c r="D2" s="1"><v>45627</v></c><c r="E2" t="b"><v>1</v></c></row>\
+            <row r="3"><c r="A3" t="inlineStr"><is><t>Eggs</t></is></c><c r="B3"><f>B2*120</f><v>12</v></c><c r="D3" s="2"><v>45627.75</v></c><c r="E3" t="b"><v>0</v></c></row>\
+            <row r="4"><c r="A4" t="str"><f>"Mi"&amp;"lk"</f><v>Milk</v></c><c r="B4" s="3"><v>2.5</v></c><c r="C4"/></row>\
+            <row r="5"/><row r="6"><c r="B6"><v></v></c></row>
+            """
+        let (fields, records) = try XLSXTest.read(XLSXTest.workbook(sheets: [("Items", rows)], sharedStrings: Self.strings))
+        #expect(fields == ["name", "quantity", "code", "added", "listed"])
+        // 45627 is 2024-12-01 in the 1900 system: 754,704,000 seconds after 2001-01-01.
+        let first: [Value] = [.text("Fresh parsley"), .text("0.1"), .text("007"), .date(754_704_000), .bool(true)]
+        let second: [Value] = [.text("Eggs"), .text("12"), .null, .date(754_704_000 + 18 * 3600), .bool(false)]
+        let third: [Value] = [.text("Milk"), .text("2.5"), .null, .null, .null]
+        #expect(records.map(\.values) == [first, second, third])
+        #expect(records.map(\.location.description) == ["data/Groceries.xlsx: Items!A2", "data/Groceries.xlsx: Items!A3", "data/Groceries.xlsx: Items!A4"])
+    }
+
+    @Test("the 1904 date system, and the 1900 system's leap-year bug")
+    func dateSystems() throws {
+        let rows = #"<row r="1"><c r="A1" t="inlineStr"><is><t>d</t></is></c></row><row r="2"><c r="A2" s="1"><v>0</v></c></row><row r="3"><c r="A3" s="1"><v>35430</v></c></row>"#
+        let (_, mac) = try XLSXTest.read(XLSXTest.workbook(sheets: [("S", rows)], date1904: true))
+        // 1904 system: 0 is 1904-01-01, 35430 is 2001-01-01.
+        let expected1904: [[Value]] = [[.date(-35_430 * 86_400)], [.date(0)]]
+        #expect(mac.map(\.values) == expected1904)
+        let early = #"<row r="1"><c r="A1" t="inlineStr"><is><t>d</t></is></c></row><row r="2"><c r="A2" s="1"><v>59</v></c></row><row r="3"><c r="A3" s="1"><v>61</v></c></row><row r="4"><c r="A4" s="1"><v>36892</v></c></row>"#
+        let (_, pc) = try XLSXTest.read(XLSXTest.workbook(sheets: [("S", early)]))
+        // 59 is 1900-02-28 and 61 is 1900-03-01: Excel's 60, 29 February 1900, never was.
+        let expected: [[Value]] = [[.date(-36_832 * 86_400)], [.date(-36_831 * 86_400)], [.date(0)]]
+        #expect(pc.map(\.values) == expected)
+    }
+
+    @Test("an error cell rejects its record at the cell; the next record reads on")
+    func errorCells() throws {
+        let rows = Self.header + ##"<row r="2"><c r="A2" t="inlineStr"><is><t>Tea</t></is></c><c r="B2" t="e"><f>1/0</f><v>#DIV/0!</v></c></row><row r="3"><c r="A3" t="inlineStr"><is><t>Rice</t></is></c></row>"##
+        let reader = try XLSXReader(input: XLSXTest.workbook(sheets: [("Items", rows)], sharedStrings: Self.strings),
+                                    options: .init(sheet: nil, header: true, columns: nil, range: nil))
+        let rejection = try #require(throws: Rejection.self) { _ = try reader.next() }
+        #expect(rejection.description == ##"data/Groceries.xlsx: Items!B2: rejected: xlsx: field 'quantity' value "#DIV/0!": the cell holds the error #DIV/0!, not a value"##)
+        #expect(try reader.next()?.values.first == .text("Rice"))
+    }
+
+    @Test("a sheet by name or position; one that does not exist lists the sheets there are")
+    func sheets() throws {
+        let one = #"<row r="1"><c r="A1" t="inlineStr"><is><t>a</t></is></c></row><row r="2"><c r="A2"><v>1</v></c></row>"#
+        let two = #"<row r="1"><c r="A1" t="inlineStr"><is><t>b</t></is></c></row><row r="2"><c r="A2"><v>2</v></c></row>"#
+        let input = try XLSXTest.workbook(sheets: [("Items", one), ("Units", two)])
+        #expect(try XLSXTest.read(input).fields == ["a"])
+        #expect(try XLSXTest.read(input, sheet: "Units").records.first?.values == [.text("2")])
+        #expect(try XLSXTest.read(input, sheet: "2").fields == ["b"])
+        let missing = try #require(throws: PipelineError.self) { try XLSXTest.read(input, sheet: "Unit") }
+        #expect(missing.description.contains("the workbook has no sheet 'Unit'; did you mean 'Units'? (sheets: 'Items', 'Units')"), "\(missing)")
+    }
+
+    @Test("an old .xls, a Numbers document, a damaged archive and a zip bomb: each a clear error")
+    func hostileFiles() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("xlsx-hostile-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        func message(_ bytes: [UInt8]) throws -> String {
+            let url = folder.appendingPathComponent("x-\(UUID().uuidString).xlsx")
+            try Data(bytes).write(to: url)
+            do { _ = try XLSXTest.read(Input(url: url, displayPath: "data/x.xlsx")) } catch let error as PipelineError { return error.description }
+            return "read"
+        }
+        #expect(try message([0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1] + Array(repeating: 0, count: 100)).contains("an old Excel workbook (.xls)"))
+        #expect(try message(Array("name,unit\n".utf8)).contains("not an .xlsx workbook"))
+        #expect(try message([0x50, 0x4B, 0x03, 0x04] + Array(repeating: 7, count: 60)).contains("cannot be read"))
+        let numbers = try XLSXTest.workbook(sheets: [], extraParts: [("Index/Document.iwa", Data([1, 2, 3]))])
+        #expect(throws: PipelineError.self) { try XLSXTest.read(numbers) }
+        // A sheet of 50 MB of one repeated byte packs into a few dozen KB: more than 200 times.
+        let bombed = try XLSXTest.workbook(sheets: [("Items", String(repeating: " ", count: 50 << 20))])
+        let error = try #require(throws: PipelineError.self) { try XLSXTest.read(bombed) }
+        #expect(error.description.contains("refused as a zip bomb"), "\(error)")
+    }
+}
