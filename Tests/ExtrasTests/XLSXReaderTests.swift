@@ -131,4 +131,21 @@ struct XLSXReaderTests {
         let error = try #require(throws: PipelineError.self) { try XLSXTest.read(bombed) }
         #expect(error.description.contains("refused as a zip bomb"), "\(error)")
     }
+
+    @Test("pipelines/data/grocery.xlsx, written by xlsxwriter: dates in Berlin, numbers, leading zeros kept, a second sheet")
+    func groceryWorkbook() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("pipelines/data/grocery.xlsx")
+        let input = Input(url: url, displayPath: "data/grocery.xlsx")
+        let reader = try XLSXReader(input: input, options: .init(sheet: "Items", timeZone: TimeZone(identifier: "Europe/Berlin")!))
+        #expect(reader.fieldNames == ["name", "quantity", "unit", "locationathome", "locationatshop", "added", "code"])
+        let first = try #require(try reader.next())
+        // Fresh parsley;2;kg;Fruit bowl;Aisle 1: Fruit & Veg;28/11/2026: midnight in Berlin is 23:00 UTC the day before.
+        #expect(first.values == [.text("Fresh parsley"), .text("2"), .text("kg"), .text("Fruit bowl"), .text("Aisle 1: Fruit & Veg"),
+                                 .date(817_513_200), .text("00001")])
+        var count = 1
+        while try reader.next() != nil { count += 1 }
+        #expect(count == 419)
+        #expect(try XLSXTest.read(input, sheet: "Notes", header: false, columns: ["note"]).records.count == 1)
+    }
 }

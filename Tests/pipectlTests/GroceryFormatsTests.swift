@@ -27,7 +27,7 @@ final class GroceryFormatsTests: XCTestCase {
         XCTAssertEqual(expected.filter { $0[0] == .text("ZITEM") }.count, 414)
         let csvUUID = try csvStore.scalar("SELECT Z_UUID FROM Z_METADATA")
 
-        for format in ["xml", "json", "plist"] {
+        for format in ["xml", "json", "plist", "xlsx"] {
             let result = try ws.run("run", "-q", "pipelines/grocery-\(format).yaml")
             XCTAssertEqual(result.status, 0, "\(format): \(result.stderr)")
             let store = try ws.store("build/Grocery-\(format).sqlite")

@@ -48,3 +48,32 @@ items = [{"name": r["name"], "quantity": number(r["quantity"]), "unit": r["unit"
           "locationathome": r["locationathome"], "locationatshop": r["locationatshop"],
           "added": date(r["added"])} for r in rows]
 (here / "grocery.plist").write_bytes(plistlib.dumps(items, fmt=plistlib.FMT_XML, sort_keys=True))
+
+# Excel workbook: numbers as numbers, dates as real dates (Excel keeps wall-clock dates: the
+# pipeline says they are Berlin's), names as typed, a product code whose leading zeros only a
+# text cell keeps, and a second sheet the pipeline does not read. Needs xlsxwriter (pip install
+# xlsxwriter); the workbook's created date is pinned, so the same rows give the same bytes.
+try:
+    import xlsxwriter
+except ImportError:
+    print("grocery.xlsx not written: pip install xlsxwriter")
+else:
+    workbook = xlsxwriter.Workbook(str(here / "grocery.xlsx"))
+    workbook.set_properties({"created": datetime(2026, 1, 1)})
+    sheet = workbook.add_worksheet("Items")
+    dated = workbook.add_format({"num_format": "dd/mm/yyyy"})
+    text = workbook.add_format({"num_format": "@"})
+    for column, name in enumerate(["name", "quantity", "unit", "locationathome", "locationatshop", "added", "code"]):
+        sheet.write_string(0, column, name)
+    for row, r in enumerate(rows, start=1):
+        sheet.write_string(row, 0, r["name"])
+        sheet.write_number(row, 1, number(r["quantity"]))
+        sheet.write_string(row, 2, r["unit"])
+        sheet.write_string(row, 3, r["locationathome"])
+        sheet.write_string(row, 4, r["locationatshop"])
+        d, m, y = (int(x) for x in r["added"].strip().split("/"))
+        sheet.write_datetime(row, 5, datetime(y, m, d), dated)
+        sheet.write_string(row, 6, f"{row:05d}", text)
+    notes = workbook.add_worksheet("Notes")
+    notes.write_string(0, 0, "Exported from the household spreadsheet; Items is the list.")
+    workbook.close()

@@ -24,13 +24,17 @@ public final class XLSXReader: RecordReader {
         public var columns: [String]?
         /// `A1:F500`: the first and last column and row read.
         public var range: (firstColumn: Int, firstRow: Int, lastColumn: Int, lastRow: Int)?
+        /// The zone the workbook's dates and times are wall-clock times of: Excel keeps none.
+        public var timeZone: TimeZone
 
         public init(sheet: String? = nil, header: Bool = true, columns: [String]? = nil,
-                    range: (firstColumn: Int, firstRow: Int, lastColumn: Int, lastRow: Int)? = nil) {
+                    range: (firstColumn: Int, firstRow: Int, lastColumn: Int, lastRow: Int)? = nil,
+                    timeZone: TimeZone = TimeZone(identifier: "UTC")!) {
             self.sheet = sheet
             self.header = header
             self.columns = columns
             self.range = range
+            self.timeZone = timeZone
         }
     }
 
@@ -50,7 +54,8 @@ public final class XLSXReader: RecordReader {
 
     public init(input: Input, options: Options) throws {
         self.input = input
-        let workbook = try XLSXWorkbook(url: input.url, displayPath: input.displayPath)
+        var workbook = try XLSXWorkbook(url: input.url, displayPath: input.displayPath)
+        workbook.timeZone = options.timeZone
         self.workbook = workbook
         func fail(_ message: String) -> PipelineError {
             PipelineError(.invalidInput, at: Location(file: input.displayPath), stage: "xlsx", message)
@@ -287,7 +292,7 @@ public final class XLSXReader: RecordReader {
         default:
             guard !text.isEmpty else { return Cell(text: "", value: .null) }
             if workbook.dateStyles.contains(cell.style), let serial = Double(text) {
-                return Cell(text: text, value: .date(seconds(fromSerial: serial, date1904: workbook.date1904)))
+                return Cell(text: text, value: .date(workbook.instant(local: seconds(fromSerial: serial, date1904: workbook.date1904))))
             }
             return Cell(text: text, value: .text(text))
         }

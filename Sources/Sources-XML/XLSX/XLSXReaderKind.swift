@@ -1,3 +1,4 @@
+import Foundation
 import Diagnostics
 import Pipeline
 
@@ -17,6 +18,8 @@ public struct XLSXReaderKind: ReaderKind {
                 OptionSpec("header", .bool, default: "true", "Whether the first row (of the range) names the fields."),
                 OptionSpec("columns", .stringList, "The field names, when `header: false` (or to rename the header's)."),
                 OptionSpec("range", .string, default: "the whole sheet", "The cells read, such as `A1:F500`: the first row is the header."),
+                OptionSpec("timezone", .string, default: "UTC",
+                           "The zone the workbook's dates and times are in (Excel keeps none): an IANA name such as `Europe/Berlin`."),
             ])
     }
 
@@ -40,7 +43,17 @@ public struct XLSXReaderKind: ReaderKind {
             throw (options.node("header") ?? ConfigNode(.null, at: Location(file: ""))).error(
                 "'header: false' needs 'columns:', the names of the fields", stage: "xlsx")
         }
-        return XLSXReader.Options(sheet: options.string("sheet"), header: header, columns: options.strings("columns"), range: range)
+        var zone = TimeZone(identifier: "UTC")!
+        if let name = options.string("timezone") {
+            guard let found = TimeZone(identifier: name) else {
+                throw (options.node("timezone") ?? ConfigNode(.null, at: Location(file: ""))).error(
+                    "unknown time zone '\(name)'\(Suggestion.hint(for: name, in: TimeZone.knownTimeZoneIdentifiers)) (use an IANA name such as Europe/Berlin, or UTC)",
+                    stage: "xlsx")
+            }
+            zone = found
+        }
+        return XLSXReader.Options(sheet: options.string("sheet"), header: header, columns: options.strings("columns"), range: range,
+                                  timeZone: zone)
     }
 
     public func makeReader(input: Input, options: Options, fields: [String]) throws -> any RecordReader {

@@ -28,6 +28,19 @@ struct XLSXWorkbook {
     let dateStyles: Set<Int>
     /// The 1904 date system (old Mac Excel): serial 0 is 1904-01-01, not 1899-12-31.
     let date1904: Bool
+    /// The zone of the wall-clock times its dates are (`timezone:`).
+    var timeZone = TimeZone(identifier: "UTC")!
+
+    /// Seconds since 2001 of a wall-clock time (seconds since 2001-01-01 00:00 on the clock) in
+    /// `timeZone`: of a time the clocks skip, the later reading; of one they repeat, the first.
+    func instant(local: Double) -> Double {
+        guard timeZone.identifier != "UTC" else { return local }
+        var offset = Double(timeZone.secondsFromGMT(for: Date(timeIntervalSinceReferenceDate: local)))
+        for _ in 0..<2 {
+            offset = Double(timeZone.secondsFromGMT(for: Date(timeIntervalSinceReferenceDate: local - offset)))
+        }
+        return local - offset
+    }
 
     init(url: URL, displayPath: String) throws {
         self.displayPath = displayPath
