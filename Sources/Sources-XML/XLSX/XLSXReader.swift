@@ -51,6 +51,9 @@ public final class XLSXReader: RecordReader {
     private let firstDataRow: Int
     private let lastRow: Int
     private var finished = false
+    private let names: Names
+    /// The cell's text as it comes, reused from cell to cell.
+    private var textBytes: [UInt8] = []
 
     public init(input: Input, options: Options) throws {
         self.input = input
@@ -98,6 +101,8 @@ public final class XLSXReader: RecordReader {
             throw PipelineError(.io, at: Location(file: input.displayPath), stage: "xlsx", "libxml2 cannot start reading the sheet")
         }
         self.reader = reader
+        let elementNames = Names(reader)
+        names = elementNames
         trap = Pinned(XMLErrorTrap(displayPath: input.displayPath, path: temporary.path))
         xmlTextReaderSetStructuredErrorHandler(reader, captureXMLError, trap.context)
         firstColumn = options.range?.firstColumn ?? 1
@@ -110,12 +115,15 @@ public final class XLSXReader: RecordReader {
             var header: [Int: String] = [:]
             var rowNumber = 0
             repeat {
-                guard let row = try Self.nextRow(reader, trap: trap, workbook: workbook, displayPath: input.displayPath, sheet: sheetName) else {
+                var scratch: [UInt8] = []
+                guard let row = try Self.nextRow(reader, names: elementNames, trap: trap, workbook: workbook, displayPath: input.displayPath,
+                                                 sheet: sheetName, text: &scratch) else {
                     header = [:]
                     break
                 }
                 rowNumber = row.number
-                header = row.cells.mapValues { $0.text }
+                header = [:]
+                for (column, cell) in row.cells.enumerated() { if let cell { header[column] = cell.text } }
             } while rowNumber < headerRow
             let last = min(header.keys.max() ?? 0, lastColumn)
             names = last < firstColumn ? [] : (firstColumn...last).map { column in
@@ -167,16 +175,20 @@ public final class XLSXReader: RecordReader {
     struct Cell {
         var text: String
         var value: Value
+        var isError = false
     }
 
     struct Row {
         var number: Int
-        var cells: [Int: Cell]
+        /// By column, from 1; nil for a cell the row does not have.
+        var cells: [Cell?]
+
+        subscript(column: Int) -> Cell? { column < cells.count ? cells[column] : nil }
     }
 
     public func next() throws -> Record? {
         while !finished {
-            guard let row = try Self.nextRow(reader, trap: trap, workbook: workbook, displayPath: input.displayPath, sheet: sheetName) else {
+            guard let row = try nextRow() else {
                 finished = true
                 return nil
             }
@@ -187,11 +199,11 @@ public final class XLSXReader: RecordReader {
             values.reserveCapacity(fieldNames.count)
             for offset in 0..<fieldNames.count {
                 let column = firstColumn + offset
-                guard let cell = row.cells[column] else { values.append(.null); continue }
-                if case .text(let text) = cell.value, text.hasPrefix("#"), Self.errorValues.contains(text), cell.text == "\u{0}error" {
+                guard let cell = row[column] else { values.append(.null); continue }
+                if cell.isError {
                     throw Rejection(at: Location(file: input.displayPath, path: "\(sheetName)!\(XLSXReader.columnName(column))\(row.number)"),
-                                    stage: "xlsx", field: fieldNames[offset], rawValue: text,
-                                    reason: "the cell holds the error \(text), not a value")
+                                    stage: "xlsx", field: fieldNames[offset], rawValue: cell.text,
+                                    reason: "the cell holds the error \(cell.text), not a value")
                 }
                 values.append(cell.value)
             }
@@ -204,12 +216,29 @@ public final class XLSXReader: RecordReader {
 
     static let errorValues: Set<String> = ["#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#GETTING_DATA", "#SPILL!", "#CALC!"]
 
+    /// libxml2's interned names of the elements read: a node's name is compared by pointer,
+    /// never turned into a String (a sheet has millions of nodes).
+    struct Names {
+        let row, c, v, `is`, r, t, s: UnsafePointer<UInt8>?
+
+        init(_ reader: xmlTextReaderPtr) {
+            func intern(_ name: String) -> UnsafePointer<UInt8>? { xmlTextReaderConstString(reader, name) }
+            (row, c, v, `is`, r, t, s) = (intern("row"), intern("c"), intern("v"), intern("is"), intern("r"), intern("t"), intern("s"))
+        }
+    }
+
     /// The next `<row>` and its cells; nil at the end of the sheet.
-    static func nextRow(_ reader: xmlTextReaderPtr, trap: borrowing Pinned<XMLErrorTrap>, workbook: XLSXWorkbook, displayPath: String,
-                        sheet: String) throws -> Row? {
+    private func nextRow() throws -> Row? {
+        try Self.nextRow(reader, names: names, trap: trap, workbook: workbook, displayPath: input.displayPath, sheet: sheetName,
+                         text: &textBytes)
+    }
+
+    static func nextRow(_ reader: xmlTextReaderPtr, names: Names, trap: borrowing Pinned<XMLErrorTrap>, workbook: XLSXWorkbook,
+                        displayPath: String, sheet: String, text: inout [UInt8]) throws -> Row? {
         var row: Row?
-        var cell: (column: Int, type: String, style: Int, reference: String)?
-        var text = "", inValue = false, inInline = false
+        // The cell being read: its column, type (the first byte of `t`: s, i(nlineStr), b, e, (s)tr), style.
+        var cell: (column: Int, type: UInt8, style: Int, isString: Bool)?
+        var inValue = false, inInline = false
         var implicitColumn = 0
         while true {
             let status = xmlTextReaderRead(reader)
@@ -218,40 +247,63 @@ public final class XLSXReader: RecordReader {
                 if status == 0 { return row }
                 throw PipelineError(.invalidInput, at: Location(file: displayPath), stage: "xlsx", "the sheet '\(sheet)' cannot be read on")
             }
-            let type = xmlTextReaderNodeType(reader)
-            let name = xmlTextReaderConstLocalName(reader).map { String(cString: $0) } ?? ""
-            switch type {
+            switch xmlTextReaderNodeType(reader) {
             case Int32(XML_READER_TYPE_ELEMENT.rawValue):
-                switch name {
-                case "row":
-                    let number = attribute(reader, "r").flatMap(Int.init) ?? 0
-                    row = Row(number: number, cells: [:])
+                let name = xmlTextReaderConstLocalName(reader)
+                if name == names.row {
+                    var number = 0
+                    if xmlTextReaderMoveToAttribute(reader, "r") == 1, let value = xmlTextReaderConstValue(reader) {
+                        number = Self.integer(value)
+                        xmlTextReaderMoveToElement(reader)
+                    }
+                    row = Row(number: number, cells: [])
                     implicitColumn = 0
                     if xmlTextReaderIsEmptyElement(reader) == 1 { return row }
-                case "c":
-                    let reference = attribute(reader, "r") ?? ""
-                    let column = cellPosition(reference)?.column ?? implicitColumn + 1
+                } else if name == names.c {
+                    var column = implicitColumn + 1, type = UInt8(ascii: "n"), style = 0, isString = false
+                    while xmlTextReaderMoveToNextAttribute(reader) == 1 {
+                        let attribute = xmlTextReaderConstLocalName(reader)
+                        guard let value = xmlTextReaderConstValue(reader) else { continue }
+                        if attribute == names.r {
+                            column = Self.column(value) ?? column
+                        } else if attribute == names.t {
+                            type = value[0]
+                            isString = value[0] == UInt8(ascii: "s") && value[1] == UInt8(ascii: "t")  // "str": a formula's text
+                        } else if attribute == names.s {
+                            style = Self.integer(value)
+                        }
+                    }
+                    xmlTextReaderMoveToElement(reader)
                     implicitColumn = column
-                    cell = (column, attribute(reader, "t") ?? "n", attribute(reader, "s").flatMap(Int.init) ?? 0, reference)
-                    text = ""
-                case "v": inValue = true
-                case "is": inInline = true
-                default: break
+                    cell = (column, type, style, isString)
+                    text.removeAll(keepingCapacity: true)
+                    if xmlTextReaderIsEmptyElement(reader) == 1 { cell = nil }
+                } else if name == names.v {
+                    inValue = true
+                } else if name == names.is {
+                    inInline = true
                 }
             case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue),
                  Int32(XML_READER_TYPE_CDATA.rawValue):
-                if inValue || inInline, let value = xmlTextReaderConstValue(reader) { text += String(cString: value) }
+                if inValue || inInline, let value = xmlTextReaderConstValue(reader) {
+                    text.append(contentsOf: UnsafeBufferPointer(start: value, count: strlen(value)))
+                }
             case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
-                switch name {
-                case "v": inValue = false
-                case "is": inInline = false
-                case "c":
+                let name = xmlTextReaderConstLocalName(reader)
+                if name == names.v {
+                    inValue = false
+                } else if name == names.is {
+                    inInline = false
+                } else if name == names.c {
                     if let current = cell, row != nil {
-                        row?.cells[current.column] = try value(of: current, text: text, workbook: workbook, displayPath: displayPath, sheet: sheet)
+                        let made = try value(type: current.type, isString: current.isString, style: current.style, column: current.column,
+                                             rowNumber: row?.number ?? 0, text: text, workbook: workbook, displayPath: displayPath, sheet: sheet)
+                        if row!.cells.count <= current.column { row!.cells.append(contentsOf: repeatElement(nil, count: current.column + 1 - row!.cells.count)) }
+                        row!.cells[current.column] = made
                     }
                     cell = nil
-                case "row": return row
-                default: break
+                } else if name == names.row {
+                    return row
                 }
             default:
                 break
@@ -259,10 +311,18 @@ public final class XLSXReader: RecordReader {
         }
     }
 
-    private static func attribute(_ reader: xmlTextReaderPtr, _ name: String) -> String? {
-        guard xmlTextReaderMoveToAttribute(reader, name) == 1 else { return nil }
-        defer { xmlTextReaderMoveToElement(reader) }
-        return xmlTextReaderConstValue(reader).map { String(cString: $0) }
+    /// A decimal number's digits as an Int (a row's or a style's number).
+    static func integer(_ bytes: UnsafePointer<UInt8>) -> Int {
+        var n = 0, i = 0
+        while bytes[i] >= 48 && bytes[i] <= 57 { n = n * 10 + Int(bytes[i] - 48); i += 1 }
+        return n
+    }
+
+    /// The column of a cell reference (`C12` is 3), from its letters.
+    static func column(_ bytes: UnsafePointer<UInt8>) -> Int? {
+        var n = 0, i = 0
+        while bytes[i] >= 65 && bytes[i] <= 90 { n = n * 26 + Int(bytes[i] - 64); i += 1 }
+        return n > 0 ? n : nil
     }
 
     /// Seconds from Excel's serial day 0 to 2001-01-01 (Core Data's reference date).
@@ -273,28 +333,32 @@ public final class XLSXReader: RecordReader {
         return days * 86_400
     }
 
-    private static func value(of cell: (column: Int, type: String, style: Int, reference: String), text: String,
+    private static func value(type: UInt8, isString: Bool, style: Int, column: Int, rowNumber: Int, text bytes: [UInt8],
                               workbook: XLSXWorkbook, displayPath: String, sheet: String) throws -> Cell {
-        switch cell.type {
-        case "s":
-            guard let index = Int(text), workbook.sharedStrings.indices.contains(index) else {
-                throw PipelineError(.invalidInput, at: Location(file: displayPath, path: "\(sheet)!\(cell.reference)"), stage: "xlsx",
-                                    "the cell names shared string \(text), which the workbook does not have")
+        switch type {
+        case UInt8(ascii: "s") where !isString:
+            guard let index = Int(String(decoding: bytes, as: UTF8.self)), workbook.sharedStrings.indices.contains(index) else {
+                throw PipelineError(.invalidInput, at: Location(file: displayPath, path: "\(sheet)!\(columnName(column))\(rowNumber)"),
+                                    stage: "xlsx", "the cell names a shared string the workbook does not have")
             }
-            return Cell(text: workbook.sharedStrings[index], value: .text(workbook.sharedStrings[index]))
-        case "inlineStr", "str":
-            return Cell(text: text, value: text.isEmpty ? .null : .text(text))
-        case "b":
-            return Cell(text: text, value: text.isEmpty ? .null : .bool(text == "1" || text.lowercased() == "true"))
-        case "e":
-            // Marked so that the row rejects its record at this cell.
-            return Cell(text: "\u{0}error", value: .text(text))
+            let string = workbook.sharedStrings[index]
+            return Cell(text: string, value: .text(string))
+        case UInt8(ascii: "i"), UInt8(ascii: "s"):
+            // inlineStr, and str (a formula's text).
+            let string = String(decoding: bytes, as: UTF8.self)
+            return Cell(text: string, value: string.isEmpty ? .null : .text(string))
+        case UInt8(ascii: "b"):
+            return Cell(text: "", value: bytes.isEmpty ? .null : .bool(bytes.first == UInt8(ascii: "1") || bytes.first == UInt8(ascii: "t")))
+        case UInt8(ascii: "e"):
+            let string = String(decoding: bytes, as: UTF8.self)
+            return Cell(text: string, value: .text(string), isError: true)
         default:
-            guard !text.isEmpty else { return Cell(text: "", value: .null) }
-            if workbook.dateStyles.contains(cell.style), let serial = Double(text) {
-                return Cell(text: text, value: .date(workbook.instant(local: seconds(fromSerial: serial, date1904: workbook.date1904))))
+            guard !bytes.isEmpty else { return Cell(text: "", value: .null) }
+            let string = String(decoding: bytes, as: UTF8.self)
+            if workbook.dateStyles.contains(style), let serial = Double(string) {
+                return Cell(text: string, value: .date(workbook.instant(local: seconds(fromSerial: serial, date1904: workbook.date1904))))
             }
-            return Cell(text: text, value: .text(text))
+            return Cell(text: string, value: .text(string))
         }
     }
 }
