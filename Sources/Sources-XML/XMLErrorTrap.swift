@@ -14,6 +14,8 @@ struct XMLErrorTrap {
     let path: String
     /// The first error, if libxml2 reported one.
     var error: PipelineError?
+    /// That error's libxml2 code.
+    var code: Int32 = 0
 
     init(displayPath: String, path: String) {
         self.displayPath = displayPath
@@ -23,6 +25,7 @@ struct XMLErrorTrap {
     /// Keeps the first error (warnings, such as a DTD not loaded, are no reason to stop).
     mutating func capture(_ error: xmlError) {
         guard self.error == nil, error.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+        code = Int32(error.code)
         // Inside an entity's text libxml2 counts lines from the entity's start: those are no help.
         let inDocument = error.file.map { strcmp($0, path) == 0 } ?? false
         let location = Location(file: displayPath, line: inDocument && error.line > 0 ? Int(error.line) : nil,
@@ -77,6 +80,13 @@ struct XMLErrorTrap {
         default:
             return original
         }
+    }
+}
+
+extension XMLErrorTrap {
+    /// Whether the error is an entity's: one not declared, external, or expanding into others.
+    var isEntityError: Bool {
+        [XML_ERR_UNDECLARED_ENTITY, XML_ERR_ENTITY_IS_EXTERNAL, XML_ERR_ENTITY_LOOP].contains { Int32($0.rawValue) == code }
     }
 }
 

@@ -127,7 +127,7 @@ enum BadInput {
 
     static func save(_ cases: [Case]) throws {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         try (encoder.encode(cases) + Data("\n".utf8)).write(to: manifest)
     }
 
@@ -483,7 +483,7 @@ final class Listener {
         }
         var byPrefix: [String: Int] = [:]
         for c in cases { byPrefix[String(c.name.prefix { $0 != "-" }), default: 0] += 1 }
-        let order = ["csv", "xml", "json", "jsonl", "plist", "pipeline", "store"]
+        let order = ["csv", "xml", "json", "jsonl", "plist", "xlsx", "pipeline", "store"]
         #expect(Set(byPrefix.keys) == Set(order))
         let line = order.map { "\($0) \(byPrefix[$0] ?? 0)" }.joined(separator: ", ")
         #expect(doc.replacingOccurrences(of: "\n", with: " ").contains("By the prefix of their names: \(line) "), "\(line)")

@@ -77,6 +77,13 @@ public protocol RecordReader: AnyObject {
     func next() throws -> Record?
     /// Bytes of the input consumed so far, for progress.
     var bytesRead: Int64 { get }
+    /// Where an input that holds no records is reported: its first line, unless the input has
+    /// no lines to speak of (a workbook's sheet).
+    var whereRecordsBegin: Location? { get }
+}
+
+extension RecordReader {
+    public var whereRecordsBegin: Location? { nil }
 }
 
 /// A reader that can apply a leading `trim` step itself, as it makes each value's text: cheaper

@@ -115,6 +115,7 @@ public final class Runner {
         // would load the default into every record, without a word.
         let watched = source.reader.kind.picksFieldsByName
             ? reader.fieldNames.indices.filter { expected[reader.fieldNames[$0]] != nil } : []
+        let emptyInput = reader.whereRecordsBegin ?? Location(file: source.reader.input.displayPath, line: 1)
         let feed = RecordFeed(reader: reader, steps: steps, loads: loads,
                               location: Location(file: source.reader.input.displayPath), watch: watched)
         feed.start()
@@ -176,8 +177,7 @@ public final class Runner {
         // A header-only export, an empty array: most likely a wrong file or a failed export, and
         // the new store would silently lose every record of this source.
         if read == 0 {
-            throw PipelineError(.invalidInput, at: Location(file: source.reader.input.displayPath, line: 1),
-                                stage: source.reader.kind.name,
+            throw PipelineError(.invalidInput, at: emptyInput, stage: source.reader.kind.name,
                                 "the file holds no records; the new store would have none from source '\(source.name)' "
                                     + "(is it the right file, or did the export fail?)")
         }

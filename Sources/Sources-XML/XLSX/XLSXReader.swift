@@ -96,7 +96,7 @@ public final class XLSXReader: RecordReader {
         }
         descriptor = open(temporary.path, O_RDONLY | O_CLOEXEC)
         unlink(temporary.path)
-        guard descriptor >= 0, let reader = xmlReaderForFd(descriptor, temporary.path, nil, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_HUGE.rawValue)) else {
+        guard descriptor >= 0, let reader = xmlReaderForFd(descriptor, temporary.path, nil, Int32(XML_PARSE_NONET.rawValue)) else {
             if descriptor >= 0 { close(descriptor) }
             throw PipelineError(.io, at: Location(file: input.displayPath), stage: "xlsx", "libxml2 cannot start reading the sheet")
         }
@@ -139,6 +139,8 @@ public final class XLSXReader: RecordReader {
         guard !names.isEmpty else { throw fail("the sheet '\(sheetName)' has no header row to name its columns (set header: false and columns:)") }
         fieldNames = names
     }
+
+    public var whereRecordsBegin: Location? { Location(file: input.displayPath, path: "sheet '\(sheetName)'") }
 
     deinit {
         xmlFreeTextReader(reader)
@@ -240,14 +242,32 @@ public final class XLSXReader: RecordReader {
         var cell: (column: Int, type: UInt8, style: Int, isString: Bool)?
         var inValue = false, inInline = false
         var implicitColumn = 0
+        func damaged(_ detail: String) -> PipelineError {
+            // At the row read last: the sheet's XML has no lines a user could open.
+            let at = row.map { Location(file: displayPath, path: "\(sheet)!A\($0.number)") } ?? Location(file: displayPath, path: "sheet '\(sheet)'")
+            return PipelineError(.invalidInput, at: at, stage: "xlsx", "the sheet's XML is damaged: \(detail); is the workbook complete?")
+        }
+        func entities() -> PipelineError {
+            PipelineError(.invalidInput, at: Location(file: displayPath, path: "sheet '\(sheet)'"), stage: "xlsx",
+                          "the sheet's XML declares or uses entities, which no spreadsheet program writes: refused "
+                              + "(pipectl never expands entities); save the workbook again from Excel, Numbers or LibreOffice")
+        }
         while true {
             let status = xmlTextReaderRead(reader)
-            if let error = trap.pointee.error { throw error }
+            if let error = trap.pointee.error {
+                if trap.pointee.isEntityError { throw entities() }
+                let position = error.location?.line.map { " (line \($0)\(error.location?.column.map { ", column \($0)" } ?? "") of its XML)" } ?? ""
+                throw damaged(error.message + position)
+            }
             guard status == 1 else {
                 if status == 0 { return row }
-                throw PipelineError(.invalidInput, at: Location(file: displayPath), stage: "xlsx", "the sheet '\(sheet)' cannot be read on")
+                throw damaged("libxml2 stopped reading it")
             }
             switch xmlTextReaderNodeType(reader) {
+            case Int32(XML_READER_TYPE_DOCUMENT_TYPE.rawValue), Int32(XML_READER_TYPE_ENTITY_REFERENCE.rawValue):
+                // No spreadsheet program writes either; entities are never expanded (they can read
+                // local files or explode in size).
+                throw entities()
             case Int32(XML_READER_TYPE_ELEMENT.rawValue):
                 let name = xmlTextReaderConstLocalName(reader)
                 if name == names.row {

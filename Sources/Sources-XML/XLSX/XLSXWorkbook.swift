@@ -56,7 +56,7 @@ struct XLSXWorkbook {
         do {
             archive = try Archive(url: url, accessMode: .read)
         } catch {
-            throw fail("the workbook's zip archive cannot be read (\(error)): is the file complete?")
+            throw fail("the workbook's zip archive cannot be read: is the file complete, and an .xlsx?")
         }
         self.archive = archive
         if archive["Index/Document.iwa"] != nil || archive["Index.zip"] != nil {
@@ -64,9 +64,9 @@ struct XLSXWorkbook {
         }
         guard archive["xl/workbook.xml"] != nil else { throw fail("the archive has no xl/workbook.xml: it is not an .xlsx workbook") }
 
-        let workbook = try Self.parse(Self.read("xl/workbook.xml", from: archive, displayPath: displayPath))
+        let workbook = try Self.parse("xl/workbook.xml", from: archive, displayPath: displayPath)
         let relations = try archive["xl/_rels/workbook.xml.rels"].map { _ in
-            try Self.parse(Self.read("xl/_rels/workbook.xml.rels", from: archive, displayPath: displayPath))
+            try Self.parse("xl/_rels/workbook.xml.rels", from: archive, displayPath: displayPath)
         } ?? []
         var targets: [String: String] = [:]
         for element in relations where element.name == "Relationship" {
@@ -85,7 +85,7 @@ struct XLSXWorkbook {
         var strings: [String] = []
         if archive["xl/sharedStrings.xml"] != nil {
             // Rich text runs of one string (`<si><r><t>a</t></r><r><t>b</t></r></si>`) join into one.
-            for element in try Self.parse(Self.read("xl/sharedStrings.xml", from: archive, displayPath: displayPath), text: true) {
+            for element in try Self.parse("xl/sharedStrings.xml", from: archive, displayPath: displayPath, text: true) {
                 if element.name == "si" { strings.append("") }
                 if element.name == "t", !strings.isEmpty, !element.insidePhonetic { strings[strings.count - 1] += element.text }
             }
@@ -94,7 +94,7 @@ struct XLSXWorkbook {
 
         var dates = Set<Int>()
         if archive["xl/styles.xml"] != nil {
-            let styles = try Self.parse(Self.read("xl/styles.xml", from: archive, displayPath: displayPath))
+            let styles = try Self.parse("xl/styles.xml", from: archive, displayPath: displayPath)
             var custom: [Int: String] = [:]
             for element in styles where element.name == "numFmt" {
                 if let id = element.attributes["numFmtId"].flatMap(Int.init), let code = element.attributes["formatCode"] { custom[id] = code }
@@ -146,8 +146,8 @@ struct XLSXWorkbook {
         func fail(_ message: String) -> PipelineError {
             PipelineError(.invalidInput, at: Location(file: displayPath), stage: "xlsx", message)
         }
-        guard let entry = archive[path] else { throw fail("the workbook has no part '\(path)'") }
         guard !path.split(separator: "/").contains(".."), !path.hasPrefix("/") else { throw fail("the part '\(path)' points outside the archive") }
+        guard let entry = archive[path] else { throw fail("the workbook has no part '\(path)'") }
         let limit = min(largestEntry, max(Int64(entry.compressedSize) * largestRatio, 1 << 20))
         var total: Int64 = 0
         do {
@@ -175,15 +175,42 @@ struct XLSXWorkbook {
     }
 
     /// The elements of a small part, in document order, with their attributes (and text, if asked).
-    static func parse(_ data: Data, text: Bool = false) throws -> [Element] {
+    static func parse(_ part: String, from archive: Archive, displayPath: String, text: Bool = false) throws -> [Element] {
+        let data = try read(part, from: archive, displayPath: displayPath)
+        // No spreadsheet program declares entities; Foundation's parser would expand internal
+        // ones (a billion laughs) and silently drop external ones.
+        if declaresEntities(data) {
+            throw PipelineError(.invalidInput, at: Location(file: displayPath), stage: "xlsx",
+                                "the part '\(part)' declares entities, which no spreadsheet program writes: refused "
+                                    + "(pipectl never expands entities); save the workbook again from Excel, Numbers or LibreOffice")
+        }
         let collector = ElementCollector(collectText: text)
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false
         parser.delegate = collector
         guard parser.parse() else {
-            throw PipelineError(.invalidInput, stage: "xlsx", "a part of the workbook is not well-formed XML")
+            let detail = parser.parserError.map { " (line \(parser.lineNumber): \($0.localizedDescription))" } ?? ""
+            throw PipelineError(.invalidInput, at: Location(file: displayPath), stage: "xlsx",
+                                "the part '\(part)' is not well-formed XML\(detail): is the workbook damaged?")
         }
         return collector.elements
+    }
+
+    /// Whether a DOCTYPE comes before the root element (the only place XML declares entities).
+    static func declaresEntities(_ data: Data) -> Bool {
+        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            let doctype = Array("<!DOCTYPE".utf8)
+            var i = 0
+            while i < bytes.count {
+                if bytes[i] == UInt8(ascii: "<"), i + 1 < bytes.count {
+                    let next = bytes[i + 1]
+                    if (next | 0x20) >= UInt8(ascii: "a") && (next | 0x20) <= UInt8(ascii: "z") { return false }  // the root element
+                    if bytes.count - i >= doctype.count, zip(bytes[i...], doctype).allSatisfy({ $0 == $1 }) { return true }
+                }
+                i += 1
+            }
+            return false
+        }
     }
 
     private final class ElementCollector: NSObject, XMLParserDelegate {

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Writes the xlsx cases of the bad-input corpus (xlsx-*.xlsx), byte for byte the same on every run.
+
+Run from anywhere: python3 Tests/pipectlTests/Fixtures/bad-input/make-xlsx.py
+Each workbook is the smallest one that shows its fault; the manifest (cases.json) says what
+pipectl must print for it.
+"""
+import os
+import zipfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+STAMP = (2026, 11, 26, 0, 0, 0)
+NS = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"'
+REL = 'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"'
+
+TYPES = '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>'
+WORKBOOK = f'<?xml version="1.0"?><workbook {NS} {REL}><sheets><sheet name="Items" sheetId="1" r:id="rId1"/></sheets></workbook>'
+
+
+def rels(target):
+    return ('<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+            f'<Relationship Id="rId1" Type="worksheet" Target="{target}"/></Relationships>')
+
+
+def sheet(rows, prolog=''):
+    return f'<?xml version="1.0"?>{prolog}<worksheet {NS}><sheetData>{rows}</sheetData></worksheet>'
+
+
+def inline(ref, text):
+    return f'<c r="{ref}" t="inlineStr"><is><t>{text}</t></is></c>'
+
+
+HEADER = f'<row r="1">{inline("A1", "name")}{inline("B1", "unit")}</row>'
+
+
+def write(name, parts):
+    path = os.path.join(HERE, name)
+    with zipfile.ZipFile(path, 'w', zipfile.ZIP_DEFLATED) as archive:
+        for part, data in parts:
+            info = zipfile.ZipInfo(part, date_time=STAMP)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, data)
+
+
+def workbook(name, sheet_xml=None, target='worksheets/sheet1.xml', extra=()):
+    parts = [('[Content_Types].xml', TYPES), ('xl/workbook.xml', WORKBOOK), ('xl/_rels/workbook.xml.rels', rels(target))]
+    if sheet_xml is not None:
+        parts.append(('xl/worksheets/sheet1.xml', sheet_xml))
+    write(name, parts + list(extra))
+
+
+# An error cell: the record is rejected at the cell.
+workbook('xlsx-error-cell.xlsx', sheet(HEADER + f'<row r="2">{inline("A2", "Milk")}<c r="B2" t="e"><v>#N/A</v></c></row>'))
+# The workbook names a sheet part the archive does not hold.
+workbook('xlsx-sheet-missing.xlsx')
+# A sheet that inflates past the ratio limit: 100 MB of spaces pack into about 100 KB.
+workbook('xlsx-zip-bomb.xlsx', sheet(HEADER) + ' ' * (100 << 20))
+# A relationship whose target climbs out of the archive.
+workbook('xlsx-path-outside.xlsx', sheet(HEADER), target='../../../../etc/passwd')
+# A sheet declaring entities that would expand a billion times if substituted, and an external one.
+LAUGHS = ('<!DOCTYPE worksheet [<!ENTITY a "lol"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">'
+          '<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;"><!ENTITY d "&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;">'
+          '<!ENTITY e "&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;"><!ENTITY f "&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;">'
+          '<!ENTITY g "&f;&f;&f;&f;&f;&f;&f;&f;&f;&f;"><!ENTITY h "&g;&g;&g;&g;&g;&g;&g;&g;&g;&g;">'
+          '<!ENTITY i "&h;&h;&h;&h;&h;&h;&h;&h;&h;&h;"><!ENTITY x SYSTEM "file:///etc/passwd">]>')
+workbook('xlsx-entities.xlsx', sheet(HEADER + f'<row r="2">{inline("A2", "&i;")}{inline("B2", "&x;")}</row>', prolog=LAUGHS))
+# The same entities in the shared strings, which are read whole.
+write('xlsx-entities-shared-strings.xlsx', [
+    ('[Content_Types].xml', TYPES), ('xl/workbook.xml', WORKBOOK), ('xl/_rels/workbook.xml.rels', rels('worksheets/sheet1.xml')),
+    ('xl/sharedStrings.xml', f'<?xml version="1.0"?>{LAUGHS.replace("worksheet", "sst")}<sst {NS}><si><t>&i;</t></si><si><t>&x;</t></si></sst>'),
+    ('xl/worksheets/sheet1.xml', sheet(HEADER + '<row r="2"><c r="A2" t="s"><v>0</v></c><c r="B2" t="s"><v>1</v></c></row>'))])
+# A sheet whose XML breaks off inside a row.
+workbook('xlsx-malformed-sheet.xlsx', f'<?xml version="1.0"?><worksheet {NS}><sheetData>{HEADER}<row r="2"><c r="A2" t="inlineStr"><is><t>Milk')
+# A Numbers document saved with an .xlsx name.
+write('xlsx-numbers-document.xlsx', [('Index/Document.iwa', b'\x01\x02\x03'), ('Metadata/Properties.plist', '<plist/>')])
+
+# An old binary .xls (a Compound File): its signature, then nothing more is needed.
+with open(os.path.join(HERE, 'xlsx-old-xls.xlsx'), 'wb') as f:
+    f.write(bytes([0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]) + bytes(504))
+# A CSV renamed .xlsx.
+with open(os.path.join(HERE, 'xlsx-not-a-zip.xlsx'), 'w') as f:
+    f.write('name,unit\nMilk,l\n')
+# A workbook cut off after its first 530 bytes, as an interrupted download leaves it.
+with open(os.path.join(HERE, 'xlsx-error-cell.xlsx'), 'rb') as f:
+    whole = f.read()
+with open(os.path.join(HERE, 'xlsx-truncated.xlsx'), 'wb') as f:
+    f.write(whole[:530])
