@@ -126,7 +126,8 @@ let package = Package(
             dependencies: ["SinksSQLite", "CoreDataFormat", "StoreTools", "SQLite", "Diagnostics", "Pipeline", "Safeguards", "SwiftDataModel"]),
         .testTarget(
             name: "ExtrasTests", dependencies: ["SourcesCSV", "SourcesXML", "SourcesJSON", "ReportsXLSX", "Diagnostics", "Pipeline", "PipelineFile",
-                                                .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+                                                "CXLSXWriter", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "pipectlTests", dependencies: ["pipectl", "SinksSQLite", "SQLite", "CoreDataFormat", "Diagnostics", "Pipeline", "ReportsXLSX", "Safeguards"],
             exclude: ["Fixtures", "Snapshots"]),

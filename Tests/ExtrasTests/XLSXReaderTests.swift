@@ -4,6 +4,7 @@ import Pipeline
 import SourcesXML
 import Testing
 import ZIPFoundation
+import CXLSXWriter
 
 /// Workbooks the tests write part by part, so that every kind of cell is exactly as Excel writes
 /// it: shared strings (one in rich text runs), inline strings, numbers, booleans, a formula's
@@ -130,6 +131,99 @@ struct XLSXReaderTests {
         let bombed = try XLSXTest.workbook(sheets: [("Items", String(repeating: " ", count: 50 << 20))])
         let error = try #require(throws: PipelineError.self) { try XLSXTest.read(bombed) }
         #expect(error.description.contains("refused as a zip bomb"), "\(error)")
+    }
+
+    /// A workbook libxlsxwriter writes, as any program using it would: shared strings (one in rich
+    /// text runs), or inline strings in its constant-memory mode.
+    static func writtenByLibxlsxwriter(constantMemory: Bool) throws -> Input {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("xlsx-lxw-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = folder.appendingPathComponent("Groceries.xlsx")
+        var options = lxw_workbook_options(constant_memory: constantMemory ? 1 : 0, tmpdir: nil, use_zip64: 0)
+        let workbook = try #require(workbook_new_opt(url.path, &options))
+        let sheet = try #require(workbook_add_worksheet(workbook, "Items"))
+        let day = workbook_add_format(workbook), minute = workbook_add_format(workbook), bold = workbook_add_format(workbook)
+        format_set_num_format(day, "dd/mm/yyyy")
+        format_set_num_format(minute, "yyyy-mm-dd hh:mm")
+        format_set_bold(bold)
+        for (column, name) in ["name", "quantity", "code", "added", "listed", "total", "label", "note"].enumerated() {
+            worksheet_write_string(sheet, 0, lxw_col_t(column), name, nil)
+        }
+        if constantMemory {
+            worksheet_write_string(sheet, 1, 0, "Fresh parsley", nil)
+        } else {
+            var plain = lxw_rich_string_tuple(format: nil, string: strdup("Fresh "))
+            var strong = lxw_rich_string_tuple(format: bold, string: strdup("parsley"))
+            defer { free(plain.string); free(strong.string) }
+            try withUnsafeMutablePointer(to: &plain) { first in
+                try withUnsafeMutablePointer(to: &strong) { second in
+                    var runs: [UnsafeMutablePointer<lxw_rich_string_tuple>?] = [first, second, nil]
+                    #expect(worksheet_write_rich_string(sheet, 1, 0, &runs, nil) == LXW_NO_ERROR)
+                }
+            }
+        }
+        worksheet_write_number(sheet, 1, 1, 0.1, nil)
+        worksheet_write_string(sheet, 1, 2, "007", nil)
+        var december = lxw_datetime(year: 2024, month: 12, day: 1, hour: 0, min: 0, sec: 0)
+        worksheet_write_datetime(sheet, 1, 3, &december, day)
+        worksheet_write_boolean(sheet, 1, 4, 1, nil)
+        worksheet_write_formula_num(sheet, 1, 5, "=B2*120", nil, 12)
+        worksheet_write_formula_str(sheet, 1, 6, "=\"Mi\"&\"lk\"", nil, "Milk")
+        worksheet_write_string(sheet, 1, 7, "  two spaces  ", nil)
+        worksheet_write_string(sheet, 2, 0, "Eggs", nil)
+        worksheet_write_number(sheet, 2, 1, 1234567.891, nil)
+        worksheet_write_blank(sheet, 2, 2, day)  // formatted, but empty
+        var evening = lxw_datetime(year: 2024, month: 12, day: 1, hour: 18, min: 30, sec: 0)
+        worksheet_write_datetime(sheet, 2, 3, &evening, minute)
+        worksheet_write_boolean(sheet, 2, 4, 0, nil)
+        worksheet_write_number(sheet, 2, 5, -3, nil)
+        worksheet_write_string(sheet, 4, 0, "Rice", nil)  // after an empty row
+        #expect(workbook_close(workbook) == LXW_NO_ERROR)
+        return Input(url: url, displayPath: "data/Groceries.xlsx")
+    }
+
+    @Test("a workbook libxlsxwriter writes, with shared and inline strings: every kind of cell it can write", arguments: [false, true])
+    func libxlsxwriterWorkbook(constantMemory: Bool) throws {
+        let (fields, records) = try XLSXTest.read(Self.writtenByLibxlsxwriter(constantMemory: constantMemory))
+        #expect(fields == ["name", "quantity", "code", "added", "listed", "total", "label", "note"])
+        let first: [Value] = [.text("Fresh parsley"), .text("0.1"), .text("007"), .date(754_704_000), .bool(true), .text("12"), .text("Milk"),
+                              .text("  two spaces  ")]
+        let second: [Value] = [.text("Eggs"), .text("1234567.891"), .null, .date(754_704_000 + 18 * 3600 + 1800), .bool(false), .text("-3"),
+                               .null, .null]
+        let third: [Value] = [.text("Rice"), .null, .null, .null, .null, .null, .null, .null]
+        #expect(records.map(\.values) == [first, second, third])
+        #expect(records.map(\.location.description) == ["data/Groceries.xlsx: Items!A2", "data/Groceries.xlsx: Items!A3", "data/Groceries.xlsx: Items!A5"])
+    }
+
+    static func libreOffice(_ name: String) -> Input {
+        Input(url: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/libreoffice/\(name).xlsx"),
+              displayPath: "\(name).xlsx")
+    }
+
+    @Test("a workbook LibreOffice wrote (Fixtures/libreoffice/make.py): its strings, numbers, formulas, dates, error cell and empty row")
+    func libreOfficeWorkbook() throws {
+        let reader = try XLSXReader(input: Self.libreOffice("cell-kinds"), options: .init())
+        #expect(reader.fieldNames == ["name", "quantity", "code", "added", "listed", "total", "label"])
+        // LibreOffice writes a boolean as the number 1 or 0 unless the cell has a boolean format,
+        // and 18:30 as 45627.7708333333 (read to the millisecond).
+        let first: [Value] = [.text("Fresh parsley"), .text("0.1"), .text("007"), .date(754_704_000), .text("1"), .text("12"), .text("Milk")]
+        let second: [Value] = [.text("Eggs"), .text("1234567.891"), .null, .date(754_704_000 + 18 * 3600 + 1800), .text("0"), .text("-3"), .null]
+        #expect(try reader.next()?.values == first)
+        #expect(try reader.next()?.values == second)
+        let rejection = try #require(throws: Rejection.self) { _ = try reader.next() }
+        #expect(rejection.description == ##"cell-kinds.xlsx: Items!B4: rejected: xlsx: field 'quantity' value "#DIV/0!": the cell holds the error #DIV/0!, not a value"##)
+        let rice = try #require(try reader.next())
+        #expect(rice.values.first == .text("Rice"))
+        #expect(rice.location.description == "cell-kinds.xlsx: Items!A6")
+        #expect(try reader.next() == nil)
+        #expect(try XLSXTest.read(Self.libreOffice("cell-kinds"), sheet: "Units").records.map(\.values) == [[.text("kg")]])
+    }
+
+    @Test("a workbook LibreOffice wrote in the 1904 date system")
+    func libreOffice1904() throws {
+        let (fields, records) = try XLSXTest.read(Self.libreOffice("date-1904"))
+        #expect(fields == ["name", "added"])
+        #expect(records.map(\.values) == [[.text("Fresh parsley"), .date(754_704_000)], [.text("Epoch"), .date(0)]])
     }
 
     @Test("pipelines/data/grocery.xlsx, written by xlsxwriter: dates in Berlin, numbers, leading zeros kept, a second sheet")

@@ -350,7 +350,9 @@ public final class XLSXReader: RecordReader {
         // 1900 system: serial 1 is 1900-01-01, and Excel counts a 29 February 1900 that never was
         // (serial 60): from serial 61 on, day 0 is 1899-12-30; before, 1899-12-31.
         let days: Double = date1904 ? serial - 35_430 : (serial >= 61 ? serial - 36_892 : serial - 36_891)
-        return days * 86_400
+        // To the millisecond, Excel's precision: LibreOffice writes 18:30 as 45627.7708333333,
+        // 0.003 ms short of it.
+        return (days * 86_400_000).rounded() / 1000
     }
 
     private static func value(type: UInt8, isString: Bool, style: Int, column: Int, rowNumber: Int, text bytes: [UInt8],
