@@ -17,7 +17,8 @@ public struct Location: Sendable, Hashable, CustomStringConvertible {
     /// The number of the path up to its trailing `[index]`; -1 without a path, -2 when it is in
     /// `overflow`.
     private var pathNumber: Int32 = -1
-    /// The path's trailing `[index]`, or -1.
+    /// The path's trailing `[index]`, or -1; below -1, a workbook row the path's prefix (a sheet
+    /// and column, `Items!A`) ends with: row 12 is -14.
     private var pathIndex: Int32 = -1
     /// The names the table had no room for; nil for almost every location.
     private var overflow: Overflow?
@@ -61,6 +62,7 @@ public struct Location: Sendable, Hashable, CustomStringConvertible {
             default: NameTable.shared.name(pathNumber)
             }
             guard let prefix else { return nil }
+            if pathIndex < -1 { return "\(prefix)\(-Int(pathIndex) - 2)" }
             return pathIndex < 0 ? prefix : "\(prefix)[\(pathIndex)]"
         }
         set {
@@ -69,6 +71,9 @@ public struct Location: Sendable, Hashable, CustomStringConvertible {
             if let path = newValue, let (head, index) = Location.splitIndex(path) {
                 prefix = head
                 pathIndex = index
+            } else if let path = newValue, Location.isCell(path), let (head, row) = Location.splitRow(path) {
+                prefix = head
+                pathIndex = -row - 2
             }
             let number = prefix.flatMap(NameTable.shared.number(for:))
             pathNumber = prefix == nil ? -1 : number ?? -2
@@ -84,6 +89,19 @@ public struct Location: Sendable, Hashable, CustomStringConvertible {
             location.pathIndex = small
         } else {
             location.path = (path ?? "") + "[\(index)]"
+        }
+        return location
+    }
+
+    /// This location, whose path is a sheet and a column (`Items!A`), at a row of the sheet:
+    /// `Items!A12`. Readers call it per record; it makes no string, and the table of names holds
+    /// one entry per column, not one per cell.
+    public func cell(row: Int) -> Location {
+        var location = self
+        if pathNumber != -1, let small = Int32(exactly: row), small > 0, small < Int32.max - 2 {
+            location.pathIndex = -small - 2
+        } else {
+            location.path = (path ?? "") + "\(row)"
         }
         return location
     }
@@ -131,6 +149,16 @@ public struct Location: Sendable, Hashable, CustomStringConvertible {
     private mutating func setOverflow(pathPrefix: String?) {
         guard pathPrefix != nil || overflow?.pathPrefix != nil else { return }
         overflow = Overflow(file: overflow?.file, pathPrefix: pathPrefix)
+    }
+
+    /// A cell `Items!C12` as `Items!C` and 12, when the row is written as `String(Int32)` writes
+    /// it; nil otherwise.
+    static func splitRow(_ cell: String) -> (prefix: String, row: Int32)? {
+        let utf8 = cell.utf8
+        guard let start = utf8.lastIndex(where: { !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }).map(utf8.index(after:)),
+              start != utf8.endIndex, utf8[start] != UInt8(ascii: "0"), utf8.distance(from: start, to: utf8.endIndex) <= 9,
+              let row = Int32(String(cell[start...])) else { return nil }
+        return (String(cell[..<start]), row)
     }
 
     /// `items/item[17]` as `items/item` and 17, when the index is written as `String(Int32)`

@@ -39,27 +39,22 @@ public final class XLSXReader: RecordReader {
     }
 
     public let fieldNames: [String]
-    public private(set) var bytesRead: Int64 = 0
+    public var bytesRead: Int64 { parser.pointee.bytesFed }
     private let input: Input
-    private let workbook: XLSXWorkbook
     private let sheetName: String
-    private let reader: xmlTextReaderPtr
-    private let trap: Pinned<XMLErrorTrap>
-    private let descriptor: Int32
+    private let parser: Pinned<SheetParser>
     private let firstColumn: Int
     private let lastColumn: Int
     private let firstDataRow: Int
     private let lastRow: Int
     private var finished = false
-    private let names: Names
-    /// The cell's text as it comes, reused from cell to cell.
-    private var textBytes: [UInt8] = []
+    /// `Items!A`: a record's location is this at its row.
+    private let rowLocation: Location
 
     public init(input: Input, options: Options) throws {
         self.input = input
         var workbook = try XLSXWorkbook(url: input.url, displayPath: input.displayPath)
         workbook.timeZone = options.timeZone
-        self.workbook = workbook
         func fail(_ message: String) -> PipelineError {
             PipelineError(.invalidInput, at: Location(file: input.displayPath), stage: "xlsx", message)
         }
@@ -94,18 +89,15 @@ public final class XLSXReader: RecordReader {
             unlink(temporary.path)
             throw error
         }
-        descriptor = open(temporary.path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(temporary.path, O_RDONLY | O_CLOEXEC)
         unlink(temporary.path)
-        guard descriptor >= 0, let reader = xmlReaderForFd(descriptor, temporary.path, nil, Int32(XML_PARSE_NONET.rawValue)) else {
-            if descriptor >= 0 { close(descriptor) }
-            throw PipelineError(.io, at: Location(file: input.displayPath), stage: "xlsx", "libxml2 cannot start reading the sheet")
+        guard descriptor >= 0 else {
+            throw PipelineError(.io, at: Location(file: input.displayPath), stage: "xlsx", "cannot open the temporary file of the sheet")
         }
-        self.reader = reader
-        let elementNames = Names(reader)
-        names = elementNames
-        trap = Pinned(XMLErrorTrap(displayPath: input.displayPath, path: temporary.path))
-        xmlTextReaderSetStructuredErrorHandler(reader, captureXMLError, trap.context)
+        parser = Pinned(SheetParser(descriptor: descriptor, workbook: workbook, displayPath: input.displayPath, sheet: sheetName))
+        try parser.pointee.start(context: parser.context)
         firstColumn = options.range?.firstColumn ?? 1
+        rowLocation = Location(file: input.displayPath, path: "\(sheetName)!\(XLSXReader.columnName(firstColumn))")
         lastColumn = options.range?.lastColumn ?? Int.max
         lastRow = options.range?.lastRow ?? Int.max
         let headerRow = options.range?.firstRow ?? 1
@@ -115,9 +107,7 @@ public final class XLSXReader: RecordReader {
             var header: [Int: String] = [:]
             var rowNumber = 0
             repeat {
-                var scratch: [UInt8] = []
-                guard let row = try Self.nextRow(reader, names: elementNames, trap: trap, workbook: workbook, displayPath: input.displayPath,
-                                                 sheet: sheetName, text: &scratch) else {
+                guard let row = try parser.pointee.nextRow() else {
                     header = [:]
                     break
                 }
@@ -140,12 +130,11 @@ public final class XLSXReader: RecordReader {
         fieldNames = names
     }
 
-    public var whereRecordsBegin: Location? { Location(file: input.displayPath, path: "sheet '\(sheetName)'") }
-
     deinit {
-        xmlFreeTextReader(reader)
-        close(descriptor)
+        parser.pointee.release()
     }
+
+    public var whereRecordsBegin: Location? { Location(file: input.displayPath, path: "sheet '\(sheetName)'") }
 
     /// `A`, `B`, ... `Z`, `AA`: a column's letters from its 1-based number.
     static func columnName(_ column: Int) -> String {
@@ -190,20 +179,20 @@ public final class XLSXReader: RecordReader {
 
     public func next() throws -> Record? {
         while !finished {
-            guard let row = try nextRow() else {
+            guard let row = try parser.pointee.nextRow() else {
                 finished = true
                 return nil
             }
             guard row.number >= firstDataRow else { continue }
             guard row.number <= lastRow else { finished = true; return nil }
-            let location = Location(file: input.displayPath, path: "\(sheetName)!\(XLSXReader.columnName(firstColumn))\(row.number)")
+            let location = rowLocation.cell(row: row.number)
             var values: [Value] = []
             values.reserveCapacity(fieldNames.count)
             for offset in 0..<fieldNames.count {
                 let column = firstColumn + offset
                 guard let cell = row[column] else { values.append(.null); continue }
                 if cell.isError {
-                    throw Rejection(at: Location(file: input.displayPath, path: "\(sheetName)!\(XLSXReader.columnName(column))\(row.number)"),
+                    throw Rejection(at: Location(file: input.displayPath, path: "\(sheetName)!\(XLSXReader.columnName(column))").cell(row: row.number),
                                     stage: "xlsx", field: fieldNames[offset], rawValue: cell.text,
                                     reason: "the cell holds the error \(cell.text), not a value")
                 }
@@ -218,133 +207,6 @@ public final class XLSXReader: RecordReader {
 
     static let errorValues: Set<String> = ["#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#GETTING_DATA", "#SPILL!", "#CALC!"]
 
-    /// libxml2's interned names of the elements read: a node's name is compared by pointer,
-    /// never turned into a String (a sheet has millions of nodes).
-    struct Names {
-        let row, c, v, `is`, r, t, s: UnsafePointer<UInt8>?
-
-        init(_ reader: xmlTextReaderPtr) {
-            func intern(_ name: String) -> UnsafePointer<UInt8>? { xmlTextReaderConstString(reader, name) }
-            (row, c, v, `is`, r, t, s) = (intern("row"), intern("c"), intern("v"), intern("is"), intern("r"), intern("t"), intern("s"))
-        }
-    }
-
-    /// The next `<row>` and its cells; nil at the end of the sheet.
-    private func nextRow() throws -> Row? {
-        try Self.nextRow(reader, names: names, trap: trap, workbook: workbook, displayPath: input.displayPath, sheet: sheetName,
-                         text: &textBytes)
-    }
-
-    static func nextRow(_ reader: xmlTextReaderPtr, names: Names, trap: borrowing Pinned<XMLErrorTrap>, workbook: XLSXWorkbook,
-                        displayPath: String, sheet: String, text: inout [UInt8]) throws -> Row? {
-        var row: Row?
-        // The cell being read: its column, type (the first byte of `t`: s, i(nlineStr), b, e, (s)tr), style.
-        var cell: (column: Int, type: UInt8, style: Int, isString: Bool)?
-        var inValue = false, inInline = false
-        var implicitColumn = 0
-        func damaged(_ detail: String) -> PipelineError {
-            // At the row read last: the sheet's XML has no lines a user could open.
-            let at = row.map { Location(file: displayPath, path: "\(sheet)!A\($0.number)") } ?? Location(file: displayPath, path: "sheet '\(sheet)'")
-            return PipelineError(.invalidInput, at: at, stage: "xlsx", "the sheet's XML is damaged: \(detail); is the workbook complete?")
-        }
-        func entities() -> PipelineError {
-            PipelineError(.invalidInput, at: Location(file: displayPath, path: "sheet '\(sheet)'"), stage: "xlsx",
-                          "the sheet's XML declares or uses entities, which no spreadsheet program writes: refused "
-                              + "(pipectl never expands entities); save the workbook again from Excel, Numbers or LibreOffice")
-        }
-        while true {
-            let status = xmlTextReaderRead(reader)
-            if let error = trap.pointee.error {
-                if trap.pointee.isEntityError { throw entities() }
-                let position = error.location?.line.map { " (line \($0)\(error.location?.column.map { ", column \($0)" } ?? "") of its XML)" } ?? ""
-                throw damaged(error.message + position)
-            }
-            guard status == 1 else {
-                if status == 0 { return row }
-                throw damaged("libxml2 stopped reading it")
-            }
-            switch xmlTextReaderNodeType(reader) {
-            case Int32(XML_READER_TYPE_DOCUMENT_TYPE.rawValue), Int32(XML_READER_TYPE_ENTITY_REFERENCE.rawValue):
-                // No spreadsheet program writes either; entities are never expanded (they can read
-                // local files or explode in size).
-                throw entities()
-            case Int32(XML_READER_TYPE_ELEMENT.rawValue):
-                let name = xmlTextReaderConstLocalName(reader)
-                if name == names.row {
-                    var number = 0
-                    if xmlTextReaderMoveToAttribute(reader, "r") == 1, let value = xmlTextReaderConstValue(reader) {
-                        number = Self.integer(value)
-                        xmlTextReaderMoveToElement(reader)
-                    }
-                    row = Row(number: number, cells: [])
-                    implicitColumn = 0
-                    if xmlTextReaderIsEmptyElement(reader) == 1 { return row }
-                } else if name == names.c {
-                    var column = implicitColumn + 1, type = UInt8(ascii: "n"), style = 0, isString = false
-                    while xmlTextReaderMoveToNextAttribute(reader) == 1 {
-                        let attribute = xmlTextReaderConstLocalName(reader)
-                        guard let value = xmlTextReaderConstValue(reader) else { continue }
-                        if attribute == names.r {
-                            column = Self.column(value) ?? column
-                        } else if attribute == names.t {
-                            type = value[0]
-                            isString = value[0] == UInt8(ascii: "s") && value[1] == UInt8(ascii: "t")  // "str": a formula's text
-                        } else if attribute == names.s {
-                            style = Self.integer(value)
-                        }
-                    }
-                    xmlTextReaderMoveToElement(reader)
-                    implicitColumn = column
-                    cell = (column, type, style, isString)
-                    text.removeAll(keepingCapacity: true)
-                    if xmlTextReaderIsEmptyElement(reader) == 1 { cell = nil }
-                } else if name == names.v {
-                    inValue = true
-                } else if name == names.is {
-                    inInline = true
-                }
-            case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue),
-                 Int32(XML_READER_TYPE_CDATA.rawValue):
-                if inValue || inInline, let value = xmlTextReaderConstValue(reader) {
-                    text.append(contentsOf: UnsafeBufferPointer(start: value, count: strlen(value)))
-                }
-            case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
-                let name = xmlTextReaderConstLocalName(reader)
-                if name == names.v {
-                    inValue = false
-                } else if name == names.is {
-                    inInline = false
-                } else if name == names.c {
-                    if let current = cell, row != nil {
-                        let made = try value(type: current.type, isString: current.isString, style: current.style, column: current.column,
-                                             rowNumber: row?.number ?? 0, text: text, workbook: workbook, displayPath: displayPath, sheet: sheet)
-                        if row!.cells.count <= current.column { row!.cells.append(contentsOf: repeatElement(nil, count: current.column + 1 - row!.cells.count)) }
-                        row!.cells[current.column] = made
-                    }
-                    cell = nil
-                } else if name == names.row {
-                    return row
-                }
-            default:
-                break
-            }
-        }
-    }
-
-    /// A decimal number's digits as an Int (a row's or a style's number).
-    static func integer(_ bytes: UnsafePointer<UInt8>) -> Int {
-        var n = 0, i = 0
-        while bytes[i] >= 48 && bytes[i] <= 57 { n = n * 10 + Int(bytes[i] - 48); i += 1 }
-        return n
-    }
-
-    /// The column of a cell reference (`C12` is 3), from its letters.
-    static func column(_ bytes: UnsafePointer<UInt8>) -> Int? {
-        var n = 0, i = 0
-        while bytes[i] >= 65 && bytes[i] <= 90 { n = n * 26 + Int(bytes[i] - 64); i += 1 }
-        return n > 0 ? n : nil
-    }
-
     /// Seconds from Excel's serial day 0 to 2001-01-01 (Core Data's reference date).
     static func seconds(fromSerial serial: Double, date1904: Bool) -> Double {
         // 1900 system: serial 1 is 1900-01-01, and Excel counts a 29 February 1900 that never was
@@ -355,7 +217,7 @@ public final class XLSXReader: RecordReader {
         return (days * 86_400_000).rounded() / 1000
     }
 
-    private static func value(type: UInt8, isString: Bool, style: Int, column: Int, rowNumber: Int, text bytes: [UInt8],
+    static func value(type: UInt8, isString: Bool, style: Int, column: Int, rowNumber: Int, text bytes: [UInt8],
                               workbook: XLSXWorkbook, displayPath: String, sheet: String) throws -> Cell {
         switch type {
         case UInt8(ascii: "s") where !isString:

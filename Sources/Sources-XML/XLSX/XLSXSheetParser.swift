@@ -1,0 +1,244 @@
+import Foundation
+import Diagnostics
+import Pipeline
+internal import CLibXML2
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A sheet's rows, parsed by libxml2's SAX2 push parser from the inflated sheet, a chunk at a
+/// time as rows are asked for: memory holds a chunk and the rows it completes, never the sheet.
+///
+/// SAX, not the streaming reader the XML input uses: a sheet is millions of small elements, and
+/// the streaming reader builds and frees a node for each of them and their attributes; the
+/// callbacks see names and bytes where they lie in libxml2's buffer (twice as fast).
+/// Element and attribute names are compared by pointer with the parser's interned ones.
+struct SheetParser {
+    private let descriptor: Int32
+    private let workbook: XLSXWorkbook
+    private let displayPath: String
+    private let sheet: String
+    private var context: xmlParserCtxtPtr?
+    private var chunk = [UInt8](repeating: 0, count: 1 << 18)
+    private(set) var bytesFed: Int64 = 0
+    private var atEnd = false
+
+    /// Rows the last chunk completed, and the next to hand out.
+    private var rows: [XLSXReader.Row] = []
+    private var nextIndex = 0
+    /// The row being read, and its last cell's column (for cells without a reference).
+    private var row: XLSXReader.Row?
+    private var implicitColumn = 0
+    /// The cell being read: its column, type (the first byte of `t`: s, i(nlineStr), b, e, (s)tr), style.
+    private var cell: (column: Int, type: UInt8, style: Int, isString: Bool)?
+    /// Inside `<v>`, or a `<t>` of an inline string (outside phonetic hints): text that is the cell's.
+    private var inText = false
+    private var inInline = false
+    private var inPhonetic = 0
+    private var text: [UInt8] = []
+    /// What stopped the parse: thrown once `xmlParseChunk` returns.
+    private var failure: (any Error)?
+    private var trap: XMLErrorTrap
+    private var names = Names()
+
+    /// The name libxml2 gives the sheet in its errors.
+    static let documentName = "sheet.xml"
+
+    /// The parser's interned names of the elements and attributes read.
+    struct Names {
+        var row, c, v, `is`, t, rPh, r, s: UnsafePointer<xmlChar>?
+    }
+
+    init(descriptor: Int32, workbook: XLSXWorkbook, displayPath: String, sheet: String) {
+        self.descriptor = descriptor
+        self.workbook = workbook
+        self.displayPath = displayPath
+        self.sheet = sheet
+        trap = XMLErrorTrap(displayPath: displayPath, path: Self.documentName)
+    }
+
+    /// Frees the parser and closes the sheet: once, when its reader goes.
+    mutating func release() {
+        if let context {
+            xmlFreeDoc(context.pointee.myDoc)
+            xmlFreeParserCtxt(context)
+        }
+        context = nil
+        close(descriptor)
+    }
+
+    /// Creates the parser; `pinned` is where this parser lives, handed to the callbacks.
+    mutating func start(context pinned: UnsafeMutableRawPointer) throws {
+        var handler = xmlSAXHandler()
+        handler.initialized = UInt32(XML_SAX2_MAGIC)
+        handler.startElementNs = { pinned, name, _, _, _, _, count, _, attributes in
+            pinned?.assumingMemoryBound(to: SheetParser.self).pointee.startElement(name, attributes: attributes, count: Int(count))
+        }
+        handler.endElementNs = { pinned, name, _, _ in
+            pinned?.assumingMemoryBound(to: SheetParser.self).pointee.endElement(name)
+        }
+        handler.characters = { pinned, bytes, count in
+            pinned?.assumingMemoryBound(to: SheetParser.self).pointee.characters(bytes, count: Int(count))
+        }
+        handler.cdataBlock = handler.characters
+        handler.ignorableWhitespace = handler.characters
+        // No spreadsheet program writes a DOCTYPE, nor an entity reference: either stops the parse.
+        handler.internalSubset = { pinned, _, _, _ in
+            pinned?.assumingMemoryBound(to: SheetParser.self).pointee.refuseEntities()
+        }
+        handler.reference = { pinned, _ in
+            pinned?.assumingMemoryBound(to: SheetParser.self).pointee.refuseEntities()
+        }
+        handler.serror = { pinned, error in
+            guard let error else { return }
+            pinned?.assumingMemoryBound(to: SheetParser.self).pointee.trap.capture(error.pointee)
+        }
+        guard let created = xmlCreatePushParserCtxt(&handler, pinned, nil, 0, Self.documentName) else {
+            throw PipelineError(.io, at: Location(file: displayPath), stage: "xlsx", "libxml2 cannot start reading the sheet")
+        }
+        context = created
+        xmlCtxtUseOptions(created, Int32(XML_PARSE_NONET.rawValue))
+        func intern(_ name: String) -> UnsafePointer<xmlChar>? { xmlDictLookup(created.pointee.dict, name, -1) }
+        names = Names(row: intern("row"), c: intern("c"), v: intern("v"), is: intern("is"), t: intern("t"), rPh: intern("rPh"),
+                      r: intern("r"), s: intern("s"))
+    }
+
+    /// The next `<row>` and its cells; nil at the end of the sheet.
+    mutating func nextRow() throws -> XLSXReader.Row? {
+        while nextIndex == rows.count {
+            guard !atEnd, let context else { return nil }
+            rows.removeAll(keepingCapacity: true)
+            nextIndex = 0
+            let count = chunk.withUnsafeMutableBytes { buffer in
+                var got: Int
+                repeat { got = read(descriptor, buffer.baseAddress, buffer.count) } while got < 0 && errno == EINTR
+                return got
+            }
+            guard count >= 0 else { throw damaged("it cannot be read back from its temporary file (\(String(cString: strerror(errno))))") }
+            atEnd = count == 0
+            bytesFed += Int64(count)
+            let status = chunk.withUnsafeBytes { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { xmlParseChunk(context, $0.baseAddress, Int32(count), atEnd ? 1 : 0) }
+            }
+            if let failure { throw failure }
+            if let error = trap.error {
+                if trap.isEntityError { throw entityError() }
+                let position = error.location?.line.map { " (line \($0)\(error.location?.column.map { ", column \($0)" } ?? "") of its XML)" } ?? ""
+                throw damaged(error.message + position)
+            }
+            if status != 0 { throw damaged("libxml2 stopped reading it (error \(status))") }
+        }
+        defer { nextIndex += 1 }
+        return rows[nextIndex]
+    }
+
+    private func damaged(_ detail: String) -> PipelineError {
+        // At the row read last: the sheet's XML has no lines a user could open.
+        let last = row ?? rows.last
+        let at = last.map { Location(file: displayPath, path: "\(sheet)!A\($0.number)") } ?? Location(file: displayPath, path: "sheet '\(sheet)'")
+        return PipelineError(.invalidInput, at: at, stage: "xlsx", "the sheet's XML is damaged: \(detail); is the workbook complete?")
+    }
+
+    private func entityError() -> PipelineError {
+        PipelineError(.invalidInput, at: Location(file: displayPath, path: "sheet '\(sheet)'"), stage: "xlsx",
+                      "the sheet's XML declares or uses entities, which no spreadsheet program writes: refused "
+                          + "(pipectl never expands entities); save the workbook again from Excel, Numbers or LibreOffice")
+    }
+
+    private mutating func refuseEntities() {
+        stop(entityError())
+    }
+
+    private mutating func stop(_ error: any Error) {
+        guard failure == nil else { return }
+        failure = error
+        xmlStopParser(context)
+    }
+
+    private mutating func startElement(_ name: UnsafePointer<xmlChar>?, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
+                                       count: Int) {
+        if name == names.c {
+            var column = implicitColumn + 1, type = UInt8(ascii: "n"), style = 0, isString = false
+            // Five pointers an attribute: local name, prefix, URI, value, end of the value.
+            for index in 0..<count {
+                guard let attributes, let value = attributes[index * 5 + 3], let end = attributes[index * 5 + 4] else { continue }
+                let attribute = attributes[index * 5], length = end - value
+                if attribute == names.r {
+                    column = Self.column(value, length) ?? column
+                } else if attribute == names.t, length > 0 {
+                    type = value[0]
+                    isString = length == 3 && value[0] == UInt8(ascii: "s") && value[1] == UInt8(ascii: "t")  // "str": a formula's text
+                } else if attribute == names.s {
+                    style = Self.integer(value, length)
+                }
+            }
+            implicitColumn = column
+            cell = (column, type, style, isString)
+            text.removeAll(keepingCapacity: true)
+        } else if name == names.v {
+            inText = cell != nil
+        } else if name == names.t {
+            inText = cell != nil && inInline && inPhonetic == 0
+        } else if name == names.is {
+            inInline = true
+        } else if name == names.rPh {
+            inPhonetic += 1
+        } else if name == names.row {
+            var number = (row?.number ?? rows.last?.number ?? 0) + 1
+            for index in 0..<count {
+                guard let attributes, attributes[index * 5] == names.r, let value = attributes[index * 5 + 3],
+                      let end = attributes[index * 5 + 4] else { continue }
+                number = Self.integer(value, end - value)
+            }
+            row = XLSXReader.Row(number: number, cells: [])
+            implicitColumn = 0
+        }
+    }
+
+    private mutating func endElement(_ name: UnsafePointer<xmlChar>?) {
+        if name == names.c {
+            guard let current = cell, row != nil else { return }
+            cell = nil
+            do {
+                let made = try XLSXReader.value(type: current.type, isString: current.isString, style: current.style, column: current.column,
+                                                rowNumber: row!.number, text: text, workbook: workbook, displayPath: displayPath, sheet: sheet)
+                if row!.cells.count <= current.column {
+                    row!.cells.append(contentsOf: repeatElement(nil, count: current.column + 1 - row!.cells.count))
+                }
+                row!.cells[current.column] = made
+            } catch {
+                stop(error)
+            }
+        } else if name == names.v || name == names.t {
+            inText = false
+        } else if name == names.is {
+            inInline = false
+        } else if name == names.rPh {
+            inPhonetic -= 1
+        } else if name == names.row, let finished = row {
+            rows.append(finished)
+            row = nil
+        }
+    }
+
+    private mutating func characters(_ bytes: UnsafePointer<xmlChar>?, count: Int) {
+        guard inText, let bytes else { return }
+        text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
+    }
+
+    /// A decimal number's digits as an Int (a row's or a style's number).
+    static func integer(_ bytes: UnsafePointer<UInt8>, _ length: Int) -> Int {
+        var n = 0, i = 0
+        while i < length, bytes[i] >= 48 && bytes[i] <= 57 { n = n * 10 + Int(bytes[i] - 48); i += 1 }
+        return n
+    }
+
+    /// The column of a cell reference (`C12` is 3), from its letters.
+    static func column(_ bytes: UnsafePointer<UInt8>, _ length: Int) -> Int? {
+        var n = 0, i = 0
+        while i < length, bytes[i] >= 65 && bytes[i] <= 90 { n = n * 26 + Int(bytes[i] - 64); i += 1 }
+        return n > 0 ? n : nil
+    }
+}
