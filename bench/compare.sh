@@ -3,6 +3,7 @@
 #
 #   bench/compare.sh [N] [--runs K] [--formats csv,comma,xml,json,jsonl] [--peers LIST]
 #                    [--scale M] [--quick] [--no-build]
+#   bench/compare.sh --data xlsx [N] [--runs K] [--peers python|none] [--quick] [--no-build]
 #   bench/compare.sh --data distinct [N] [--runs K] [--price double|decimal] [--sql-upsert]
 #                    [--peers floor|none] [--quick] [--no-build]
 #
@@ -33,6 +34,15 @@
 #   --price      the price attribute's type in the pipelines (default double)
 #   --sql-upsert also the floor with SQLite doing the upsert (the unique index on Item.name made
 #                first, INSERT ... ON CONFLICT), keep and update, checked against too
+#
+# --data xlsx: the xlsx reader of issue 26 instead. The grocery rows as a workbook (bench/make-xlsx.py:
+# numbers as numbers, real dates, inline strings), loaded by bench/pipelines/grocery-xlsx.yaml into
+# the Core Data store, at N rows and at 100000; the same rows as CSV by pipectl beside them (the
+# memory the job needs without the reader); Python openpyxl (read-only mode) and fastexcel (Rust's
+# calamine) reading the workbook into a plain SQLite table (bench/peers/python_xlsx.py: a floor
+# for reading, not the job). Targets: at least 5x openpyxl's speed, at most 1.5x fastexcel's time,
+# the reader's memory flat (the xlsx peak at most 16 MB over the CSV peak, at both sizes), and the
+# same store content as from the CSV.
 #
 # --data recipes: the relationships job of issue 22 instead. N RecipeIngredient records from the
 # nested arrays of `bench/make-recipes.py` (N / 5 recipes of 5 ingredients and 3 tags each: a
@@ -78,10 +88,16 @@ case $kind in
         ((peers_given)) || peers=python
         [[ $peers == python || $peers == none ]] || { echo "compare.sh: --data recipes has the Python peer only (--peers python or none)" >&2; exit 64; }
         [[ -z $scale && -z $price && $sql_upsert == 0 ]] || { echo "compare.sh: --scale, --price and --sql-upsert go with other data" >&2; exit 64; } ;;
-    *) echo "compare.sh: unknown data '$kind' (grocery, distinct, recipes)" >&2; exit 64 ;;
+    xlsx)
+        ((formats_given)) && [[ $formats != xlsx ]] && { echo "compare.sh: --data xlsx reads xlsx (and CSV beside it)" >&2; exit 64; }
+        formats=xlsx
+        ((peers_given)) || peers=python
+        [[ $peers == python || $peers == none ]] || { echo "compare.sh: --data xlsx has the Python peers only (--peers python or none)" >&2; exit 64; }
+        [[ -z $scale && -z $price && $sql_upsert == 0 ]] || { echo "compare.sh: --scale, --price and --sql-upsert go with other data" >&2; exit 64; } ;;
+    *) echo "compare.sh: unknown data '$kind' (grocery, distinct, recipes, xlsx)" >&2; exit 64 ;;
 esac
 for f in ${formats//,/ }; do
-    has "$f" csv,comma,xml,json,jsonl || { echo "compare.sh: unknown format '$f' (csv, comma, xml, json, jsonl)" >&2; exit 64; }
+    has "$f" csv,comma,xml,json,jsonl || [[ $kind == xlsx ]] || { echo "compare.sh: unknown format '$f' (csv, comma, xml, json, jsonl)" >&2; exit 64; }
 done
 for p in ${peers//,/ }; do
     has "$p" floor,sqlite3,python,duckdb,sqlite-utils,none || { echo "compare.sh: unknown peer '$p'" >&2; exit 64; }
@@ -301,6 +317,72 @@ PY
     else
         check 0 "pipectl ran"
     fi
+    echo "$failures target(s) missed"
+    ((failures == 0))
+    exit
+fi
+
+# ---- --data xlsx: its own plan and report ----
+if [[ $kind == xlsx ]]; then
+    if [[ ! -x $venv/bin/python ]]; then
+        echo "installing xlsxwriter, openpyxl and fastexcel into $venv..." >&2
+        python3 -m venv "$venv"
+    fi
+    for package in xlsxwriter openpyxl fastexcel pyarrow; do
+        "$venv/bin/python" -c "import $package" 2>/dev/null || "$venv/bin/pip" install -q "$package" >/dev/null 2>&1 \
+            || notes+=("$package: pip install failed")
+    done
+    python=$venv/bin/python
+    "$python" -c "import xlsxwriter" 2>/dev/null || { echo "compare.sh: xlsxwriter is needed to write the workbooks" >&2; exit 1; }
+    sizes=("$n")
+    [[ $n != 100000 ]] && sizes+=(100000)
+    for size in "${sizes[@]}"; do
+        [[ -f $data/grocery-$size.csv ]] || { echo "generating $size rows into $data..." >&2; python3 bench/make-grocery.py "$data" "$size"; }
+        [[ -f $data/grocery-$size.xlsx ]] || { echo "writing $data/grocery-$size.xlsx..." >&2; "$python" bench/make-xlsx.py "$size"; }
+    done
+    echo "measuring, $runs run(s) each in rounds, $n rows as a workbook:" >&2
+    for size in "${sizes[@]}"; do
+        suffix=""; [[ $size != "$n" ]] && suffix=", $size rows"
+        INPUT=$data/grocery-$size.xlsx measure "pipectl xlsx$suffix" "xlsx$suffix" "$out/grocery-xlsx-$size.sqlite" \
+            "$pipectl" run "$(pipeline xlsx "$size")"
+        INPUT=$data/grocery-$size.csv measure "pipectl csv$suffix" "csv$suffix" "$out/grocery-csv-$size.sqlite" \
+            "$pipectl" run "$(pipeline csv "$size")"
+    done
+    if has python "$peers"; then
+        for library in openpyxl fastexcel; do
+            if pymod "$library"; then
+                INPUT=$data/grocery-$n.xlsx measure "$library + sqlite3" peer "$out/$library-$n.sqlite" \
+                    "$python" bench/peers/python_xlsx.py "$library" "$data/grocery-$n.xlsx" "$out/$library-$n.sqlite"
+            else notes+=("$library: not installed, skipped"); fi
+        done
+    fi
+    run_all
+    echo
+    echo "xlsx, $n rows (bench/make-xlsx.py), $runs run(s) each: median wall time, largest peak memory"
+    printf '%-32s %10s %10s %16s\n' tool wall peak "vs pipectl xlsx"
+    for name in "${names[@]}"; do
+        printf '%-32s %8.2f s %7s MB %16s\n' "$name" "${wall_of[$name]}" "$(mb "${peak_of[$name]}")" \
+            "$(ratio "${wall_of[$name]}" "${wall_of["pipectl xlsx"]}")"
+    done
+    echo "(the peers fill one plain table, without the keys, links and Core Data metadata pipectl writes)"
+    for note in "${notes[@]+"${notes[@]}"}"; do echo "note: $note"; done
+    echo
+    failures=0
+    x=${wall_of["pipectl xlsx"]:-}
+    [[ -n $x ]] || { check 0 "pipectl xlsx ran"; echo "$failures target(s) missed"; exit 1; }
+    [[ -n ${wall_of["openpyxl + sqlite3"]:-} ]] && check "$(le "5 * $x" "${wall_of["openpyxl + sqlite3"]}")" \
+        "pipectl xlsx $x s at least 5x faster than openpyxl ${wall_of["openpyxl + sqlite3"]} s ($(ratio "${wall_of["openpyxl + sqlite3"]}" "$x"))"
+    [[ -n ${wall_of["fastexcel + sqlite3"]:-} ]] && check "$(le "$x" "1.5 * ${wall_of["fastexcel + sqlite3"]}")" \
+        "pipectl xlsx $x s <= 1.5 x fastexcel ${wall_of["fastexcel + sqlite3"]} s ($(ratio "$x" "${wall_of["fastexcel + sqlite3"]}"))"
+    for size in "${sizes[@]}"; do
+        suffix=""; [[ $size != "$n" ]] && suffix=", $size rows"
+        px=${peak_of["pipectl xlsx$suffix"]:-} pc=${peak_of["pipectl csv$suffix"]:-}
+        [[ -n $px && -n $pc ]] && check "$(le "$px" "$pc + 16 * 1024")" \
+            "$size rows: pipectl xlsx peak $(mb "$px") MB <= the CSV job's $(mb "$pc") MB + 16 MB"
+        dx=${digest_of["pipectl xlsx$suffix"]:-} dc=${digest_of["pipectl csv$suffix"]:-}
+        [[ -n $dx && $dx == "$dc" ]] && check 1 "$size rows: the same store content as from the CSV" \
+            || check 0 "$size rows: the store content differs from the CSV's ($dx, $dc)"
+    done
     echo "$failures target(s) missed"
     ((failures == 0))
     exit
