@@ -100,6 +100,8 @@ let package = Package(
         .executableTarget(name: "FuzzXML", dependencies: ["FuzzSupport", "Diagnostics", "Pipeline", "SourcesXML"], path: "Fuzz/FuzzXML"),
         .executableTarget(name: "FuzzJSON", dependencies: ["FuzzSupport", "Diagnostics", "Pipeline", "SourcesJSON"], path: "Fuzz/FuzzJSON"),
         .executableTarget(name: "FuzzPlist", dependencies: ["FuzzSupport", "Diagnostics", "Pipeline", "SourcesJSON"], path: "Fuzz/FuzzPlist"),
+        .executableTarget(name: "FuzzXLSX", dependencies: ["FuzzSupport", "Diagnostics", "Pipeline", "SourcesXML",
+                                                           .product(name: "ZIPFoundation", package: "ZIPFoundation")], path: "Fuzz/FuzzXLSX"),
         .executableTarget(
             name: "FuzzPipeline",
             dependencies: ["FuzzSupport", "Diagnostics", "Pipeline", "PipelineFile", "Transforms", "SourcesCSV", "SourcesXML", "SourcesJSON"],

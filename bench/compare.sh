@@ -351,7 +351,8 @@ if [[ $kind == xlsx ]]; then
     if has python "$peers"; then
         for library in openpyxl fastexcel; do
             if pymod "$library"; then
-                INPUT=$data/grocery-$n.xlsx measure "$library + sqlite3" peer "$out/$library-$n.sqlite" \
+                # No store to digest: the peers fill one plain table, not the job's store (the peer removes it first).
+                INPUT=$data/grocery-$n.xlsx measure "$library + sqlite3" peer - \
                     "$python" bench/peers/python_xlsx.py "$library" "$data/grocery-$n.xlsx" "$out/$library-$n.sqlite"
             else notes+=("$library: not installed, skipped"); fi
         done

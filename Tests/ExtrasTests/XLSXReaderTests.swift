@@ -1,7 +1,7 @@
 import Foundation
 import Diagnostics
 import Pipeline
-import SourcesXML
+@testable import SourcesXML
 import Testing
 import ZIPFoundation
 import CXLSXWriter
@@ -224,6 +224,23 @@ struct XLSXReaderTests {
         let (fields, records) = try XLSXTest.read(Self.libreOffice("date-1904"))
         #expect(fields == ["name", "added"])
         #expect(records.map(\.values) == [[.text("Fresh parsley"), .date(754_704_000)], [.text("Epoch"), .date(0)]])
+    }
+
+    @Test("the zip checksum, eight bytes a step, is ZIPFoundation's CRC-32 on every length and alignment")
+    func checksum() {
+        var check = CRC32()
+        Array("123456789".utf8).withUnsafeBytes { check.update($0) }
+        #expect(check.value == 0xCBF4_3926)
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<4_100).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        for (start, end) in [(0, 0), (0, 1), (1, 8), (3, 17), (0, 4_100), (5, 4_099)] {
+            var ours = CRC32()
+            // In two pieces, as chunks come.
+            let middle = (start + end) / 2
+            bytes[start..<middle].withUnsafeBytes { ours.update($0) }
+            bytes[middle..<end].withUnsafeBytes { ours.update($0) }
+            #expect(ours.value == Data(bytes[start..<end]).crc32(checksum: 0), "bytes \(start)..<\(end)")
+        }
     }
 
     @Test("pipelines/data/grocery.xlsx, written by xlsxwriter: dates in Berlin, numbers, leading zeros kept, a second sheet")

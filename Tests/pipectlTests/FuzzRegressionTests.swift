@@ -12,6 +12,14 @@ import Testing
 
     @Test(arguments: try FuzzRegressions.files())
     func replay(_ file: FuzzRegressions.File) throws {
+        if file.format == "xlsx", try !Data(contentsOf: file.url).starts(with: [0x50, 0x4B]) {
+            // A sheet's XML, which the target packs into a workbook: replayed by the target itself.
+            let root = try BadInput.scratchFolder("fuzz-xlsx")
+            defer { try? FileManager.default.removeItem(at: root) }
+            let result = try Pipectl.runProduct("FuzzXLSX", [file.url.path], in: root)
+            #expect(result.status == 0 && result.stdout.hasSuffix(": ok\n"), "xlsx/\(file.name): exit \(result.status)\n\(result.stderr)")
+            return
+        }
         for template in file.templates {
             let root = try BadInput.scratchFolder("fuzz-\(file.format)")
             defer { try? FileManager.default.removeItem(at: root) }
@@ -38,7 +46,7 @@ enum FuzzRegressions {
     /// README.md's table, less 64 (usage) and 68 (inspect only).
     static let documentedExitCodes: Set<Int32> = [0, 65, 66, 67, 74]
     /// A folder per fuzz target (`scripts/fuzz`).
-    static let formats = ["csv", "xml", "json", "plist", "pipeline"]
+    static let formats = ["csv", "xml", "json", "plist", "xlsx", "pipeline"]
 
     struct File: Sendable, CustomTestStringConvertible {
         var format: String

@@ -54,6 +54,11 @@ struct Pipectl {
                        in: directory)
     }
 
+    /// Runs another product of the package, built beside pipectl (a fuzz target's replayer).
+    static func runProduct(_ name: String, _ arguments: [String], in directory: URL) throws -> Result {
+        try run(executable: productsDirectory.appendingPathComponent(name), arguments, in: directory)
+    }
+
     /// Runs another tool found on the PATH, such as `script` or `sqlite3`.
     static func runTool(_ name: String, _ arguments: [String], in directory: URL) throws -> Result {
         try run(executable: URL(fileURLWithPath: "/usr/bin/env"), [name] + arguments, in: directory)

@@ -7,6 +7,7 @@
 openpyxl in read-only mode (streaming, pure Python); fastexcel (Rust's calamine, from PyPI),
 which reads the sheet whole into Arrow columns.
 """
+import os
 import sqlite3
 import sys
 
@@ -32,6 +33,8 @@ def rows_fastexcel(path):
 def main() -> None:
     library, source, target = sys.argv[1], sys.argv[2], sys.argv[3]
     rows = rows_openpyxl(source) if library == "openpyxl" else rows_fastexcel(source)
+    if os.path.exists(target):
+        os.remove(target)
     db = sqlite3.connect(target)
     db.executescript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;"
                      "CREATE TABLE Item (id INTEGER PRIMARY KEY, name TEXT, quantity REAL, unit TEXT, home TEXT, shop TEXT, added TEXT)")

@@ -2,15 +2,11 @@ import Foundation
 import Diagnostics
 import Pipeline
 internal import CLibXML2
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
-/// Streams the rows of one sheet of an .xlsx workbook: the sheet is inflated to a temporary file
-/// (unlinked at once) and read with libxml2's streaming reader, so memory does not grow with the
-/// rows; the shared strings are held in memory (`XLSXWorkbook`).
+/// Streams the rows of one sheet of an .xlsx workbook: the sheet is inflated on a thread of its
+/// own (`InflatingStream`) and parsed by libxml2's SAX parser as rows are asked for
+/// (`SheetParser`), so memory does not grow with the rows; the shared strings are held in memory
+/// (`XLSXWorkbook`).
 ///
 /// Cells come as Excel means them: shared and inline strings (rich text runs joined), numbers as
 /// written (`0.1`, no float noise), booleans, a formula's cached value, dates for cells whose
@@ -75,26 +71,11 @@ public final class XLSXReader: RecordReader {
             chosen = first
         }
         sheetName = chosen.name
-        // The sheet inflated to a temporary file, unlinked once open: it goes however the run ends.
-        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("pipectl-sheet-\(getpid())-\(UUID().uuidString).xml")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil),
-              let handle = try? FileHandle(forWritingTo: temporary) else {
-            throw PipelineError(.io, at: Location(file: input.displayPath), stage: "xlsx", "cannot create a temporary file for the sheet")
-        }
-        do {
-            try XLSXWorkbook.extract(chosen.path, from: workbook.archive, displayPath: input.displayPath) { try handle.write(contentsOf: $0) }
-            try handle.close()
-        } catch {
-            try? handle.close()
-            unlink(temporary.path)
-            throw error
-        }
-        let descriptor = open(temporary.path, O_RDONLY | O_CLOEXEC)
-        unlink(temporary.path)
-        guard descriptor >= 0 else {
-            throw PipelineError(.io, at: Location(file: input.displayPath), stage: "xlsx", "cannot open the temporary file of the sheet")
-        }
-        parser = Pinned(SheetParser(descriptor: descriptor, workbook: workbook, displayPath: input.displayPath, sheet: sheetName))
+        // Refused before any thread starts: a part outside the archive, or none by that name.
+        let entry = try XLSXWorkbook.entry(chosen.path, in: workbook.archive, displayPath: input.displayPath)
+        let stream = InflatingStream(url: input.url, part: chosen.path, displayPath: input.displayPath)
+        parser = Pinned(SheetParser(stream: stream, packedFraction: Double(entry.compressedSize) / Double(max(entry.uncompressedSize, 1)),
+                                    workbook: workbook, displayPath: input.displayPath, sheet: sheetName))
         try parser.pointee.start(context: parser.context)
         firstColumn = options.range?.firstColumn ?? 1
         rowLocation = Location(file: input.displayPath, path: "\(sheetName)!\(XLSXReader.columnName(firstColumn))")
@@ -159,9 +140,14 @@ public final class XLSXReader: RecordReader {
             } else {
                 return nil
             }
+            guard column <= lastColumn, row <= lastRow else { return nil }
         }
         return column > 0 && row > 0 ? (column, row) : nil
     }
+
+    /// Excel's last column (XFD) and row: no cell lies past them.
+    static let lastColumn = 16_384
+    static let lastRow = 1_048_576
 
     struct Cell {
         var text: String
@@ -239,7 +225,9 @@ public final class XLSXReader: RecordReader {
         default:
             guard !bytes.isEmpty else { return Cell(text: "", value: .null) }
             let string = String(decoding: bytes, as: UTF8.self)
-            if workbook.dateStyles.contains(style), let serial = Double(string) {
+            // Dates run from 1900 to 9999 (serial 2,958,465); past them Excel shows ##### and so
+            // does the load, which rejects the number as a date.
+            if workbook.dateStyles.contains(style), let serial = Double(string), (0..<2_958_466).contains(serial) {
                 return Cell(text: string, value: .date(workbook.instant(local: seconds(fromSerial: serial, date1904: workbook.date1904))))
             }
             return Cell(text: string, value: .text(string))

@@ -2,27 +2,24 @@ import Foundation
 import Diagnostics
 import Pipeline
 internal import CLibXML2
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
-/// A sheet's rows, parsed by libxml2's SAX2 push parser from the inflated sheet, a chunk at a
-/// time as rows are asked for: memory holds a chunk and the rows it completes, never the sheet.
+/// A sheet's rows, parsed by libxml2's SAX2 push parser a chunk at a time, as rows are asked
+/// for, while the next chunks are inflated (`InflatingStream`): memory holds a few chunks and the
+/// rows they complete, never the sheet.
 ///
 /// SAX, not the streaming reader the XML input uses: a sheet is millions of small elements, and
 /// the streaming reader builds and frees a node for each of them and their attributes; the
 /// callbacks see names and bytes where they lie in libxml2's buffer (twice as fast).
 /// Element and attribute names are compared by pointer with the parser's interned ones.
 struct SheetParser {
-    private let descriptor: Int32
+    private let stream: InflatingStream
+    /// The sheet's packed size over its inflated size: progress counts the workbook's bytes.
+    private let packedFraction: Double
     private let workbook: XLSXWorkbook
     private let displayPath: String
     private let sheet: String
     private var context: xmlParserCtxtPtr?
-    private var chunk = [UInt8](repeating: 0, count: 1 << 18)
-    private(set) var bytesFed: Int64 = 0
+    private var bytesParsed: Int64 = 0
     private var atEnd = false
 
     /// Rows the last chunk completed, and the next to hand out.
@@ -51,8 +48,12 @@ struct SheetParser {
         var row, c, v, `is`, t, rPh, r, s: UnsafePointer<xmlChar>?
     }
 
-    init(descriptor: Int32, workbook: XLSXWorkbook, displayPath: String, sheet: String) {
-        self.descriptor = descriptor
+    /// The workbook's bytes the rows handed out so far come from, about.
+    var bytesFed: Int64 { Int64(Double(bytesParsed) * packedFraction) }
+
+    init(stream: InflatingStream, packedFraction: Double, workbook: XLSXWorkbook, displayPath: String, sheet: String) {
+        self.stream = stream
+        self.packedFraction = packedFraction
         self.workbook = workbook
         self.displayPath = displayPath
         self.sheet = sheet
@@ -66,7 +67,7 @@ struct SheetParser {
             xmlFreeParserCtxt(context)
         }
         context = nil
-        close(descriptor)
+        stream.cancel()
     }
 
     /// Creates the parser; `pinned` is where this parser lives, handed to the callbacks.
@@ -111,16 +112,11 @@ struct SheetParser {
             guard !atEnd, let context else { return nil }
             rows.removeAll(keepingCapacity: true)
             nextIndex = 0
-            let count = chunk.withUnsafeMutableBytes { buffer in
-                var got: Int
-                repeat { got = read(descriptor, buffer.baseAddress, buffer.count) } while got < 0 && errno == EINTR
-                return got
-            }
-            guard count >= 0 else { throw damaged("it cannot be read back from its temporary file (\(String(cString: strerror(errno))))") }
-            atEnd = count == 0
-            bytesFed += Int64(count)
+            let chunk = try stream.next() ?? Data()
+            atEnd = chunk.isEmpty
+            bytesParsed += Int64(chunk.count)
             let status = chunk.withUnsafeBytes { buffer in
-                buffer.withMemoryRebound(to: CChar.self) { xmlParseChunk(context, $0.baseAddress, Int32(count), atEnd ? 1 : 0) }
+                xmlParseChunk(context, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(buffer.count), atEnd ? 1 : 0)
             }
             if let failure { throw failure }
             if let error = trap.error {
@@ -167,6 +163,10 @@ struct SheetParser {
                 let attribute = attributes[index * 5], length = end - value
                 if attribute == names.r {
                     column = Self.column(value, length) ?? column
+                    guard column <= XLSXReader.lastColumn else {
+                        return stop(damaged("the cell '\(String(decoding: UnsafeBufferPointer(start: value, count: min(length, 40)), as: UTF8.self))' "
+                                                + "lies past Excel's last column, XFD"))
+                    }
                 } else if attribute == names.t, length > 0 {
                     type = value[0]
                     isString = length == 3 && value[0] == UInt8(ascii: "s") && value[1] == UInt8(ascii: "t")  // "str": a formula's text
@@ -174,6 +174,7 @@ struct SheetParser {
                     style = Self.integer(value, length)
                 }
             }
+            guard column <= XLSXReader.lastColumn else { return stop(damaged("a row has cells past Excel's last column, XFD")) }
             implicitColumn = column
             cell = (column, type, style, isString)
             text.removeAll(keepingCapacity: true)
@@ -192,6 +193,7 @@ struct SheetParser {
                       let end = attributes[index * 5 + 4] else { continue }
                 number = Self.integer(value, end - value)
             }
+            guard number <= XLSXReader.lastRow else { return stop(damaged("a row numbered past Excel's last row, 1,048,576")) }
             row = XLSXReader.Row(number: number, cells: [])
             implicitColumn = 0
         }
@@ -228,17 +230,18 @@ struct SheetParser {
         text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
     }
 
-    /// A decimal number's digits as an Int (a row's or a style's number).
+    /// A decimal number's digits as an Int (a row's or a style's number), at most a billion:
+    /// past it no row or style is.
     static func integer(_ bytes: UnsafePointer<UInt8>, _ length: Int) -> Int {
         var n = 0, i = 0
-        while i < length, bytes[i] >= 48 && bytes[i] <= 57 { n = n * 10 + Int(bytes[i] - 48); i += 1 }
+        while i < length, bytes[i] >= 48 && bytes[i] <= 57 { n = min(n * 10 + Int(bytes[i] - 48), 1_000_000_000); i += 1 }
         return n
     }
 
-    /// The column of a cell reference (`C12` is 3), from its letters.
+    /// The column of a cell reference (`C12` is 3), from its letters; past XFD, XFD + 1.
     static func column(_ bytes: UnsafePointer<UInt8>, _ length: Int) -> Int? {
         var n = 0, i = 0
-        while i < length, bytes[i] >= 65 && bytes[i] <= 90 { n = n * 26 + Int(bytes[i] - 64); i += 1 }
+        while i < length, bytes[i] >= 65 && bytes[i] <= 90 { n = min(n * 26 + Int(bytes[i] - 64), XLSXReader.lastColumn + 1); i += 1 }
         return n > 0 ? n : nil
     }
 }

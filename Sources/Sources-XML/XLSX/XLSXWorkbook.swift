@@ -11,9 +11,9 @@ import ZIPFoundation
 ///
 /// The archive is read with ZIPFoundation (a listed package: pure Swift over zlib, which Foundation
 /// already links), not libzip: one C library fewer to install on every machine, and it hands out
-/// an entry as a stream of chunks, so a sheet is never held whole. A sheet is inflated to a
-/// temporary file that libxml2's streaming reader then reads (see `XLSXReader`); the small parts
-/// (workbook, relationships, styles, shared strings) are parsed in memory.
+/// an entry as a stream of chunks, so a sheet is never held whole. A sheet's chunks go to
+/// libxml2's SAX parser as they are inflated (see `XLSXReader`); the small parts (workbook,
+/// relationships, styles, shared strings) are parsed in memory.
 struct XLSXWorkbook {
     /// Limits on every entry, against zip bombs: its size inflated, and how much larger than
     /// compressed it may be. A real sheet compresses 5-30 times; a bomb thousands.
@@ -133,6 +133,19 @@ struct XLSXWorkbook {
         return false
     }
 
+    static func failure(_ displayPath: String, _ message: String) -> PipelineError {
+        PipelineError(.invalidInput, at: Location(file: displayPath), stage: "xlsx", message)
+    }
+
+    /// The entry of a part, which must lie inside the archive.
+    static func entry(_ path: String, in archive: Archive, displayPath: String) throws -> Entry {
+        guard !path.split(separator: "/").contains(".."), !path.hasPrefix("/") else {
+            throw failure(displayPath, "the part '\(path)' points outside the archive")
+        }
+        guard let entry = archive[path] else { throw failure(displayPath, "the workbook has no part '\(path)'") }
+        return entry
+    }
+
     /// An entry's bytes, within the limits.
     static func read(_ path: String, from archive: Archive, displayPath: String) throws -> Data {
         var data = Data()
@@ -146,17 +159,19 @@ struct XLSXWorkbook {
         func fail(_ message: String) -> PipelineError {
             PipelineError(.invalidInput, at: Location(file: displayPath), stage: "xlsx", message)
         }
-        guard !path.split(separator: "/").contains(".."), !path.hasPrefix("/") else { throw fail("the part '\(path)' points outside the archive") }
-        guard let entry = archive[path] else { throw fail("the workbook has no part '\(path)'") }
+        let entry = try entry(path, in: archive, displayPath: displayPath)
         let limit = min(largestEntry, max(Int64(entry.compressedSize) * largestRatio, 1 << 20))
         var total: Int64 = 0
+        var checksum = CRC32()
         do {
-            _ = try archive.extract(entry, skipCRC32: false) { chunk in
+            // Large chunks: a sheet of 200 MB is 800 writes, not 12,000. The checksum is ours (see CRC32).
+            _ = try archive.extract(entry, bufferSize: 1 << 18, skipCRC32: true) { chunk in
                 total += Int64(chunk.count)
                 if total > limit {
                     throw fail("the part '\(path)' inflates to more than \(limit >> 20) MB (\(largestRatio) times its packed size): "
                                    + "refused as a zip bomb")
                 }
+                chunk.withUnsafeBytes { checksum.update($0) }
                 try consume(chunk)
             }
         } catch let error as PipelineError {
@@ -164,6 +179,11 @@ struct XLSXWorkbook {
         } catch {
             throw fail("the part '\(path)' cannot be unpacked (\(error)): is the workbook damaged?")
         }
+        #if !FUZZING  // where mutated bytes must reach the parsers
+        guard checksum.value == entry.checksum else {
+            throw fail("the part '\(path)' is damaged: its checksum does not match its contents")
+        }
+        #endif
     }
 
     struct Element {

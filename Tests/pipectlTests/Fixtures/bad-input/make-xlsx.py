@@ -71,6 +71,18 @@ write('xlsx-entities-shared-strings.xlsx', [
     ('xl/worksheets/sheet1.xml', sheet(HEADER + '<row r="2"><c r="A2" t="s"><v>0</v></c><c r="B2" t="s"><v>1</v></c></row>'))])
 # A sheet whose XML breaks off inside a row.
 workbook('xlsx-malformed-sheet.xlsx', f'<?xml version="1.0"?><worksheet {NS}><sheetData>{HEADER}<row r="2"><c r="A2" t="inlineStr"><is><t>Milk')
+# A sheet stored unpacked whose bytes changed after it was written (a disk or a transfer at fault):
+# the checksum says so.
+write('xlsx-checksum.xlsx', [('[Content_Types].xml', TYPES), ('xl/workbook.xml', WORKBOOK),
+                             ('xl/_rels/workbook.xml.rels', rels('worksheets/sheet1.xml'))])
+with zipfile.ZipFile(os.path.join(HERE, 'xlsx-checksum.xlsx'), 'a', zipfile.ZIP_STORED) as archive:
+    info = zipfile.ZipInfo('xl/worksheets/sheet1.xml', date_time=STAMP)
+    archive.writestr(info, sheet(HEADER + f'<row r="2">{inline("A2", "Milk")}{inline("B2", "l")}</row>'))
+path = os.path.join(HERE, 'xlsx-checksum.xlsx')
+with open(path, 'rb') as f:
+    data = f.read()
+with open(path, 'wb') as f:
+    f.write(data.replace(b'<t>Milk</t>', b'<t>Mylk</t>'))
 # A Numbers document saved with an .xlsx name.
 write('xlsx-numbers-document.xlsx', [('Index/Document.iwa', b'\x01\x02\x03'), ('Metadata/Properties.plist', '<plist/>')])
 
