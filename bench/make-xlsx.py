@@ -4,7 +4,12 @@ bench/data/grocery-N.csv's rows with quantities as numbers and dates as real dat
 saved by Excel holds them. Needs xlsxwriter (pip install xlsxwriter); written in constant-memory
 mode (inline strings, as large exports from other tools are), so a million rows fit.
 
-  python3 bench/make-xlsx.py N
+  python3 bench/make-xlsx.py N                    # bench/data/grocery-N.xlsx
+  python3 bench/make-xlsx.py N --shared-strings   # bench/data/grocery-N-shared.xlsx
+
+--shared-strings writes the strings as Excel itself does, once each in the shared-strings part that
+a reader holds in memory (xlsxwriter's default mode, which holds the workbook in memory: about
+3 GB of Python for a million rows).
 """
 import csv, io, pathlib, sys
 from datetime import datetime
@@ -13,10 +18,11 @@ import xlsxwriter
 
 here = pathlib.Path(__file__).resolve().parent
 n = int(sys.argv[1])
+shared = "--shared-strings" in sys.argv[2:]
 source = here / "data" / f"grocery-{n}.csv"
-target = here / "data" / f"grocery-{n}.xlsx"
+target = here / "data" / (f"grocery-{n}-shared.xlsx" if shared else f"grocery-{n}.xlsx")
 text = source.read_bytes().decode("utf-8-sig")
-workbook = xlsxwriter.Workbook(str(target), {"constant_memory": True})
+workbook = xlsxwriter.Workbook(str(target), {"constant_memory": not shared})
 workbook.set_properties({"created": datetime(2026, 1, 1)})
 sheet = workbook.add_worksheet("Items")
 dated = workbook.add_format({"num_format": "dd/mm/yyyy"})

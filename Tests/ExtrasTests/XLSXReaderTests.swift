@@ -100,6 +100,24 @@ struct XLSXReaderTests {
         #expect(try reader.next()?.values.first == .text("Rice"))
     }
 
+    /// Excel keeps every text once in the shared strings: a million-row sheet's are tens of MB,
+    /// past the 10 MB Foundation's parser reads in one piece.
+    @Test("shared strings of more than 10 MB, phonetic hints left out")
+    func largeSharedStrings() throws {
+        let count = 250_000
+        let strings = ["<t>name</t>", "<r><t>Fresh </t></r><r><t>parsley</t></r><rPh sb=\"0\" eb=\"1\"><t>ぱせり</t></rPh>"]
+            + (2..<count).map { "<t>An item with a name long enough, number \($0)</t>" }
+        let rows = #"<row r="1"><c r="A1" t="s"><v>0</v></c></row><row r="2"><c r="A2" t="s"><v>1</v></c></row>"#
+            + #"<row r="3"><c r="A3" t="s"><v>\#(count - 1)</v></c></row><row r="4"><c r="A4" t="s"><v>\#(count)</v></c></row>"#
+        let input = try XLSXTest.workbook(sheets: [("Items", rows)], sharedStrings: strings)
+        let reader = try XLSXReader(input: input, options: .init())
+        #expect(try reader.next()?.values == [.text("Fresh parsley")])
+        #expect(try reader.next()?.values == [.text("An item with a name long enough, number \(count - 1)")])
+        // An index past the table: the cell names a string the workbook does not have.
+        let error = try #require(throws: PipelineError.self) { _ = try reader.next() }
+        #expect(error.description == "data/Groceries.xlsx: Items!A4: error: xlsx: the cell names a shared string the workbook does not have")
+    }
+
     @Test("a sheet by name or position; one that does not exist lists the sheets there are")
     func sheets() throws {
         let one = #"<row r="1"><c r="A1" t="inlineStr"><is><t>a</t></is></c></row><row r="2"><c r="A2"><v>1</v></c></row>"#

@@ -207,7 +207,13 @@ public final class XLSXReader: RecordReader {
                               workbook: XLSXWorkbook, displayPath: String, sheet: String) throws -> Cell {
         switch type {
         case UInt8(ascii: "s") where !isString:
-            guard let index = Int(String(decoding: bytes, as: UTF8.self)), workbook.sharedStrings.indices.contains(index) else {
+            // The index's digits, read in place: a String for each would cost an allocation a cell.
+            var index = bytes.isEmpty ? -1 : 0
+            for byte in bytes {
+                guard (48...57).contains(byte), index < Int32.max else { index = -1; break }
+                index = index * 10 + Int(byte - 48)
+            }
+            guard workbook.sharedStrings.indices.contains(index) else {
                 throw PipelineError(.invalidInput, at: Location(file: displayPath, path: "\(sheet)!\(columnName(column))\(rowNumber)"),
                                     stage: "xlsx", "the cell names a shared string the workbook does not have")
             }

@@ -109,6 +109,8 @@ struct SheetParser {
     /// The next `<row>` and its cells; nil at the end of the sheet.
     mutating func nextRow() throws -> XLSXReader.Row? {
         while nextIndex == rows.count {
+            // What stopped the parse comes after the rows it completed before.
+            if let failure { throw failure }
             guard !atEnd, let context else { return nil }
             rows.removeAll(keepingCapacity: true)
             nextIndex = 0
@@ -118,13 +120,11 @@ struct SheetParser {
             let status = chunk.withUnsafeBytes { buffer in
                 xmlParseChunk(context, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(buffer.count), atEnd ? 1 : 0)
             }
-            if let failure { throw failure }
-            if let error = trap.error {
-                if trap.isEntityError { throw entityError() }
+            if failure == nil, let error = trap.error {
                 let position = error.location?.line.map { " (line \($0)\(error.location?.column.map { ", column \($0)" } ?? "") of its XML)" } ?? ""
-                throw damaged(error.message + position)
+                failure = trap.isEntityError ? entityError() : damaged(error.message + position)
             }
-            if status != 0 { throw damaged("libxml2 stopped reading it (error \(status))") }
+            if failure == nil, status != 0 { failure = damaged("libxml2 stopped reading it (error \(status))") }
         }
         defer { nextIndex += 1 }
         return rows[nextIndex]

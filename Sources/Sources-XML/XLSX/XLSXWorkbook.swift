@@ -82,15 +82,16 @@ struct XLSXWorkbook {
         }
         date1904 = workbook.contains { $0.name == "workbookPr" && ["1", "true"].contains($0.attributes["date1904"] ?? "") }
 
-        var strings: [String] = []
-        if archive["xl/sharedStrings.xml"] != nil {
-            // Rich text runs of one string (`<si><r><t>a</t></r><r><t>b</t></r></si>`) join into one.
-            for element in try Self.parse("xl/sharedStrings.xml", from: archive, displayPath: displayPath, text: true) {
-                if element.name == "si" { strings.append("") }
-                if element.name == "t", !strings.isEmpty, !element.insidePhonetic { strings[strings.count - 1] += element.text }
-            }
+        if archive[SharedStringsParser.part] != nil {
+            let parser = Pinned(SharedStringsParser(displayPath: displayPath))
+            defer { parser.pointee.release() }
+            try parser.pointee.start(context: parser.context)
+            try Self.extract(SharedStringsParser.part, from: archive, displayPath: displayPath) { try parser.pointee.feed($0) }
+            try parser.pointee.feed(Data())
+            sharedStrings = parser.pointee.strings
+        } else {
+            sharedStrings = []
         }
-        sharedStrings = strings
 
         var dates = Set<Int>()
         if archive["xl/styles.xml"] != nil {
@@ -189,13 +190,11 @@ struct XLSXWorkbook {
     struct Element {
         var name: String
         var attributes: [String: String]
-        var text: String
-        /// Inside `<rPh>` (phonetic hints of East Asian text), which is not the cell's text.
-        var insidePhonetic: Bool
     }
 
-    /// The elements of a small part, in document order, with their attributes (and text, if asked).
-    static func parse(_ part: String, from archive: Archive, displayPath: String, text: Bool = false) throws -> [Element] {
+    /// The elements of a small part (the workbook, its relationships, the styles), in document
+    /// order, with their attributes.
+    static func parse(_ part: String, from archive: Archive, displayPath: String) throws -> [Element] {
         let data = try read(part, from: archive, displayPath: displayPath)
         // No spreadsheet program declares entities; Foundation's parser would expand internal
         // ones (a billion laughs) and silently drop external ones.
@@ -204,7 +203,7 @@ struct XLSXWorkbook {
                                 "the part '\(part)' declares entities, which no spreadsheet program writes: refused "
                                     + "(pipectl never expands entities); save the workbook again from Excel, Numbers or LibreOffice")
         }
-        let collector = ElementCollector(collectText: text)
+        let collector = ElementCollector()
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false
         parser.delegate = collector
@@ -234,28 +233,11 @@ struct XLSXWorkbook {
     }
 
     private final class ElementCollector: NSObject, XMLParserDelegate {
-        let collectText: Bool
         var elements: [Element] = []
-        private var open: [Int] = []
-        private var phonetic = 0
-
-        init(collectText: Bool) { self.collectText = collectText }
 
         func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
                     attributes: [String: String] = [:]) {
-            let local = name.split(separator: ":").last.map(String.init) ?? name
-            if local == "rPh" { phonetic += 1 }
-            elements.append(Element(name: local, attributes: attributes, text: "", insidePhonetic: phonetic > 0))
-            open.append(elements.count - 1)
-        }
-
-        func parser(_ parser: XMLParser, foundCharacters string: String) {
-            if collectText, let last = open.last { elements[last].text += string }
-        }
-
-        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-            if (name.split(separator: ":").last.map(String.init) ?? name) == "rPh" { phonetic -= 1 }
-            _ = open.popLast()
+            elements.append(Element(name: name.split(separator: ":").last.map(String.init) ?? name, attributes: attributes))
         }
     }
 }

@@ -1,0 +1,127 @@
+import Foundation
+import Diagnostics
+import Pipeline
+internal import CLibXML2
+
+/// The workbook's shared strings, parsed by libxml2's SAX parser as the part is inflated: Excel
+/// keeps every text cell's string there once, and a million-row sheet's can be 30 MB of XML,
+/// more than Foundation's parser reads in one piece (it stops at libxml2's 10 MB lookup limit).
+/// The strings are held in memory, as every cell may name any of them.
+struct SharedStringsParser {
+    private(set) var strings: [String] = []
+    private let displayPath: String
+    private var context: xmlParserCtxtPtr?
+    private var current: [UInt8] = []
+    private var inItem = false, inText = false
+    private var inPhonetic = 0
+    private var failure: PipelineError?
+    private var trap: XMLErrorTrap
+    private var names: (si: UnsafePointer<xmlChar>?, t: UnsafePointer<xmlChar>?, rPh: UnsafePointer<xmlChar>?) = (nil, nil, nil)
+    static let part = "xl/sharedStrings.xml"
+
+    init(displayPath: String) {
+        self.displayPath = displayPath
+        trap = XMLErrorTrap(displayPath: displayPath, path: Self.part)
+    }
+
+    /// Creates the parser; `pinned` is where this parser lives, handed to the callbacks.
+    mutating func start(context pinned: UnsafeMutableRawPointer) throws {
+        var handler = xmlSAXHandler()
+        handler.initialized = UInt32(XML_SAX2_MAGIC)
+        handler.startElementNs = { pinned, name, _, _, _, _, _, _, _ in
+            pinned?.assumingMemoryBound(to: SharedStringsParser.self).pointee.startElement(name)
+        }
+        handler.endElementNs = { pinned, name, _, _ in
+            pinned?.assumingMemoryBound(to: SharedStringsParser.self).pointee.endElement(name)
+        }
+        handler.characters = { pinned, bytes, count in
+            pinned?.assumingMemoryBound(to: SharedStringsParser.self).pointee.characters(bytes, count: Int(count))
+        }
+        handler.cdataBlock = handler.characters
+        handler.ignorableWhitespace = handler.characters
+        handler.internalSubset = { pinned, _, _, _ in
+            pinned?.assumingMemoryBound(to: SharedStringsParser.self).pointee.refuseEntities()
+        }
+        handler.reference = { pinned, _ in
+            pinned?.assumingMemoryBound(to: SharedStringsParser.self).pointee.refuseEntities()
+        }
+        handler.serror = { pinned, error in
+            guard let error else { return }
+            pinned?.assumingMemoryBound(to: SharedStringsParser.self).pointee.trap.capture(error.pointee)
+        }
+        guard let created = xmlCreatePushParserCtxt(&handler, pinned, nil, 0, Self.part) else {
+            throw PipelineError(.io, at: Location(file: displayPath), stage: "xlsx", "libxml2 cannot start reading the shared strings")
+        }
+        context = created
+        xmlCtxtUseOptions(created, Int32(XML_PARSE_NONET.rawValue))
+        names = (xmlDictLookup(created.pointee.dict, "si", -1), xmlDictLookup(created.pointee.dict, "t", -1),
+                 xmlDictLookup(created.pointee.dict, "rPh", -1))
+    }
+
+    /// Parses the next piece of the part; an empty one ends it.
+    mutating func feed(_ chunk: Data) throws {
+        guard let context else { return }
+        let status = chunk.withUnsafeBytes { buffer in
+            xmlParseChunk(context, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(buffer.count), chunk.isEmpty ? 1 : 0)
+        }
+        if let failure { throw failure }
+        if let error = trap.error {
+            if trap.isEntityError { throw entityError() }
+            let position = error.location?.line.map { " (line \($0))" } ?? ""
+            throw PipelineError(.invalidInput, at: Location(file: displayPath), stage: "xlsx",
+                                "the part '\(Self.part)' is not well-formed XML\(position): \(error.message); is the workbook damaged?")
+        }
+        if status != 0 {
+            throw PipelineError(.invalidInput, at: Location(file: displayPath), stage: "xlsx",
+                                "the part '\(Self.part)' cannot be read (libxml2 error \(status)); is the workbook damaged?")
+        }
+    }
+
+    mutating func release() {
+        if let context {
+            xmlFreeDoc(context.pointee.myDoc)
+            xmlFreeParserCtxt(context)
+        }
+        context = nil
+    }
+
+    private func entityError() -> PipelineError {
+        PipelineError(.invalidInput, at: Location(file: displayPath), stage: "xlsx",
+                      "the part '\(Self.part)' declares entities, which no spreadsheet program writes: refused "
+                          + "(pipectl never expands entities); save the workbook again from Excel, Numbers or LibreOffice")
+    }
+
+    private mutating func refuseEntities() {
+        guard failure == nil else { return }
+        failure = entityError()
+        xmlStopParser(context)
+    }
+
+    // A string is its `<t>` texts joined (rich text runs), less those of phonetic hints (`<rPh>`).
+    private mutating func startElement(_ name: UnsafePointer<xmlChar>?) {
+        if name == names.si {
+            inItem = true
+            current.removeAll(keepingCapacity: true)
+        } else if name == names.t {
+            inText = inItem && inPhonetic == 0
+        } else if name == names.rPh {
+            inPhonetic += 1
+        }
+    }
+
+    private mutating func endElement(_ name: UnsafePointer<xmlChar>?) {
+        if name == names.si {
+            strings.append(String(decoding: current, as: UTF8.self))
+            inItem = false
+        } else if name == names.t {
+            inText = false
+        } else if name == names.rPh {
+            inPhonetic -= 1
+        }
+    }
+
+    private mutating func characters(_ bytes: UnsafePointer<xmlChar>?, count: Int) {
+        guard inText, let bytes else { return }
+        current.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
+    }
+}
