@@ -85,6 +85,35 @@ final class ReportTests: XCTestCase {
         XCTAssertEqual((json["durations"] as? [[String: Any]])?.map { $0["stage"] as? String }, ["items", "finish"])
     }
 
+    /// A workbook's rejected record is located at its cell in both reports, as in the message.
+    func testWorkbookCellsInBothReports() throws {
+        let ws = try Workspace()
+        try FileManager.default.copyItem(at: Pipectl.repository.appendingPathComponent("Tests/ExtrasTests/Fixtures/libreoffice/cell-kinds.xlsx"),
+                                         to: ws.root.appendingPathComponent("cell-kinds.xlsx"))
+        try ws.write("""
+            version: 1
+            name: cells
+            on_reject: continue
+            store: { path: build/cells.sqlite, layout: sqlite }
+            report: { xlsx: build/cells.xlsx, json: build/cells.json }
+            entities:
+              Item: { unique: name, attributes: { name: string, quantity: string } }
+            sources:
+              - name: items
+                read: { xlsx: cell-kinds.xlsx, sheet: Items }
+                load: { Item: { name: name, quantity: quantity } }
+            """, to: "cells.yaml")
+        let result = try ws.run("run", "cells.yaml")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains(##"cell-kinds.xlsx: Items!B4: warning: record rejected: xlsx: field 'quantity' "#DIV/0!""##), result.stderr)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: ws.bytes("build/cells.json")) as? [String: Any])
+        let issues = try XCTUnwrap(json["issues"] as? [[String: String]])
+        XCTAssertEqual(issues.first?["location"], "cell-kinds.xlsx: Items!B4")
+        let rejected = try Workbook(ws.root.appendingPathComponent("build/cells.xlsx")).sheet(2)
+        XCTAssertTrue(rejected.contains(row(2, ["rejected", "items", "cell-kinds.xlsx: Items!B4", "xlsx", nil, "quantity", "#DIV/0!",
+                                                "the cell holds the error #DIV/0!, not a value"])), rejected)
+    }
+
     func testIdenticalRunsGiveIdenticalReports() throws {
         let ws = try Workspace()
         // Identical runs start from the same state: no store, then the store the run writes (which
