@@ -118,6 +118,16 @@ struct XLSXReaderTests {
         #expect(error.description == "data/Groceries.xlsx: Items!A4: error: xlsx: the cell names a shared string the workbook does not have")
     }
 
+    @Test("the header: a blank cell between names is named by its column, formatted empty cells after the last name are no fields")
+    func headerNames() throws {
+        let rows = #"<row r="1"><c r="A1" t="inlineStr"><is><t> name </t></is></c><c r="C1" t="inlineStr"><is><t>unit</t></is></c>"#
+            + #"<c r="D1" s="1"/><c r="E1" t="inlineStr"><is><t>  </t></is></c></row>"#
+            + #"<row r="2"><c r="A2" t="inlineStr"><is><t>Milk</t></is></c><c r="B2"><v>2</v></c><c r="C2" t="inlineStr"><is><t>l</t></is></c></row>"#
+        let (fields, records) = try XLSXTest.read(XLSXTest.workbook(sheets: [("Items", rows)]))
+        #expect(fields == ["name", "B", "unit"])
+        #expect(records.map(\.values) == [[.text("Milk"), .text("2"), .text("l")]])
+    }
+
     @Test("a sheet by name or position; one that does not exist lists the sheets there are")
     func sheets() throws {
         let one = #"<row r="1"><c r="A1" t="inlineStr"><is><t>a</t></is></c></row><row r="2"><c r="A2"><v>1</v></c></row>"#

@@ -96,10 +96,20 @@ public final class XLSXReader: RecordReader {
                 header = [:]
                 for (column, cell) in row.cells.enumerated() { if let cell { header[column] = cell.text } }
             } while rowNumber < headerRow
-            let last = min(header.keys.max() ?? 0, lastColumn)
-            names = last < firstColumn ? [] : (firstColumn...last).map { column in
-                let name = header[column].flatMap { Trimming.trimmed($0) ?? $0 } ?? ""
-                return name.isEmpty ? XLSXReader.columnName(column) : name
+            let named = header.compactMapValues { text in (Trimming.trimmed(text) ?? text).isEmpty ? nil : Trimming.trimmed(text) ?? text }
+            // Up to the last named column: a formatted but empty cell after it names nothing.
+            let last = min(named.keys.max() ?? 0, lastColumn)
+            names = last < firstColumn ? [] : (firstColumn...last).map { named[$0] ?? XLSXReader.columnName($0) }
+            var seen: [String: Int] = [:]
+            for (offset, name) in names.enumerated() {
+                let column = firstColumn + offset
+                if let earlier = seen[name] {
+                    // The later column would never be read: its values would be lost without a word.
+                    throw PipelineError(.invalidInput, at: Location(file: input.displayPath, path: "\(sheetName)!\(XLSXReader.columnName(column))\(rowNumber)"),
+                                        stage: "xlsx", "column \(XLSXReader.columnName(column)) of the header row is named '\(name)' like column "
+                                            + "\(XLSXReader.columnName(earlier)) (header names must be unique)")
+                }
+                seen[name] = column
             }
             firstDataRow = rowNumber + 1
         } else {

@@ -83,6 +83,9 @@ with open(path, 'rb') as f:
     data = f.read()
 with open(path, 'wb') as f:
     f.write(data.replace(b'<t>Milk</t>', b'<t>Mylk</t>'))
+# Two columns of one name: the second would never be read.
+workbook('xlsx-duplicate-header.xlsx', sheet(f'<row r="1">{inline("A1", "name")}{inline("B1", "unit")}{inline("C1", " name ")}</row>'
+                                             f'<row r="2">{inline("A2", "Milk")}{inline("B2", "l")}{inline("C2", "Oat milk")}</row>'))
 # A Numbers document saved with an .xlsx name.
 write('xlsx-numbers-document.xlsx', [('Index/Document.iwa', b'\x01\x02\x03'), ('Metadata/Properties.plist', '<plist/>')])
 
