@@ -128,6 +128,25 @@ struct XLSXReaderTests {
         #expect(records.map(\.values) == [[.text("Milk"), .text("2"), .text("l")]])
     }
 
+    /// A run that stops early (an error, a signal) leaves no thread behind, blocked on a full queue.
+    @Test("a sheet's inflating thread stops when the reader is done with it, however far it got")
+    func inflatingStops() throws {
+        let rows = (1...60_000).map { #"<row r="\#($0)"><c r="A\#($0)" t="inlineStr"><is><t>item \#($0)</t></is></c></row>"# }.joined()
+        let input = try XLSXTest.workbook(sheets: [("Items", rows)])
+        let stream = InflatingStream(url: input.url, part: "xl/worksheets/sheet1.xml", displayPath: input.displayPath)
+        #expect(try stream.next()?.isEmpty == false)
+        // The sheet is 4 MB and the queue holds 2: the thread waits for room until cancelled.
+        let deadline = Date().addingTimeInterval(10)
+        stream.cancel()
+        while !stream.hasFinished, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(stream.hasFinished)
+        // Read to the end, the same sheet gives all its bytes.
+        let whole = InflatingStream(url: input.url, part: "xl/worksheets/sheet1.xml", displayPath: input.displayPath)
+        var total = 0
+        while let chunk = try whole.next() { total += chunk.count }
+        #expect(total > 4_000_000 && whole.hasFinished)
+    }
+
     @Test("a sheet by name or position; one that does not exist lists the sheets there are")
     func sheets() throws {
         let one = #"<row r="1"><c r="A1" t="inlineStr"><is><t>a</t></is></c></row><row r="2"><c r="A2"><v>1</v></c></row>"#

@@ -47,6 +47,13 @@ final class InflatingStream: @unchecked Sendable {
         return nil
     }
 
+    /// Whether the thread is done: at the end of the part, stopped by an error, or cancelled.
+    var hasFinished: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return finished
+    }
+
     /// Stops the thread at its next chunk (the parser is done with the sheet, or gave up on it).
     func cancel() {
         condition.lock()
@@ -56,6 +63,7 @@ final class InflatingStream: @unchecked Sendable {
     }
 
     private func put(_ chunk: Data) throws {
+        guard !chunk.isEmpty else { return }  // an empty chunk is how `next` says the part has ended
         condition.lock()
         defer { condition.unlock() }
         while chunks.count >= Self.capacity && !cancelled { condition.wait() }
