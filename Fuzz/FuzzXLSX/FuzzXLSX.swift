@@ -37,7 +37,7 @@ enum SheetWorkbook {
 
     /// A workbook whose first sheet is `sheet`, stored uncompressed.
     static func pack(sheet: Data) -> Data {
-        guard let archive = try? Archive(data: Data(), accessMode: .create) else { return sheet }
+        guard let archive = try? Archive(data: Data(), accessMode: .create, pathEncoding: nil) else { return sheet }
         for (path, data) in parts.map({ ($0.0, Data($0.1.utf8)) }) + [("xl/worksheets/sheet1.xml", sheet)] {
             try? archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .none) { position, size in
                 data.subdata(in: Int(position)..<Int(position) + size)

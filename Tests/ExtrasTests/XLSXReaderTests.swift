@@ -133,7 +133,8 @@ struct XLSXReaderTests {
     func inflatingStops() throws {
         let rows = (1...60_000).map { #"<row r="\#($0)"><c r="A\#($0)" t="inlineStr"><is><t>item \#($0)</t></is></c></row>"# }.joined()
         let input = try XLSXTest.workbook(sheets: [("Items", rows)])
-        let stream = InflatingStream(url: input.url, part: "xl/worksheets/sheet1.xml", displayPath: input.displayPath)
+        let part = try XLSXWorkbook(url: input.url, displayPath: input.displayPath).part("xl/worksheets/sheet1.xml")
+        let stream = InflatingStream(url: input.url, part: part, displayPath: input.displayPath)
         #expect(try stream.next()?.isEmpty == false)
         // The sheet is 4 MB and the queue holds 2: the thread waits for room until cancelled.
         let deadline = Date().addingTimeInterval(10)
@@ -141,7 +142,7 @@ struct XLSXReaderTests {
         while !stream.hasFinished, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         #expect(stream.hasFinished)
         // Read to the end, the same sheet gives all its bytes.
-        let whole = InflatingStream(url: input.url, part: "xl/worksheets/sheet1.xml", displayPath: input.displayPath)
+        let whole = InflatingStream(url: input.url, part: part, displayPath: input.displayPath)
         var total = 0
         while let chunk = try whole.next() { total += chunk.count }
         #expect(total > 4_000_000 && whole.hasFinished)
@@ -202,8 +203,8 @@ struct XLSXReaderTests {
             var plain = lxw_rich_string_tuple(format: nil, string: strdup("Fresh "))
             var strong = lxw_rich_string_tuple(format: bold, string: strdup("parsley"))
             defer { free(plain.string); free(strong.string) }
-            try withUnsafeMutablePointer(to: &plain) { first in
-                try withUnsafeMutablePointer(to: &strong) { second in
+            withUnsafeMutablePointer(to: &plain) { first in
+                withUnsafeMutablePointer(to: &strong) { second in
                     var runs: [UnsafeMutablePointer<lxw_rich_string_tuple>?] = [first, second, nil]
                     #expect(worksheet_write_rich_string(sheet, 1, 0, &runs, nil) == LXW_NO_ERROR)
                 }

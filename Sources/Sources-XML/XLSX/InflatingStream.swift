@@ -1,11 +1,11 @@
 import Foundation
-import ZIPFoundation
 
 /// A part of a workbook inflated on a thread of its own and handed over in chunks: the sheet's
 /// parser reads while the next chunks are inflated (a 1M-row sheet is 200 MB of XML, about a
 /// second of inflating), and the sheet never touches the disk.
 ///
-/// The thread opens the archive itself: a ZIPFoundation `Archive` is not for two threads.
+/// The thread reads the archive with a file handle of its own (`ZipPart`): a ZIPFoundation
+/// `Archive` is not for two threads.
 final class InflatingStream: @unchecked Sendable {
     // @unchecked: `chunks`, `finished`, `failure` and `cancelled` are read and written under
     // `condition` only; the thread's archive is its own.
@@ -17,13 +17,10 @@ final class InflatingStream: @unchecked Sendable {
     /// Chunks of 256 KB inflated ahead of the parser, at most: memory stays at 2 MB.
     static let capacity = 8
 
-    init(url: URL, part: String, displayPath: String) {
+    init(url: URL, part: ZipPart, displayPath: String) {
         let thread = Thread { [self] in
             do {
-                guard let archive = try? Archive(url: url, accessMode: .read) else {
-                    throw XLSXWorkbook.failure(displayPath, "the workbook's zip archive cannot be read: is the file complete, and an .xlsx?")
-                }
-                try XLSXWorkbook.extract(part, from: archive, displayPath: displayPath) { try put($0) }
+                try part.unpack(from: url, displayPath: displayPath) { try put($0) }
                 finish(nil)
             } catch {
                 finish(error)

@@ -72,9 +72,9 @@ public final class XLSXReader: RecordReader {
         }
         sheetName = chosen.name
         // Refused before any thread starts: a part outside the archive, or none by that name.
-        let entry = try XLSXWorkbook.entry(chosen.path, in: workbook.archive, displayPath: input.displayPath)
-        let stream = InflatingStream(url: input.url, part: chosen.path, displayPath: input.displayPath)
-        parser = Pinned(SheetParser(stream: stream, packedFraction: Double(entry.compressedSize) / Double(max(entry.uncompressedSize, 1)),
+        let part = try workbook.part(chosen.path)
+        let stream = InflatingStream(url: input.url, part: part, displayPath: input.displayPath)
+        parser = Pinned(SheetParser(stream: stream, packedFraction: Double(part.packedSize) / Double(max(part.inflatedSize, 1)),
                                     workbook: workbook, displayPath: input.displayPath, sheet: sheetName))
         try parser.pointee.start(context: parser.context)
         firstColumn = options.range?.firstColumn ?? 1

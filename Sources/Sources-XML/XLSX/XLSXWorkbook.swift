@@ -15,12 +15,10 @@ import ZIPFoundation
 /// libxml2's SAX parser as they are inflated (see `XLSXReader`); the small parts (workbook,
 /// relationships, styles, shared strings) are parsed in memory.
 struct XLSXWorkbook {
-    /// Limits on every entry, against zip bombs: its size inflated, and how much larger than
-    /// compressed it may be. A real sheet compresses 5-30 times; a bomb thousands.
-    static let largestEntry: Int64 = 4 << 30
-    static let largestRatio: Int64 = 200
-
     let archive: Archive
+    let url: URL
+    /// Where each part's local header starts (`ZipPart`).
+    let headers: [String: UInt64]
     let displayPath: String
     let sheets: [(name: String, path: String)]
     let sharedStrings: [String]
@@ -59,14 +57,17 @@ struct XLSXWorkbook {
             throw fail("the workbook's zip archive cannot be read: is the file complete, and an .xlsx?")
         }
         self.archive = archive
+        self.url = url
+        let headers = (try? ZipPart.localHeaders(of: url)) ?? [:]
+        self.headers = headers
         if archive["Index/Document.iwa"] != nil || archive["Index.zip"] != nil {
             throw fail("this is a Numbers document: export it as .xlsx (File > Export To > Excel)")
         }
         guard archive["xl/workbook.xml"] != nil else { throw fail("the archive has no xl/workbook.xml: it is not an .xlsx workbook") }
 
-        let workbook = try Self.parse("xl/workbook.xml", from: archive, displayPath: displayPath)
+        let workbook = try Self.parse("xl/workbook.xml", in: archive, headers: headers, url: url, displayPath: displayPath)
         let relations = try archive["xl/_rels/workbook.xml.rels"].map { _ in
-            try Self.parse("xl/_rels/workbook.xml.rels", from: archive, displayPath: displayPath)
+            try Self.parse("xl/_rels/workbook.xml.rels", in: archive, headers: headers, url: url, displayPath: displayPath)
         } ?? []
         var targets: [String: String] = [:]
         for element in relations where element.name == "Relationship" {
@@ -86,7 +87,8 @@ struct XLSXWorkbook {
             let parser = Pinned(SharedStringsParser(displayPath: displayPath))
             defer { parser.pointee.release() }
             try parser.pointee.start(context: parser.context)
-            try Self.extract(SharedStringsParser.part, from: archive, displayPath: displayPath) { try parser.pointee.feed($0) }
+            try Self.part(SharedStringsParser.part, in: archive, headers: headers, url: url, displayPath: displayPath)
+                .unpack(from: url, displayPath: displayPath) { try parser.pointee.feed($0) }
             try parser.pointee.feed(Data())
             sharedStrings = parser.pointee.strings
         } else {
@@ -95,7 +97,7 @@ struct XLSXWorkbook {
 
         var dates = Set<Int>()
         if archive["xl/styles.xml"] != nil {
-            let styles = try Self.parse("xl/styles.xml", from: archive, displayPath: displayPath)
+            let styles = try Self.parse("xl/styles.xml", in: archive, headers: headers, url: url, displayPath: displayPath)
             var custom: [Int: String] = [:]
             for element in styles where element.name == "numFmt" {
                 if let id = element.attributes["numFmtId"].flatMap(Int.init), let code = element.attributes["formatCode"] { custom[id] = code }
@@ -138,53 +140,29 @@ struct XLSXWorkbook {
         PipelineError(.invalidInput, at: Location(file: displayPath), stage: "xlsx", message)
     }
 
-    /// The entry of a part, which must lie inside the archive.
-    static func entry(_ path: String, in archive: Archive, displayPath: String) throws -> Entry {
+    /// A part, ready to be unpacked on any thread; it must lie inside the archive.
+    static func part(_ path: String, in archive: Archive, headers: [String: UInt64], url: URL, displayPath: String) throws -> ZipPart {
         guard !path.split(separator: "/").contains(".."), !path.hasPrefix("/") else {
             throw failure(displayPath, "the part '\(path)' points outside the archive")
         }
         guard let entry = archive[path] else { throw failure(displayPath, "the workbook has no part '\(path)'") }
-        return entry
+        guard let header = headers[path] else {
+            throw failure(displayPath, "the part '\(path)' is missing from the archive's directory: is the workbook damaged?")
+        }
+        return try ZipPart(entry: entry, headerOffset: header, in: url, displayPath: displayPath)
     }
 
-    /// An entry's bytes, within the limits.
-    static func read(_ path: String, from archive: Archive, displayPath: String) throws -> Data {
+    func part(_ path: String) throws -> ZipPart {
+        try Self.part(path, in: archive, headers: headers, url: url, displayPath: displayPath)
+    }
+
+    /// A small part's bytes, within the limits.
+    static func read(_ path: String, in archive: Archive, headers: [String: UInt64], url: URL, displayPath: String) throws -> Data {
         var data = Data()
-        try extract(path, from: archive, displayPath: displayPath) { data.append($0) }
+        try part(path, in: archive, headers: headers, url: url, displayPath: displayPath).unpack(from: url, displayPath: displayPath) {
+            data.append($0)
+        }
         return data
-    }
-
-    /// Hands an entry's inflated bytes to `consume` a chunk at a time, counting them: an entry
-    /// that inflates past `largestEntry`, or `largestRatio` times its compressed size, stops.
-    static func extract(_ path: String, from archive: Archive, displayPath: String, _ consume: (Data) throws -> Void) throws {
-        func fail(_ message: String) -> PipelineError {
-            PipelineError(.invalidInput, at: Location(file: displayPath), stage: "xlsx", message)
-        }
-        let entry = try entry(path, in: archive, displayPath: displayPath)
-        let limit = min(largestEntry, max(Int64(entry.compressedSize) * largestRatio, 1 << 20))
-        var total: Int64 = 0
-        var checksum = CRC32()
-        do {
-            // Large chunks: a sheet of 200 MB is 800 writes, not 12,000. The checksum is ours (see CRC32).
-            _ = try archive.extract(entry, bufferSize: 1 << 18, skipCRC32: true) { chunk in
-                total += Int64(chunk.count)
-                if total > limit {
-                    throw fail("the part '\(path)' inflates to more than \(limit >> 20) MB (\(largestRatio) times its packed size): "
-                                   + "refused as a zip bomb")
-                }
-                chunk.withUnsafeBytes { checksum.update($0) }
-                try consume(chunk)
-            }
-        } catch let error as PipelineError {
-            throw error
-        } catch {
-            throw fail("the part '\(path)' cannot be unpacked (\(error)): is the workbook damaged?")
-        }
-        #if !FUZZING  // where mutated bytes must reach the parsers
-        guard checksum.value == entry.checksum else {
-            throw fail("the part '\(path)' is damaged: its checksum does not match its contents")
-        }
-        #endif
     }
 
     struct Element {
@@ -194,8 +172,8 @@ struct XLSXWorkbook {
 
     /// The elements of a small part (the workbook, its relationships, the styles), in document
     /// order, with their attributes.
-    static func parse(_ part: String, from archive: Archive, displayPath: String) throws -> [Element] {
-        let data = try read(part, from: archive, displayPath: displayPath)
+    static func parse(_ part: String, in archive: Archive, headers: [String: UInt64], url: URL, displayPath: String) throws -> [Element] {
+        let data = try read(part, in: archive, headers: headers, url: url, displayPath: displayPath)
         // No spreadsheet program declares entities; Foundation's parser would expand internal
         // ones (a billion laughs) and silently drop external ones.
         if declaresEntities(data) {
