@@ -76,49 +76,62 @@ public final class XLSXReader: RecordReader {
         let stream = InflatingStream(url: input.url, part: part, displayPath: input.displayPath)
         parser = Pinned(SheetParser(stream: stream, packedFraction: Double(part.packedSize) / Double(max(part.inflatedSize, 1)),
                                     workbook: workbook, displayPath: input.displayPath, sheet: sheetName))
-        try parser.pointee.start(context: parser.context)
         firstColumn = options.range?.firstColumn ?? 1
         rowLocation = Location(file: input.displayPath, path: "\(sheetName)!\(XLSXReader.columnName(firstColumn))")
         lastColumn = options.range?.lastColumn ?? Int.max
         lastRow = options.range?.lastRow ?? Int.max
         let headerRow = options.range?.firstRow ?? 1
-        var names: [String]
-        if options.header {
-            // The header row names the fields (the first row of the range, or of the sheet).
-            var header: [Int: String] = [:]
-            var rowNumber = 0
-            repeat {
-                guard let row = try parser.pointee.nextRow() else {
-                    header = [:]
-                    break
-                }
-                rowNumber = row.number
-                header = [:]
-                for (column, cell) in row.cells.enumerated() { if let cell { header[column] = cell.text } }
-            } while rowNumber < headerRow
-            let named = header.compactMapValues { text in (Trimming.trimmed(text) ?? text).isEmpty ? nil : Trimming.trimmed(text) ?? text }
-            // Up to the last named column: a formatted but empty cell after it names nothing.
-            let last = min(named.keys.max() ?? 0, lastColumn)
-            names = last < firstColumn ? [] : (firstColumn...last).map { named[$0] ?? XLSXReader.columnName($0) }
-            var seen: [String: Int] = [:]
-            for (offset, name) in names.enumerated() {
-                let column = firstColumn + offset
-                if let earlier = seen[name] {
-                    // The later column would never be read: its values would be lost without a word.
-                    throw PipelineError(.invalidInput, at: Location(file: input.displayPath, path: "\(sheetName)!\(XLSXReader.columnName(column))\(rowNumber)"),
-                                        stage: "xlsx", "column \(XLSXReader.columnName(column)) of the header row is named '\(name)' like column "
-                                            + "\(XLSXReader.columnName(earlier)) (header names must be unique)")
-                }
-                seen[name] = column
+        var names: [String] = []
+        do {
+            try parser.pointee.start(context: parser.context)
+            if options.header {
+                (names, firstDataRow) = try Self.header(parser, row: headerRow, columns: firstColumn...lastColumn, sheet: sheetName,
+                                                        displayPath: input.displayPath)
+            } else {
+                firstDataRow = headerRow
             }
-            firstDataRow = rowNumber + 1
-        } else {
-            names = []
-            firstDataRow = headerRow
+            if let columns = options.columns { names = columns }
+            guard !names.isEmpty else { throw fail("the sheet '\(sheetName)' has no header row to name its columns (set header: false and columns:)") }
+        } catch {
+            // Thrown before the reader exists, so no deinit will: the parser and the inflating
+            // thread are let go here.
+            parser.pointee.release()
+            throw error
         }
-        if let columns = options.columns { names = columns }
-        guard !names.isEmpty else { throw fail("the sheet '\(sheetName)' has no header row to name its columns (set header: false and columns:)") }
         fieldNames = names
+    }
+
+    /// The fields the header row names (the first row of the range, or of the sheet), and the
+    /// row after it.
+    private static func header(_ parser: borrowing Pinned<SheetParser>, row headerRow: Int, columns: ClosedRange<Int>, sheet: String,
+                               displayPath: String) throws -> (names: [String], firstDataRow: Int) {
+        var header: [Int: String] = [:]
+        var rowNumber = 0
+        repeat {
+            guard let row = try parser.pointee.nextRow() else {
+                header = [:]
+                break
+            }
+            rowNumber = row.number
+            header = [:]
+            for (column, cell) in row.cells.enumerated() { if let cell { header[column] = cell.text } }
+        } while rowNumber < headerRow
+        let named = header.compactMapValues { text in (Trimming.trimmed(text) ?? text).isEmpty ? nil : Trimming.trimmed(text) ?? text }
+        // Up to the last named column: a formatted but empty cell after it names nothing.
+        let last = min(named.keys.max() ?? 0, columns.upperBound)
+        let names = last < columns.lowerBound ? [] : (columns.lowerBound...last).map { named[$0] ?? XLSXReader.columnName($0) }
+        var seen: [String: Int] = [:]
+        for (offset, name) in names.enumerated() {
+            let column = columns.lowerBound + offset
+            if let earlier = seen[name] {
+                // The later column would never be read: its values would be lost without a word.
+                throw PipelineError(.invalidInput, at: Location(file: displayPath, path: "\(sheet)!\(XLSXReader.columnName(column))\(rowNumber)"),
+                                    stage: "xlsx", "column \(XLSXReader.columnName(column)) of the header row is named '\(name)' like column "
+                                        + "\(XLSXReader.columnName(earlier)) (header names must be unique)")
+            }
+            seen[name] = column
+        }
+        return (names, rowNumber + 1)
     }
 
     deinit {
