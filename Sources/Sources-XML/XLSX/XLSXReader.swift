@@ -214,8 +214,6 @@ public final class XLSXReader: RecordReader {
         return nil
     }
 
-    static let errorValues: Set<String> = ["#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#GETTING_DATA", "#SPILL!", "#CALC!"]
-
     /// Seconds from Excel's serial day 0 to 2001-01-01 (Core Data's reference date).
     static func seconds(fromSerial serial: Double, date1904: Bool) -> Double {
         // 1900 system: serial 1 is 1900-01-01, and Excel counts a 29 February 1900 that never was
@@ -227,7 +225,7 @@ public final class XLSXReader: RecordReader {
     }
 
     static func value(type: UInt8, isString: Bool, style: Int, column: Int, rowNumber: Int, text bytes: [UInt8],
-                              workbook: XLSXWorkbook, displayPath: String, sheet: String) throws -> Cell {
+                      workbook: XLSXWorkbook, displayPath: String, sheet: String) throws -> Cell {
         switch type {
         case UInt8(ascii: "s") where !isString:
             // The index's digits, read in place: a String for each would cost an allocation a cell.
@@ -241,7 +239,7 @@ public final class XLSXReader: RecordReader {
                                     stage: "xlsx", "the cell names a shared string the workbook does not have")
             }
             let string = workbook.sharedStrings[index]
-            return Cell(text: string, value: .text(string))
+            return Cell(text: string, value: string.isEmpty ? .null : .text(string))
         case UInt8(ascii: "i"), UInt8(ascii: "s"):
             // inlineStr, and str (a formula's text).
             let string = String(decoding: bytes, as: UTF8.self)

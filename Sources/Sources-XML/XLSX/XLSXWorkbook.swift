@@ -10,10 +10,11 @@ import ZIPFoundation
 /// which cell styles are dates, and the date system.
 ///
 /// The archive is read with ZIPFoundation (a listed package: pure Swift over zlib, which Foundation
-/// already links), not libzip: one C library fewer to install on every machine, and it hands out
-/// an entry as a stream of chunks, so a sheet is never held whole. A sheet's chunks go to
-/// libxml2's SAX parser as they are inflated (see `XLSXReader`); the small parts (workbook,
-/// relationships, styles, shared strings) are parsed in memory.
+/// already links), not libzip: one C library fewer to install on every machine, and its inflater
+/// hands out a part as a stream of chunks, so a sheet is never held whole. Where a part's bytes
+/// lie, and where they end, pipectl reads itself (`ZipPart`). A sheet's chunks go to libxml2's SAX
+/// parser as they are inflated (`XLSXReader`), and so do the shared strings
+/// (`SharedStringsParser`); the small parts (workbook, relationships, styles) are parsed whole.
 struct XLSXWorkbook {
     let archive: Archive
     let url: URL
