@@ -148,6 +148,18 @@ struct XLSXReaderTests {
         #expect(total > 4_000_000 && whole.hasFinished)
     }
 
+    /// Some writers leave out the references (`r`): rows and cells then follow the ones before,
+    /// also across the parser's chunks of 256 KB.
+    @Test("rows and cells without references are numbered by their order")
+    func implicitReferences() throws {
+        let rows = #"<row><c t="inlineStr"><is><t>name</t></is></c><c t="inlineStr"><is><t>unit</t></is></c></row>"#
+            + (1...20_000).map { #"<row><c t="inlineStr"><is><t>item \#($0)</t></is></c><c t="inlineStr"><is><t>kg</t></is></c></row>"# }.joined()
+        let (_, records) = try XLSXTest.read(XLSXTest.workbook(sheets: [("Items", rows)]))
+        #expect(records.count == 20_000)
+        #expect(records.last?.values == [.text("item 20000"), .text("kg")])
+        #expect(records.last?.location.description == "data/Groceries.xlsx: Items!A20001")
+    }
+
     @Test("a sheet by name or position; one that does not exist lists the sheets there are")
     func sheets() throws {
         let one = #"<row r="1"><c r="A1" t="inlineStr"><is><t>a</t></is></c></row><row r="2"><c r="A2"><v>1</v></c></row>"#

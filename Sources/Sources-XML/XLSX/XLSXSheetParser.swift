@@ -28,6 +28,7 @@ struct SheetParser {
     /// The row being read, and its last cell's column (for cells without a reference).
     private var row: XLSXReader.Row?
     private var implicitColumn = 0
+    private var lastRowNumber = 0
     /// The cell being read: its column, type (the first byte of `t`: s, i(nlineStr), b, e, (s)tr), style.
     private var cell: (column: Int, type: UInt8, style: Int, isString: Bool)?
     /// Inside `<v>`, or a `<t>` of an inline string (outside phonetic hints): text that is the cell's.
@@ -187,7 +188,7 @@ struct SheetParser {
         } else if name == names.rPh {
             inPhonetic += 1
         } else if name == names.row {
-            var number = (row?.number ?? rows.last?.number ?? 0) + 1
+            var number = lastRowNumber + 1  // a row without `r` follows the one before
             for index in 0..<count {
                 guard let attributes, attributes[index * 5] == names.r, let value = attributes[index * 5 + 3],
                       let end = attributes[index * 5 + 4] else { continue }
@@ -201,8 +202,8 @@ struct SheetParser {
 
     private mutating func endElement(_ name: UnsafePointer<xmlChar>?) {
         if name == names.c {
+            defer { cell = nil }
             guard let current = cell, row != nil else { return }
-            cell = nil
             do {
                 let made = try XLSXReader.value(type: current.type, isString: current.isString, style: current.style, column: current.column,
                                                 rowNumber: row!.number, text: text, workbook: workbook, displayPath: displayPath, sheet: sheet)
@@ -221,6 +222,7 @@ struct SheetParser {
             inPhonetic -= 1
         } else if name == names.row, let finished = row {
             rows.append(finished)
+            lastRowNumber = finished.number
             row = nil
         }
     }
