@@ -136,11 +136,19 @@ private final class YAMLConverter {
             }
             return message
         }
+        // `{` and `}` are YAML's own inside a flow mapping, so an unquoted `${NAME}` there breaks the
+        // file before any variable is read; the bare syntax error would not say why.
+        func variableHint(_ context: YamlError.Context?, _ mark: Mark) -> String {
+            guard let context, context.text.contains("flow"),
+                  let line = location(mark).1,
+                  line.contains("${") else { return "" }
+            return "; inside { ... } quote a value that uses a variable, as in path: \"${BUILD_DIR}/Grocery.sqlite\""
+        }
         switch error {
         case .scanner(let context, let problem, let mark, _),
              .parser(let context, let problem, let mark, _),
              .composer(let context, let problem, let mark, _):
-            return at(mark, syntax(problem, context))
+            return at(mark, syntax(problem, context) + variableHint(context, mark))
         case .reader(let problem, let offset, _, _):
             return at(offset.flatMap(position(atCharacterOffset:)), "invalid YAML: \(problem)")
         case .duplicatedKeysInMapping(let duplicates, let context):

@@ -91,6 +91,12 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: ws.root.appendingPathComponent("from-env/recipes.sqlite").path))
         let bad = try ws.run("run", "recipes.yaml", "--var", "OUT DIR=x")
         #expect(bad.status != 0 && bad.stderr.contains("--var expects NAME=VALUE"), "\(bad.stderr)")
+        // Unquoted inside a flow mapping, YAML itself stops at the `{`: the error says to quote it.
+        try ws.write(Self.pipeline.replacingOccurrences(of: "path: build/recipes.sqlite", with: "path: ${OUT_DIR}/recipes.sqlite"), to: "unquoted.yaml")
+        let unquoted = try ws.run("run", "unquoted.yaml", "--var", "OUT_DIR=dist")
+        #expect(unquoted.status == 65, "\(unquoted.stderr)")
+        #expect(unquoted.stderr.hasPrefix("unquoted.yaml:3:"), "\(unquoted.stderr)")
+        #expect(unquoted.stderr.contains(#"inside { ... } quote a value that uses a variable, as in path: "${BUILD_DIR}/Grocery.sqlite""#), "\(unquoted.stderr)")
     }
 
     @Test("--dry-run writes nothing: not the store, not its folder, not the pipeline's reports; --report still writes its own")
