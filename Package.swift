@@ -131,7 +131,8 @@ let package = Package(
                                                 "CXLSXWriter", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             exclude: ["Fixtures"]),
         .testTarget(
-            name: "pipectlTests", dependencies: ["pipectl", "SinksSQLite", "SQLite", "CoreDataFormat", "Diagnostics", "Pipeline", "ReportsXLSX", "Safeguards"],
+            name: "pipectlTests", dependencies: ["pipectl", "SinksSQLite", "SQLite", "CoreDataFormat", "Diagnostics", "Pipeline", "ReportsXLSX", "Safeguards",
+                                               "CXLSXWriter"],
             exclude: ["Fixtures", "Snapshots"]),
     ],
     swiftLanguageModes: [.v6]

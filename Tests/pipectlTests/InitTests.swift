@@ -1,3 +1,4 @@
+import CXLSXWriter
 import Foundation
 import SinksSQLite
 import SQLite
@@ -13,8 +14,8 @@ import Testing
             .joined(separator: "\n") + "\n"
     }
 
-    @Test("the grocery model and each grocery input, all five formats: a pipeline that validates and runs to the hand-written store's content",
-          arguments: ["csv", "xml", "json", "jsonl", "plist"])
+    @Test("the grocery model and each grocery input, all six formats: a pipeline that validates and runs to the hand-written store's content",
+          arguments: ["csv", "xml", "json", "jsonl", "plist", "xlsx"])
     func grocery(format: String) throws {
         let ws = try Workspace()
         if format == "jsonl" { try ws.write(try Self.jsonLines(ws), to: "pipelines/data/grocery.jsonl") }
@@ -23,6 +24,12 @@ import Testing
         #expect(made.status == 0, "\(made.stderr)")
         let yaml = try String(decoding: ws.bytes("pipelines/drafted.yaml"), as: UTF8.self)
         #expect(yaml.contains("Item: { unique: name }") && yaml.contains("guessed: the model has no uniqueness constraint on Item"), "\(yaml)")
+        if format == "xlsx" {
+            // The workbook's list sheet, its date cells in the zone given; its notes sheet told, not read.
+            #expect(yaml.contains("read: { xlsx: data/grocery.xlsx, sheet: Items, timezone: Europe/Berlin }"), "\(yaml)")
+            #expect(yaml.contains("# sheet Notes of data/grocery.xlsx is not read: no column names an attribute of the model"), "\(yaml)")
+            #expect(!yaml.contains("- date:"), "\(yaml)")
+        }
         #expect(try ws.run("validate", "pipelines/drafted.yaml").status == 0)
         let run = try ws.run("run", "-q", "pipelines/drafted.yaml")
         #expect(run.status == 0, "\(run.stderr)\n\(yaml)")
@@ -58,6 +65,58 @@ import Testing
         #expect(try ws.store("build/default.store").rows("SELECT ZPRODUCTNAME, ZUNITPRICE, ZINSTOCK FROM ZPRODUCT ORDER BY Z_PK") == [
             [.text("Tea"), .double(4.2), .integer(1)], [.text("Coffee"), .double(7.5), .integer(0)],
         ])
+    }
+
+    @Test("a workbook: a source per sheet that matches an entity, its date cells read as dates; an empty sheet and one that matches nothing told in comments")
+    func workbook() throws {
+        let ws = try Workspace()
+        try ws.write("""
+            import SwiftData
+            @Model final class Product {
+                @Attribute(.unique) var productName: String
+                var unitPrice: Double
+                var inStock: Bool
+                var added: Date
+            }
+            """, to: "Models/Product.swift")
+        let path = ws.root.appendingPathComponent("Products.xlsx").path
+        let book = try #require(workbook_new(path))
+        _ = workbook_add_worksheet(book, "Read me")
+        let products = try #require(workbook_add_worksheet(book, "Products"))
+        let chart = try #require(workbook_add_worksheet(book, "Chart data"))
+        let day = workbook_add_format(book)
+        format_set_num_format(day, "yyyy-mm-dd")
+        for (column, name) in ["Product_Name", "unit price", "IN STOCK", "Added"].enumerated() {
+            worksheet_write_string(products, 0, lxw_col_t(column), name, nil)
+        }
+        for (row, (name, price, stock, date)) in [("Tea", 4.2, true, (2024, 12, 1)), ("Coffee", 7.5, false, (2025, 1, 31))].enumerated() {
+            let r = lxw_row_t(row + 1)
+            worksheet_write_string(products, r, 0, name, nil)
+            worksheet_write_number(products, r, 1, price, nil)
+            worksheet_write_boolean(products, r, 2, stock ? 1 : 0, nil)
+            var when = lxw_datetime(year: Int32(date.0), month: Int32(date.1), day: Int32(date.2), hour: 0, min: 0, sec: 0)
+            worksheet_write_datetime(products, r, 3, &when, day)
+        }
+        worksheet_write_string(chart, 0, 0, "x", nil)
+        worksheet_write_number(chart, 1, 0, 1, nil)
+        #expect(workbook_close(book) == LXW_NO_ERROR)
+
+        let made = try ws.run("init", "--model", "Models", "Products.xlsx", "-o", "products.yaml")
+        #expect(made.status == 0 && made.stdout.contains("1 source;"), "\(made.stderr)\(made.stdout)")
+        let yaml = try String(decoding: ws.bytes("products.yaml"), as: UTF8.self)
+        for line in [#"read: { xlsx: Products.xlsx, sheet: Products, timezone: UTC }"#, "date cells: the zone is a guess (pipectl init --timezone)",
+                     #"# sheet "Read me" of Products.xlsx is not read: the sheet 'Read me' has no header row"#,
+                     #"# sheet "Chart data" of Products.xlsx is not read: no column names an attribute of the model"#,
+                     "name: Products-Products", "productName: Product_Name", "added: Added"] {
+            #expect(yaml.contains(line), "\(line) is missing from:\n\(yaml)")
+        }
+        #expect(!yaml.contains("- date:") && !yaml.contains("- number:") && !yaml.contains("- map:"), "\(yaml)")
+        let run = try ws.run("run", "-q", "products.yaml")
+        #expect(run.status == 0, "\(run.stderr)")
+        let rows = try ws.store("build/default.store").rows("SELECT ZPRODUCTNAME, ZUNITPRICE, ZINSTOCK, ZADDED FROM ZPRODUCT ORDER BY Z_PK")
+        #expect(rows == [
+            [.text("Tea"), .double(4.2), .integer(1), .integer(754_704_000)], [.text("Coffee"), .double(7.5), .integer(0), .integer(759_974_400)],
+        ], "\(rows)")  // whole seconds: a TIMESTAMP column (numeric affinity) keeps them as integers
     }
 
     @Test("dates that read as dd/MM and as MM/dd: the draft picks one and says the other reads them too")

@@ -47,6 +47,11 @@ public final class XLSXReader: RecordReader {
     /// `Items!A`: a record's location is this at its row.
     private let rowLocation: Location
 
+    /// The workbook's sheets in their order, as `sheet:` names them (for `pipectl init`).
+    public static func sheetNames(of input: Input) throws -> [String] {
+        try XLSXWorkbook(url: input.url, displayPath: input.displayPath).sheets.map(\.name)
+    }
+
     public init(input: Input, options: Options) throws {
         self.input = input
         var workbook = try XLSXWorkbook(url: input.url, displayPath: input.displayPath)

@@ -10,7 +10,8 @@ struct InitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "init",
         abstract: "Draft a pipeline from the app's model and its exports: fields matched to attributes, keys, transforms.",
-        discussion: "Each input becomes a source (its format from the extension); its fields are matched to the entity "
+        discussion: "Each input becomes a source (its format from the extension; of an .xlsx workbook, each sheet that "
+            + "matches an entity); its fields are matched to the entity "
             + "whose attributes they name (ignoring case, spaces and underscores), keys come from the model's uniqueness "
             + "constraints (else a guess), and trim, number, date and map steps from the values. Every guess is marked "
             + "in a comment. The file is checked as `pipectl validate` would before it is written.")
@@ -19,7 +20,7 @@ struct InitCommand: ParsableCommand {
             completion: .file(extensions: ["xcdatamodeld", "xcdatamodel", "swift"]))
     var model: String
 
-    @Argument(help: "The inputs (CSV, XML, JSON, JSON Lines, property list).", completion: .file())
+    @Argument(help: "The inputs (CSV, XML, JSON, JSON Lines, property list, .xlsx workbook).", completion: .file())
     var inputs: [String]
 
     @Option(name: .shortAndLong, help: ArgumentHelp("The pipeline file to write.", valueName: "file"))
@@ -44,13 +45,14 @@ struct InitCommand: ParsableCommand {
             let folder = outputURL.deletingLastPathComponent()
             let modelURL = URL(fileURLWithPath: model).standardizedFileURL
             let storeModel = try ModelFiles.read(modelURL)
-            let samples = try inputs.map { input in
+            let samples = try inputs.flatMap { input in
                 let url = URL(fileURLWithPath: input).standardizedFileURL
                 return try InputSample.read(url, path: Self.relative(url, from: folder))
             }
             var names: [String] = []
             for sample in samples {
                 var name = sample.url.deletingPathExtension().lastPathComponent
+                if let sheet = sample.sheet, sample.sheetCount > 1 { name += "-\(sheet)" }
                 while names.contains(name) { name += "-\(sample.format.rawValue)" }
                 names.append(name)
             }
@@ -58,13 +60,13 @@ struct InitCommand: ParsableCommand {
             let modelName = modelURL.deletingPathExtension().lastPathComponent
             let draft = PipelineDraft(model: storeModel, modelPath: Self.relative(modelURL, from: folder), samples: samples,
                                       timezone: timezone, isSwiftData: isSwiftData)
-            let yaml = draft.yaml(name: isSwiftData ? "default" : modelName.lowercased(),
+            let (yaml, sources) = draft.yaml(name: isSwiftData ? "default" : modelName.lowercased(),
                                   storePath: isSwiftData ? "build/default.store" : "build/\(modelName).sqlite", inputNames: names)
             // Checked as `validate` checks it: a draft that does not load is not written.
             _ = try PipelineLoader.load(yaml: yaml, file: outputURL, registry: Components.registry)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try Data(yaml.utf8).write(to: outputURL)
-            try Terminal.standardOutput.write("wrote \(output): \(samples.count) source\(samples.count == 1 ? "" : "s"); "
+            try Terminal.standardOutput.write("wrote \(output): \(sources) source\(sources == 1 ? "" : "s"); "
                                                   + "check the guesses its comments mark, then `pipectl run \(output)`\n")
         } catch {
             throw fail(with: error)

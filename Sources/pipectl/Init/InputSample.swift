@@ -5,12 +5,13 @@ import FoundationXML
 import Diagnostics
 import Pipeline
 import SourcesCSV
+import SourcesXML
 
 /// The first records of an input, as `pipectl init` reads them to draft a pipeline: the format
 /// from the extension, field names, and sample values as text (a property-list date stays a date).
 struct InputSample {
     enum Format: String {
-        case csv, xml, json, jsonl, plist
+        case csv, xml, json, jsonl, plist, xlsx
     }
 
     var url: URL
@@ -24,6 +25,11 @@ struct InputSample {
     var values: [String: [Value]]
     /// What `auto` chose for a CSV, to tell in a comment.
     var detected: [(name: String, value: String)] = []
+    /// A workbook's sheet, and how many sheets the workbook has.
+    var sheet: String?
+    var sheetCount = 1
+    /// Why a sheet of a workbook could not be sampled (the draft says so and reads the others).
+    var unreadable: String?
 
     static let sampled = 500
     static let largest = 64 << 20
@@ -35,21 +41,38 @@ struct InputSample {
         case "json": return .json
         case "jsonl", "ndjson": return .jsonl
         case "plist": return .plist
+        case "xlsx": return .xlsx
         default:
             throw PipelineError(.invalidInput, at: Location(file: url.path), stage: "init",
-                                "pipectl cannot tell the format from the extension '.\(url.pathExtension)' (csv, tsv, xml, json, jsonl, plist)")
+                                "pipectl cannot tell the format from the extension '.\(url.pathExtension)' (csv, tsv, xml, json, jsonl, plist, xlsx)")
         }
     }
 
-    static func read(_ url: URL, path: String) throws -> InputSample {
+    /// An input's sample; a workbook gives one per sheet.
+    static func read(_ url: URL, path: String) throws -> [InputSample] {
         let format = try format(of: url)
         var sample = InputSample(url: url, path: path, format: format, fields: [], values: [:])
         switch format {
         case .csv: try sample.readCSV()
         case .xml: try sample.readXML()
         case .json, .jsonl, .plist: try sample.readTree()
+        case .xlsx: return try readWorkbook(url, path: path)
         }
-        return sample
+        return [sample]
+    }
+
+    private mutating func add(records reader: any RecordReader) throws {
+        for name in reader.fieldNames where values[name] == nil { fields.append(name); values[name] = [] }
+        var count = 0
+        while count < Self.sampled {
+            do {
+                guard let record = try reader.next() else { break }
+                for (name, value) in zip(reader.fieldNames, record.values) { add(name, value) }
+                count += 1
+            } catch is Rejection {
+                continue
+            }
+        }
     }
 
     private mutating func add(_ name: String, _ value: Value) {
@@ -67,18 +90,30 @@ struct InputSample {
         ]), at: here)
         let input = Input(url: url, displayPath: path)
         let reader = try kind.makeReader(input: input, options: try Options(node, spec: kind.spec, stage: "csv"), fields: [])
-        for name in reader.fieldNames where values[name] == nil { fields.append(name); values[name] = [] }
-        var count = 0
-        while count < Self.sampled {
-            do {
-                guard let record = try reader.next() else { break }
-                for (name, value) in zip(reader.fieldNames, record.values) { add(name, value) }
-                count += 1
-            } catch is Rejection {
-                continue
-            }
-        }
+        try add(records: reader)
         detected = input.details.snapshot
+    }
+
+    /// Each sheet through pipectl's own xlsx reader, so dates, numbers and booleans arrive as the
+    /// cells hold them. A sheet that cannot be read (no header row, say) is told, not fatal, unless
+    /// it is the only one.
+    private static func readWorkbook(_ url: URL, path: String) throws -> [InputSample] {
+        let input = Input(url: url, displayPath: path)
+        let names = try XLSXReader.sheetNames(of: input)
+        guard !names.isEmpty else { throw PipelineError(.invalidInput, at: Location(file: path), stage: "init", "the workbook has no sheets") }
+        var samples: [InputSample] = []
+        for name in names {
+            var sample = InputSample(url: url, path: path, format: .xlsx, fields: [], values: [:])
+            sample.sheet = name
+            sample.sheetCount = names.count
+            do {
+                try sample.add(records: try XLSXReader(input: input, options: XLSXReader.Options(sheet: name)))
+            } catch let error as PipelineError where names.count > 1 {
+                sample.unreadable = error.message
+            }
+            samples.append(sample)
+        }
+        return samples
     }
 
     /// The repeated element under the root is the record; its attributes and child elements the fields.

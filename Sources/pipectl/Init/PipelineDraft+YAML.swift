@@ -15,8 +15,11 @@ extension PipelineDraft {
         return line + String(repeating: " ", count: max(1, 60 - line.count)) + "# " + comment + "\n"
     }
 
-    func yaml(name: String, storePath: String, inputNames: [String]) -> String {
-        var out = "# Drafted by `pipectl init` from \(modelPath) and \(samples.map(\.path).joined(separator: ", ")).\n"
+    /// The pipeline file, and how many sources it has.
+    func yaml(name: String, storePath: String, inputNames: [String]) -> (text: String, sources: Int) {
+        var inputs: [String] = []
+        for path in samples.map(\.path) where !inputs.contains(path) { inputs.append(path) }
+        var out = "# Drafted by `pipectl init` from \(modelPath) and \(inputs.joined(separator: ", ")).\n"
         out += "# Check each guess a comment marks, then `pipectl validate` and `pipectl run` this file.\n"
         out += "version: 1\nname: \(Self.scalar(name))\nstore:\n"
         out += "  path: \(Self.scalar(storePath))\n  layout: coredata\n  model: \(Self.scalar(modelPath))\n"
@@ -31,14 +34,33 @@ extension PipelineDraft {
             return key
         }
         var sources = "sources:\n"
+        var sourceCount = 0
+        // A workbook's sheet that matches no entity (notes, a chart's data) is told, not read,
+        // when another sheet of it does match.
+        let matchedWorkbooks = Set(samples.filter { $0.sheet != nil && $0.unreadable == nil && matches(for: $0) != nil }.map(\.path))
+        let zone = timezone ?? "UTC"
         for (sample, sourceName) in zip(samples, inputNames) {
+            if let sheet = sample.sheet, let why = sample.unreadable {
+                sources += "  # sheet \(Self.scalar(sheet)) of \(sample.path) is not read: \(why)\n"
+                continue
+            }
+            if let sheet = sample.sheet, matches(for: sample) == nil, matchedWorkbooks.contains(sample.path) {
+                sources += "  # sheet \(Self.scalar(sheet)) of \(sample.path) is not read: no column names an attribute of the model\n"
+                continue
+            }
+            sourceCount += 1
             sources += "  - name: \(Self.scalar(sourceName))\n"
             var read = "    read: { \(sample.format.rawValue): \(Self.scalar(sample.path))"
             if let path = sample.recordPath { read += sample.format == .xml ? ", record: \(Self.scalar(path))" : ", records: \(Self.scalar(path))" }
             if sample.format == .csv { read += ", encoding: auto, delimiter: auto" }
+            if let sheet = sample.sheet { read += ", sheet: \(Self.scalar(sheet))" }
+            // A workbook's dates are wall-clock times: the zone they are in is the reader's.
+            let hasDates = sample.values.values.contains { $0.contains { if case .date = $0 { true } else { false } } }
+            if sample.format == .xlsx, hasDates { read += ", timezone: \(zone)" }
             read += " }"
-            let detected = sample.detected.map { "\($0.name) \($0.value)" }.joined(separator: ", ")
-            sources += Self.commented(read, detected.isEmpty ? nil : "read as " + detected)
+            var comment = sample.detected.isEmpty ? nil : "read as " + sample.detected.map { "\($0.name) \($0.value)" }.joined(separator: ", ")
+            if sample.format == .xlsx, hasDates, timezone == nil { comment = "date cells: the zone is a guess (pipectl init --timezone)" }
+            sources += Self.commented(read, comment)
             guard let (entity, matches, unmatched) = matches(for: sample) else {
                 sources += "    # no field of this input names an attribute of the model: map them by hand\n    load: {}\n"
                 continue
@@ -65,7 +87,6 @@ extension PipelineDraft {
                               "decimal commas, such as \(Self.scalar(example))"
                                   + (unread.map { "; but \(Self.scalar($0)) does not read so: check the export" } ?? "")))
             }
-            let zone = timezone ?? "UTC"
             for match in matches where !match.isRelationship && attributes.first(where: { $0.name == match.property })?.type == .date {
                 let patterns = Self.datePatterns(for: sample.values[match.field] ?? [], zone: zone)
                 guard let pattern = patterns.first else {
@@ -123,6 +144,6 @@ extension PipelineDraft {
             }
             for entity in unkeyed { out += "  # \(entity): { unique: ... }   name the attribute its records are found by\n" }
         }
-        return out + sources
+        return (out + sources, sourceCount)
     }
 }
