@@ -120,8 +120,12 @@ extension PipelineLoader.Context {
             model.allRelationships(of: target).contains { $0.name == inverse && !$0.isToMany }
         } ?? relationship.isToMany
         guard !model.uniqueKey(of: target).isEmpty || isOwned else {
+            let constraints = model.lineage(of: target).flatMap(\.uniquenessConstraints).filter { !$0.isEmpty }
+            let choice = constraints.count > 1
+                ? " (the model's uniqueness constraints are " + constraints.map { $0.joined(separator: "+") }.joined(separator: ", ") + ": say which)"
+                : ""
             throw targetKey.error("'\(target)' has no unique key, so the record to link cannot be found: "
-                                      + "give '\(target)' one with 'unique:' under 'entities'")
+                                      + "give '\(target)' one with 'unique:' under 'entities'" + choice)
         }
         let spec = try loadSpec(entityKey: targetKey, body: body, model: model)
         if let missing = missingKey(of: spec, model: model, inverse: relationship.inverse) {
@@ -152,6 +156,10 @@ extension PipelineLoader.Context {
         let set = Set(spec.assignments.map(\.attribute) + spec.links.map(\.relationship) + (inverse.map { [$0] } ?? []))
         let missing = model.uniqueKey(of: spec.entity).filter { !set.contains($0) }
         guard !missing.isEmpty else { return nil }
+        // A key the pipeline never wrote down is the model's: say where it comes from.
+        let key = model.uniqueKey(of: spec.entity)
+        let fromModel = model.lineage(of: spec.entity).contains { $0.uniquenessConstraints.contains(key) }
         return missing.map { "'\($0)'" }.joined(separator: ", ") + (missing.count == 1 ? " is missing" : " are missing")
+            + (fromModel ? " (the key is the model's uniqueness constraint)" : "")
     }
 }

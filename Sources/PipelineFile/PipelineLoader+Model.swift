@@ -26,6 +26,18 @@ extension PipelineLoader.Context {
     /// Everything else comes from the model file; saying it again here would be a second place
     /// to keep in step, so it is refused with a pointer to the model.
     func storeModel(from node: ConfigNode?, on base: StoreModel) throws -> StoreModel {
+        var model = try keyed(from: node, on: base)
+        // The model's own uniqueness constraint is the key an entity is found by, where the
+        // pipeline names none and the model has exactly one (of several, which is the key is the
+        // pipeline's choice, so it must say).
+        for entity in model.entities where model.uniqueKey(of: entity.name).isEmpty {
+            let constraints = model.lineage(of: entity.name).flatMap(\.uniquenessConstraints).filter { !$0.isEmpty }
+            if constraints.count == 1 { model.setUniqueKey(constraints[0], of: entity.name) }
+        }
+        return model
+    }
+
+    private func keyed(from node: ConfigNode?, on base: StoreModel) throws -> StoreModel {
         guard let node else { return base }
         guard let pairs = node.mapping else {
             throw node.error("'entities' expects a mapping of entity names to entities, found \(node.kindDescription)")

@@ -32,7 +32,7 @@ public enum PipelineSpecs {
             OptionSpec("layout", .oneOf(StoreLayout.allCases.map(\.rawValue)), default: "sqlite",
                        "'sqlite' for plain tables any SQL client reads, 'coredata' for a store Core Data opens."),
             OptionSpec("model", .pathOrList,
-                       "The app's .xcdatamodeld (its current version) or .xcdatamodel, or a SwiftData app's @Model source (a folder, or .swift files), to take the entities from; `entities:` then only adds unique keys."),
+                       "The app's .xcdatamodeld (its current version) or .xcdatamodel, or a SwiftData app's @Model source (a folder, or .swift files), to take the entities from; an entity's one uniqueness constraint is its key, and `entities:` then only adds or chooses unique keys."),
             OptionSpec("metadata", .mapping,
                        "Names and scalar values written into the store's metadata (e.g. DefaultDataImported: true)."),
             OptionSpec("uuid", .string, default: "derived from the inputs",

@@ -151,6 +151,37 @@ import Testing
         #expect(bad.status == 65 && bad.stderr.contains("the value \"five\" of Book.rating (double): "), "\(bad.stderr)")
     }
 
+    @Test("the model's one uniqueness constraint is an entity's key; of two, the pipeline must say which, and the error lists them")
+    func keysFromTheModel() throws {
+        let ws = try Workspace()
+        // books.yaml names no keys: authors are found by name (3 authors for 4 books), books by isbn.
+        #expect(try !String(decoding: ws.bytes("pipelines/swiftdata/books.yaml"), as: UTF8.self).contains("unique:"))
+        let run = try ws.run("run", "-q", "pipelines/swiftdata/books.yaml")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try ws.store("build/default.store").rows("SELECT count(*), count(DISTINCT ZNAME) FROM ZAUTHOR") == [[.integer(3), .integer(3)]])
+        let again = try ws.run("run", "-q", "pipelines/swiftdata/books.yaml")
+        #expect(again.status == 0 && again.stderr.isEmpty, "\(again.stderr)")
+        let original = try String(decoding: ws.bytes("pipelines/swiftdata/books.yaml"), as: UTF8.self)
+        try ws.write(original.replacingOccurrences(of: "        isbn: isbn\n", with: ""), to: "pipelines/swiftdata/nokey.yaml")
+        let unset = try ws.run("validate", "pipelines/swiftdata/nokey.yaml")
+        #expect(unset.status == 65 && unset.stderr.contains("loading 'Book' must set its unique key: 'isbn' is missing (the key is the model's uniqueness constraint)"),
+                "\(unset.stderr)")
+
+        let source = try String(decoding: ws.bytes("pipelines/swiftdata/Models/Library.swift"), as: UTF8.self)
+        try ws.write(source.replacingOccurrences(of: "    var born: Date?\n", with: "    var born: Date?\n    @Attribute(.unique) var code: String?\n"),
+                     to: "pipelines/swiftdata/Models/Library.swift")
+        let ambiguous = try ws.run("run", "pipelines/swiftdata/books.yaml")
+        #expect(ambiguous.status == 65, "\(ambiguous.stderr)")
+        #expect(ambiguous.stderr.contains("error: pipeline: 'Author' has no unique key, so the record to link cannot be found: give 'Author' one "
+                                            + "with 'unique:' under 'entities' (the model's uniqueness constraints are name, code: say which)"),
+                "\(ambiguous.stderr)")
+        let yaml = try String(decoding: ws.bytes("pipelines/swiftdata/books.yaml"), as: UTF8.self)
+        try ws.write(yaml.replacingOccurrences(of: "sources:\n", with: "entities: { Author: { unique: name } }\nsources:\n"), to: "pipelines/swiftdata/books.yaml")
+        let chosen = try ws.run("run", "-q", "pipelines/swiftdata/books.yaml")
+        #expect(chosen.status == 0, "\(chosen.stderr)")
+        #expect(try ws.store("build/default.store").rows("SELECT count(*) FROM ZAUTHOR") == [[.integer(3)]])
+    }
+
     @Test("an enum's value that is none of its cases is rejected, naming the cases")
     func unknownEnumCase() throws {
         let ws = try Workspace()
