@@ -14,6 +14,17 @@ import Testing
             .joined(separator: "\n") + "\n"
     }
 
+    /// A SwiftData app's model whose property names are spelt otherwise than the exports' headers.
+    static let productModel = """
+        import SwiftData
+        @Model final class Product {
+            @Attribute(.unique) var productName: String
+            var unitPrice: Double
+            var inStock: Bool
+            var added: Date?
+        }
+        """
+
     @Test("the grocery model and each grocery input, all six formats: a pipeline that validates and runs to the hand-written store's content",
           arguments: ["csv", "xml", "json", "jsonl", "plist", "xlsx"])
     func grocery(format: String) throws {
@@ -41,14 +52,7 @@ import Testing
     @Test("fields whose names differ in case, spaces and underscores still match; a field that matches nothing is listed")
     func namesThatDiffer() throws {
         let ws = try Workspace()
-        try ws.write("""
-            import SwiftData
-            @Model final class Product {
-                @Attribute(.unique) var productName: String
-                var unitPrice: Double
-                var inStock: Bool
-            }
-            """, to: "Models/Product.swift")
+        try ws.write(Self.productModel, to: "Models/Product.swift")
         try ws.write("Product_Name,unit price,IN_STOCK,Colour\nTea,\" 4,20 \",ja,green\nCoffee,\"7,50\",nein,brown\n", to: "products.csv")
         let made = try ws.run("init", "--model", "Models", "products.csv", "-o", "products.yaml")
         #expect(made.status == 0, "\(made.stderr)")
@@ -70,15 +74,7 @@ import Testing
     @Test("a workbook: a source per sheet that matches an entity, its date cells read as dates; an empty sheet and one that matches nothing told in comments")
     func workbook() throws {
         let ws = try Workspace()
-        try ws.write("""
-            import SwiftData
-            @Model final class Product {
-                @Attribute(.unique) var productName: String
-                var unitPrice: Double
-                var inStock: Bool
-                var added: Date
-            }
-            """, to: "Models/Product.swift")
+        try ws.write(Self.productModel, to: "Models/Product.swift")
         let path = ws.root.appendingPathComponent("Products.xlsx").path
         let book = try #require(workbook_new(path))
         _ = workbook_add_worksheet(book, "Read me")
