@@ -17,8 +17,9 @@ public enum PropertyListBudget {
     public static let maxDepth = 512
 
     /// What is wrong with `bytes` as a binary property list of bounded size, in words that follow
-    /// "the file ..."; nil when it is within the budget, or not a binary property list whose
-    /// structure can be read (Foundation then says what is wrong).
+    /// "the binary property list ..."; nil when it is within the budget, or when its trailer cannot
+    /// be read (Foundation then says what is wrong). A damaged object reachable from the root is
+    /// told here: Foundation reads some damage its own way and may then expand without bound.
     public static func overrun(in bytes: UnsafeRawBufferPointer) -> String? {
         guard let layout = Layout(bytes) else { return nil }
         var walk = Walk(layout: layout)
@@ -109,37 +110,43 @@ public enum PropertyListBudget {
 
         enum Stop: Error {
             case overrun(String)
-            /// A damaged table or a cycle: Foundation refuses those and says so.
-            case unreadable
+            /// A damaged object or a cycle, in words that follow "is damaged: ".
+            case damaged(String)
         }
 
         mutating func check() -> String? {
             do {
                 _ = try size(of: layout.top, depth: 1)
                 return nil
-            } catch .overrun(let reason) {
-                return reason
             } catch {
-                return nil
+                switch error {
+                case .overrun(let reason): return reason
+                case .damaged(let reason): return "is damaged: " + reason
+                }
             }
         }
 
         /// The object's size with references followed; `depth` counts the containers down to it.
         mutating func size(of object: Int, depth: Int) throws(Stop) -> Int {
-            guard object < sizes.count else { throw .unreadable }
+            guard object < sizes.count else { throw .damaged("it refers to object \(object), and it has \(sizes.count) objects") }
             if sizes[object] > 0 {
                 try checkDepth(depth + Int(heights[object]))
                 return sizes[object]
             }
-            guard sizes[object] == 0, let offset = layout.offset(of: object),
-                  let (start, count) = layout.references(at: offset) else { throw .unreadable }
+            guard sizes[object] == 0 else { throw .damaged("object \(object) contains itself") }
+            guard let offset = layout.offset(of: object) else { throw .damaged("object \(object) lies outside the file's objects") }
+            guard let (start, count) = layout.references(at: offset) else {
+                throw .damaged("object \(object) has a length that runs past the file's objects")
+            }
             sizes[object] = -1
             var total = 1
             var height = 0
             if count > 0 {
                 try checkDepth(depth + 1)
                 for i in 0..<count {
-                    guard let child = layout.reference(start, i) else { throw .unreadable }
+                    guard let child = layout.reference(start, i) else {
+                        throw .damaged("object \(object) has a reference that runs past the file's objects")
+                    }
                     total += try size(of: child, depth: depth + 1)
                     if total > PropertyListBudget.maxObjects {
                         throw .overrun("decodes into more than \(PropertyListBudget.maxObjects.grouped) objects, more than "

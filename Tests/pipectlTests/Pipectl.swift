@@ -39,18 +39,21 @@ struct Pipectl {
     /// to allocate (exit 134) instead of taking the machine down. pipectl needs under 256 MB.
     static let memoryGuardKB = 1 << 20
 
-    /// Runs pipectl under `ulimit -v memoryGuardKB`. Not under AddressSanitizer or
-    /// ThreadSanitizer, which reserve terabytes of address space for their shadow memory; nor
-    /// on macOS, whose kernel does not enforce the limit (the run is then unguarded).
+    /// CPU seconds a guarded run may take: a kept fuzz input that hangs again fails its test
+    /// (killed by SIGXCPU) instead of holding up the suite.
+    static let cpuGuardSeconds = 120
+
+    /// Runs pipectl under `ulimit -t cpuGuardSeconds` and `ulimit -v memoryGuardKB`. The memory
+    /// limit not under AddressSanitizer or ThreadSanitizer, which reserve terabytes of address
+    /// space for their shadow memory; nor on macOS, whose kernel does not enforce it.
     @discardableResult
     static func runGuarded(_ arguments: [String], in directory: URL) throws -> Result {
         let environment = ProcessInfo.processInfo.environment
-        guard environment["ASAN_OPTIONS"] == nil, environment["TSAN_OPTIONS"] == nil else {
-            return try run(arguments, in: directory)
-        }
+        let sanitized = environment["ASAN_OPTIONS"] != nil || environment["TSAN_OPTIONS"] != nil
+        let memory = sanitized ? "" : "ulimit -v \(memoryGuardKB) 2>/dev/null; "
         let pipectl = productsDirectory.appendingPathComponent("pipectl").path
         return try run(executable: URL(fileURLWithPath: "/bin/sh"),
-                       ["-c", "ulimit -v \(memoryGuardKB) 2>/dev/null; exec \"$0\" \"$@\"", pipectl] + arguments,
+                       ["-c", "ulimit -t \(cpuGuardSeconds) 2>/dev/null; \(memory)exec \"$0\" \"$@\"", pipectl] + arguments,
                        in: directory)
     }
 

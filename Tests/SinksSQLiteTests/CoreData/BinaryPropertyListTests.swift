@@ -54,11 +54,29 @@ struct BinaryPropertyListTests {
     /// An array of 16 references to an array of 16 references ... 26 deep: 600 bytes that
     /// Foundation would expand into 16^26 objects. Refused on its bytes, before decoding.
     @Test func nestedReferencesAreRefusedBeforeDecoding() throws {
+        let data = Self.nestedReferences()
+        let error = #expect(throws: BinaryPropertyList.BudgetError.self) { try BinaryPropertyList.decode(data) }
+        #expect(error?.description.hasPrefix("the binary property list decodes into more than 10,000,000 objects") == true)
+        // What the writer makes is within the budget and decodes.
+        let fine = BinaryPropertyList.encode(.array((0..<1000).map { .dictionary(["n": .integer(Int64($0))]) }))
+        #expect(try BinaryPropertyList.decode(fine) == .array((0..<1000).map { .dictionary(["n": .integer(Int64($0))]) }))
+    }
+
+    /// The same, with one array's count given as an integer of 256 bytes, which the format does
+    /// not allow: Foundation read past it and expanded the rest without bound (found by
+    /// scripts/fuzz); the damage is told before it decodes.
+    @Test func damagedObjectIsRefusedBeforeDecoding() throws {
+        let data = Self.nestedReferences(damaged: 10)
+        let error = #expect(throws: BinaryPropertyList.BudgetError.self) { try BinaryPropertyList.decode(data) }
+        #expect(error?.description == "the binary property list is damaged: object 10 has a length that runs past the file's objects")
+    }
+
+    static func nestedReferences(damaged: Int? = nil) -> Data {
         var data = Data("bplist00".utf8)
         var offsets: [Int] = []
         for level in 0..<26 {
             offsets.append(data.count)
-            data.append(contentsOf: [0xAF, 0x10, 16] + [UInt8](repeating: UInt8(level + 1), count: 16))
+            data.append(contentsOf: [0xAF, level == damaged ? 0x18 : 0x10, 16] + [UInt8](repeating: UInt8(level + 1), count: 16))
         }
         offsets.append(data.count)
         data.append(contentsOf: [0x53] + Array("lol".utf8))
@@ -66,10 +84,6 @@ struct BinaryPropertyListTests {
         for offset in offsets { data.append(contentsOf: [UInt8(offset >> 8), UInt8(offset & 0xFF)]) }
         data.append(contentsOf: [0, 0, 0, 0, 0, 0, 2, 1])
         for value in [UInt64(offsets.count), 0, UInt64(table)] { withUnsafeBytes(of: value.bigEndian) { data.append(contentsOf: $0) } }
-        let error = #expect(throws: BinaryPropertyList.BudgetError.self) { try BinaryPropertyList.decode(data) }
-        #expect(error?.description.hasPrefix("the binary property list decodes into more than 10,000,000 objects") == true)
-        // What the writer makes is within the budget and decodes.
-        let fine = BinaryPropertyList.encode(.array((0..<1000).map { .dictionary(["n": .integer(Int64($0))]) }))
-        #expect(try BinaryPropertyList.decode(fine) == .array((0..<1000).map { .dictionary(["n": .integer(Int64($0))]) }))
+        return data
     }
 }
