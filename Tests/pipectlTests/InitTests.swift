@@ -115,6 +115,20 @@ import Testing
         ], "\(rows)")  // whole seconds: a TIMESTAMP column (numeric affinity) keeps them as integers
     }
 
+    @Test("of two uniqueness constraints the draft takes the first as the key and names the other")
+    func twoConstraints() throws {
+        let ws = try Workspace()
+        try ws.write(Self.productModel.replacingOccurrences(of: "var inStock: Bool", with: "var inStock: Bool\n    @Attribute(.unique) var sku: String?"),
+                     to: "Models/Product.swift")
+        try ws.write("productName,sku,unitPrice,inStock\nTea,T-1,4.2,true\n", to: "products.csv")
+        let made = try ws.run("init", "--model", "Models", "products.csv", "-o", "products.yaml")
+        #expect(made.status == 0, "\(made.stderr)")
+        let yaml = try String(decoding: ws.bytes("products.yaml"), as: UTF8.self)
+        #expect(yaml.contains("Product: { unique: productName }") && yaml.contains(
+            "# the first of the model's uniqueness constraints (also: sku): check which the export identifies records by"), "\(yaml)")
+        #expect(try ws.run("run", "-q", "products.yaml").status == 0)
+    }
+
     @Test("dates that read as dd/MM and as MM/dd: the draft picks one and says the other reads them too")
     func ambiguousDates() throws {
         let ws = try Workspace()

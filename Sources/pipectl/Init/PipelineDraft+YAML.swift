@@ -25,12 +25,12 @@ extension PipelineDraft {
         out += "  path: \(Self.scalar(storePath))\n  layout: coredata\n  model: \(Self.scalar(modelPath))\n"
 
         // First the sources, which say which entities need keys.
-        var keyed: [(entity: String, key: [String], guessed: Bool)] = []
+        var keyed: [(entity: String, key: [String], comment: String)] = []
         var unkeyed: [String] = []
         func needKey(_ entity: String) -> [String]? {
             if let known = keyed.first(where: { $0.entity == entity }) { return known.key }
-            guard let (key, guessed) = key(of: entity) else { unkeyed.append(entity); return nil }
-            keyed.append((entity, key, guessed))
+            guard let (key, comment) = key(of: entity) else { unkeyed.append(entity); return nil }
+            keyed.append((entity, key, comment))
             return key
         }
         var sources = "sources:\n"
@@ -137,10 +137,9 @@ extension PipelineDraft {
 
         if !keyed.isEmpty || !unkeyed.isEmpty {
             out += "entities:\n"
-            for (entity, key, guessed) in keyed {
+            for (entity, key, comment) in keyed {
                 let value = key.count == 1 ? key[0] : "[\(key.joined(separator: ", "))]"
-                out += Self.commented("  \(entity): { unique: \(value) }",
-                                      guessed ? "guessed: the model has no uniqueness constraint on \(entity)" : "the model's uniqueness constraint")
+                out += Self.commented("  \(entity): { unique: \(value) }", comment)
             }
             for entity in unkeyed { out += "  # \(entity): { unique: ... }   name the attribute its records are found by\n" }
         }

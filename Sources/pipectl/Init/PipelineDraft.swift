@@ -61,17 +61,22 @@ struct PipelineDraft {
         return best
     }
 
-    /// The key an entity is found by: the model's uniqueness constraint, else its one text
-    /// attribute of its own, else one named like a key.
-    func key(of entity: String) -> (attributes: [String], guessed: Bool)? {
-        if let constraint = model.lineage(of: entity).reversed().lazy.compactMap({ $0.uniquenessConstraints.first }).first {
-            return (constraint, false)
+    /// The key an entity is found by, and a comment on where it comes from: the model's
+    /// uniqueness constraint (the first, of several), else its one text attribute of its own,
+    /// else one named like a key.
+    func key(of entity: String) -> (attributes: [String], comment: String)? {
+        let constraints = model.lineage(of: entity).reversed().flatMap(\.uniquenessConstraints).filter { !$0.isEmpty }
+        if let first = constraints.first {
+            guard constraints.count > 1 else { return (first, "the model's uniqueness constraint") }
+            let others = constraints.dropFirst().map { $0.joined(separator: "+") }.joined(separator: ", ")
+            return (first, "the first of the model's uniqueness constraints (also: \(others)): check which the export identifies records by")
         }
+        let guessed = "guessed: the model has no uniqueness constraint on \(entity)"
         let own = model[entity]?.attributes.filter { $0.type == .string && $0.composite == nil } ?? []
-        if own.count == 1 { return ([own[0].name], true) }
+        if own.count == 1 { return ([own[0].name], guessed) }
         let all = model.allAttributes(of: entity).filter { $0.type == .string }
         for name in ["name", "title", "code", "key", "sku", "identifier"] {
-            if let attribute = all.first(where: { $0.name.lowercased() == name }) { return ([attribute.name], true) }
+            if let attribute = all.first(where: { $0.name.lowercased() == name }) { return ([attribute.name], guessed) }
         }
         return nil
     }
