@@ -168,6 +168,7 @@ struct XLSXReaderTests {
         #expect(try XLSXTest.read(input).fields == ["a"])
         #expect(try XLSXTest.read(input, sheet: "Units").records.first?.values == [.text("2")])
         #expect(try XLSXTest.read(input, sheet: "2").fields == ["b"])
+        #expect(try XLSXTest.read(input, sheet: "units").fields == ["b"], "a sheet's name in another case, as Excel finds it")
         let missing = try #require(throws: PipelineError.self) { try XLSXTest.read(input, sheet: "Unit") }
         #expect(missing.description.contains("the workbook has no sheet 'Unit'; did you mean 'Units'? (sheets: 'Items', 'Units')"), "\(missing)")
     }

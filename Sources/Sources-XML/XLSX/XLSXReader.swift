@@ -62,7 +62,9 @@ public final class XLSXReader: RecordReader {
         let sheetNames = workbook.sheets.map(\.name)
         let chosen: (name: String, path: String)
         if let wanted = options.sheet {
-            if let found = workbook.sheets.first(where: { $0.name == wanted }) {
+            // Excel allows no two sheets whose names differ only in case, and finds them so.
+            if let found = workbook.sheets.first(where: { $0.name == wanted })
+                ?? workbook.sheets.first(where: { $0.name.caseInsensitiveCompare(wanted) == .orderedSame }) {
                 chosen = found
             } else if let index = Int(wanted), (1...workbook.sheets.count).contains(index) {
                 chosen = workbook.sheets[index - 1]
