@@ -45,6 +45,24 @@ enum XLSXTest {
         return Input(url: url, displayPath: "data/Groceries.xlsx")
     }
 
+    /// A workbook of exactly these parts, under these names: for packages laid out otherwise
+    /// than Excel lays them out.
+    static func package(_ parts: [(String, String)]) throws -> Input {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("xlsx-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = folder.appendingPathComponent("Groceries.xlsx")
+        let archive = try Archive(url: url, accessMode: .create)
+        for (path, text) in parts {
+            let data = Data(text.utf8)
+            try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate) { position, size in
+                data.subdata(in: Int(position)..<Int(position) + size)
+            }
+        }
+        return Input(url: url, displayPath: "data/Groceries.xlsx")
+    }
+
+    static let relationships = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+
     static func read(_ input: Input, sheet: String? = nil, header: Bool = true, columns: [String]? = nil) throws -> (fields: [String], records: [Record]) {
         let reader = try XLSXReader(input: input, options: .init(sheet: sheet, header: header, columns: columns, range: nil))
         var records: [Record] = []
@@ -74,6 +92,74 @@ struct XLSXReaderTests {
         let third: [Value] = [.text("Milk"), .text("2.5"), .null, .null, .null]
         #expect(records.map(\.values) == [first, second, third])
         #expect(records.map(\.location.description) == ["data/Groceries.xlsx: Items!A2", "data/Groceries.xlsx: Items!A3", "data/Groceries.xlsx: Items!A4"])
+    }
+
+    /// What Excel writes and a reader must undo, as tafia/calamine's test workbooks show it
+    /// (has_x000D_.xlsx and has_x000D_inline.xlsx, issue446.xlsx and pivots.xlsx, all saved by
+    /// Excel; empty_shared_string_value.xlsx), restated here part by part.
+    @Test("Excel's escapes and digits: _x000D_ in shared and inline strings, 17-digit fractions read to Excel's 15, an empty shared-string index")
+    func excelEscapesAndDigits() throws {
+        let rows = #"<row r="1"><c r="A1" t="inlineStr"><is><t>note</t></is></c><c r="B1" t="inlineStr"><is><t>value</t></is></c></row>"#
+            + #"<row r="2"><c r="A2" t="s"><v>0</v></c><c r="B2"><v>10.199999999999999</v></c></row>"#
+            + #"<row r="3"><c r="A3" t="inlineStr"><is><t>ABC_x000D_&#10;DEF</t></is></c><c r="B3"><v>18.364620000000002</v></c></row>"#
+            + #"<row r="4"><c r="A4" t="s"><v>1</v></c><c r="B4"><v>0.1</v></c></row>"#
+            + #"<row r="5"><c r="A5" t="s"><v/></c><c r="B5"><v>12345678901234567890</v></c></row>"#
+            + #"<row r="6"><c r="A6" t="s"><v>2</v></c><c r="B6"><v>1.2345678901234567E-5</v></c></row>"#
+        let strings = ["<t>ABC_x000D_\nDEF</t>", "<t>_x005F_x0041_ is how Excel keeps the text _x005F_x0041_</t>", "<t>_xD83C__xDF4B_ lemon</t>"]
+        let (_, records) = try XLSXTest.read(XLSXTest.workbook(sheets: [("Items", rows)], sharedStrings: strings))
+        let expected: [[Value]] = [
+            [.text("ABC\r\nDEF"), .text("10.2")],
+            [.text("ABC\r\nDEF"), .text("18.36462")],
+            [.text("_x0041_ is how Excel keeps the text _x0041_"), .text("0.1")],
+            [.null, .text("12345678901234567890")],
+            [.text("\u{1F34B} lemon"), .text("1.23456789012346e-05")],
+        ]
+        #expect(records.map(\.values) == expected)
+    }
+
+    /// Excel opens packages that other writers lay out their own way (calamine's
+    /// minimal_package.xlsx, issue_530.xlsx and issue_419.xlsx): the workbook where `_rels/.rels`
+    /// says, folders separated by `\`, a part name spelt in another case.
+    @Test("a package laid out otherwise: the workbook at the root, backslashes in names, SharedStrings.xml with a capital")
+    func otherLayouts() throws {
+        let ns = #"xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="\#(XLSXTest.relationships)""#
+        let rels = #"xmlns="http://schemas.openxmlformats.org/package/2006/relationships""#
+        let sheet = #"<worksheet \#(ns)><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c></row><row r="2"><c r="A2" t="s"><v>1</v></c></row></sheetData></worksheet>"#
+        let workbook = #"<workbook \#(ns)><sheets><sheet name="Items" sheetId="1" r:id="rId1"/></sheets></workbook>"#
+        let strings = #"<sst \#(ns)><si><t>name</t></si><si><t>Milk</t></si></sst>"#
+        func relationship(_ id: String, _ type: String, _ target: String) -> String {
+            #"<Relationship Id="\#(id)" Type="\#(XLSXTest.relationships)/\#(type)" Target="\#(target)"/>"#
+        }
+        let atRoot = try XLSXTest.package([
+            ("_rels/.rels", "<Relationships \(rels)>" + relationship("rId1", "officeDocument", "book.xml") + "</Relationships>"),
+            ("book.xml", workbook),
+            ("_rels/book.xml.rels", "<Relationships \(rels)>" + relationship("rId1", "worksheet", "sheets/one.xml")
+                + relationship("rId2", "sharedStrings", "/strings.xml") + "</Relationships>"),
+            ("sheets/one.xml", sheet),
+            ("strings.xml", strings),
+        ])
+        let backslashes = try XLSXTest.package([
+            ("_rels\\.rels", "<Relationships \(rels)>" + relationship("rId1", "officeDocument", "xl/workbook.xml") + "</Relationships>"),
+            ("xl\\workbook.xml", workbook),
+            ("xl\\_rels\\workbook.xml.rels", "<Relationships \(rels)>" + relationship("rId1", "worksheet", "worksheets/sheet1.xml") + "</Relationships>"),
+            ("xl\\worksheets\\sheet1.xml", sheet),
+            ("xl\\sharedStrings.xml", strings),
+        ])
+        let capital = try XLSXTest.package([
+            ("xl/workbook.xml", workbook),
+            ("xl/_rels/workbook.xml.rels", "<Relationships \(rels)>" + relationship("rId1", "worksheet", "worksheets/sheet1.xml") + "</Relationships>"),
+            ("xl/worksheets/sheet1.xml", sheet),
+            ("xl/SharedStrings.xml", strings),
+        ])
+        for input in [atRoot, backslashes, capital] {
+            let (fields, records) = try XLSXTest.read(input)
+            #expect(fields == ["name"] && records.map(\.values) == [[.text("Milk")]], "\(input.url.path)")
+        }
+        let outside = try XLSXTest.package([
+            ("_rels/.rels", "<Relationships \(rels)>" + relationship("rId1", "officeDocument", "../../book.xml") + "</Relationships>"),
+        ])
+        let error = try #require(throws: PipelineError.self) { try XLSXTest.read(outside) }
+        #expect(error.description == "data/Groceries.xlsx: error: xlsx: the part '../../book.xml' points outside the archive")
     }
 
     @Test("the 1904 date system, and the 1900 system's leap-year bug")
@@ -183,7 +269,13 @@ struct XLSXReaderTests {
             do { _ = try XLSXTest.read(Input(url: url, displayPath: "data/x.xlsx")) } catch let error as PipelineError { return error.description }
             return "read"
         }
-        #expect(try message([0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1] + Array(repeating: 0, count: 100)).contains("an old Excel workbook (.xls)"))
+        let compoundFile: [UInt8] = [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1] + Array(repeating: 0, count: 100)
+        #expect(try message(compoundFile).contains("an old Excel workbook (.xls)"))
+        // An .xlsx Excel encrypted with a password is a compound file whose directory names its
+        // streams in UTF-16, "EncryptedPackage" among them (calamine's pass_protected.xlsx).
+        let encrypted = compoundFile + "EncryptionInfo\u{0}EncryptedPackage".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        #expect(try message(encrypted) == "data/x.xlsx: error: xlsx: this workbook is encrypted with a password: open it in Excel, "
+                    + "remove the password (File > Info > Protect Workbook > Encrypt with Password) and save it again")
         #expect(try message(Array("name,unit\n".utf8)).contains("not an .xlsx workbook"))
         #expect(try message([0x50, 0x4B, 0x03, 0x04] + Array(repeating: 7, count: 60)).contains("cannot be read"))
         let numbers = try XLSXTest.workbook(sheets: [], extraParts: [("Index/Document.iwa", Data([1, 2, 3]))])

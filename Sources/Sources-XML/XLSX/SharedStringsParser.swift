@@ -17,11 +17,13 @@ struct SharedStringsParser {
     private var failure: PipelineError?
     private var trap: XMLErrorTrap
     private var names: (si: UnsafePointer<xmlChar>?, t: UnsafePointer<xmlChar>?, rPh: UnsafePointer<xmlChar>?) = (nil, nil, nil)
-    static let part = "xl/sharedStrings.xml"
+    /// The part's name, `xl/sharedStrings.xml` as Excel writes it.
+    let part: String
 
-    init(displayPath: String) {
+    init(displayPath: String, part: String) {
         self.displayPath = displayPath
-        trap = XMLErrorTrap(displayPath: displayPath, path: Self.part)
+        self.part = part
+        trap = XMLErrorTrap(displayPath: displayPath, path: part)
     }
 
     /// Creates the parser; `pinned` is where this parser lives, handed to the callbacks.
@@ -49,7 +51,7 @@ struct SharedStringsParser {
             guard let error else { return }
             pinned?.assumingMemoryBound(to: SharedStringsParser.self).pointee.trap.capture(error.pointee)
         }
-        guard let created = xmlCreatePushParserCtxt(&handler, pinned, nil, 0, Self.part) else {
+        guard let created = xmlCreatePushParserCtxt(&handler, pinned, nil, 0, part) else {
             throw PipelineError(.io, at: Location(file: displayPath), stage: "xlsx", "libxml2 cannot start reading the shared strings")
         }
         context = created
@@ -69,11 +71,11 @@ struct SharedStringsParser {
             if trap.isEntityError { throw entityError() }
             let position = error.location?.line.map { " (line \($0))" } ?? ""
             throw PipelineError(.invalidInput, at: Location(file: displayPath), stage: "xlsx",
-                                "the part '\(Self.part)' is not well-formed XML\(position): \(error.message); is the workbook damaged?")
+                                "the part '\(part)' is not well-formed XML\(position): \(error.message); is the workbook damaged?")
         }
         if status != 0 {
             throw PipelineError(.invalidInput, at: Location(file: displayPath), stage: "xlsx",
-                                "the part '\(Self.part)' cannot be read (libxml2 error \(status)); is the workbook damaged?")
+                                "the part '\(part)' cannot be read (libxml2 error \(status)); is the workbook damaged?")
         }
     }
 
@@ -87,7 +89,7 @@ struct SharedStringsParser {
 
     private func entityError() -> PipelineError {
         PipelineError(.invalidInput, at: Location(file: displayPath), stage: "xlsx",
-                      "the part '\(Self.part)' declares entities, which no spreadsheet program writes: refused "
+                      "the part '\(part)' declares entities, which no spreadsheet program writes: refused "
                           + "(pipectl never expands entities); save the workbook again from Excel, Numbers or LibreOffice")
     }
 
@@ -111,7 +113,7 @@ struct SharedStringsParser {
 
     private mutating func endElement(_ name: UnsafePointer<xmlChar>?) {
         if name == names.si {
-            strings.append(String(decoding: current, as: UTF8.self))
+            strings.append(ExcelText.string(current))
             inItem = false
         } else if name == names.t {
             inText = false

@@ -235,8 +235,10 @@ public final class XLSXReader: RecordReader {
                       workbook: XLSXWorkbook, displayPath: String, sheet: String) throws -> Cell {
         switch type {
         case UInt8(ascii: "s") where !isString:
+            // An empty index (`<v/>`, which some writers put in an empty cell) names no string.
+            guard !bytes.isEmpty else { return Cell(text: "", value: .null) }
             // The index's digits, read in place: a String for each would cost an allocation a cell.
-            var index = bytes.isEmpty ? -1 : 0
+            var index = 0
             for byte in bytes {
                 guard (48...57).contains(byte), index < Int32.max else { index = -1; break }
                 index = index * 10 + Int(byte - 48)
@@ -249,7 +251,7 @@ public final class XLSXReader: RecordReader {
             return Cell(text: string, value: string.isEmpty ? .null : .text(string))
         case UInt8(ascii: "i"), UInt8(ascii: "s"):
             // inlineStr, and str (a formula's text).
-            let string = String(decoding: bytes, as: UTF8.self)
+            let string = ExcelText.string(bytes)
             return Cell(text: string, value: string.isEmpty ? .null : .text(string))
         case UInt8(ascii: "b"):
             return Cell(text: "", value: bytes.isEmpty ? .null : .bool(bytes.first == UInt8(ascii: "1") || bytes.first == UInt8(ascii: "t")))
@@ -258,7 +260,7 @@ public final class XLSXReader: RecordReader {
             return Cell(text: string, value: .text(string), isError: true)
         default:
             guard !bytes.isEmpty else { return Cell(text: "", value: .null) }
-            let string = String(decoding: bytes, as: UTF8.self)
+            let string = ExcelText.number(bytes)
             // Dates run from 1900 to 9999 (serial 2,958,465); past them Excel shows ##### and so
             // does the load, which rejects the number as a date.
             if workbook.dateStyles.contains(style), let serial = Double(string), (0..<2_958_466).contains(serial) {

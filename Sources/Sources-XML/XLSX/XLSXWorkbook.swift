@@ -16,11 +16,8 @@ import ZIPFoundation
 /// parser as they are inflated (`XLSXReader`), and so do the shared strings
 /// (`SharedStringsParser`); the small parts (workbook, relationships, styles) are parsed whole.
 struct XLSXWorkbook {
-    let archive: Archive
-    let url: URL
-    /// Where each part's local header starts (`ZipPart`).
-    let headers: [String: UInt64]
-    let displayPath: String
+    let package: XLSXPackage
+    var displayPath: String { package.displayPath }
     let sheets: [(name: String, path: String)]
     let sharedStrings: [String]
     /// Indexes into the styles' `cellXfs` whose number format shows a date or time.
@@ -42,12 +39,17 @@ struct XLSXWorkbook {
     }
 
     init(url: URL, displayPath: String) throws {
-        self.displayPath = displayPath
         func fail(_ message: String) -> PipelineError {
             PipelineError(.invalidInput, at: Location(file: displayPath), stage: "xlsx", message)
         }
         let head = (try? FileHandle(forReadingFrom: url).read(upToCount: 8)) ?? nil
         if let head, head.starts(with: [0xD0, 0xCF, 0x11, 0xE0]) {
+            // A compound file: an old .xls, or an .xlsx Excel encrypted with a password, whose
+            // directory then names the stream "EncryptedPackage".
+            if Self.isEncryptedPackage(url) {
+                throw fail("this workbook is encrypted with a password: open it in Excel, remove the password "
+                           + "(File > Info > Protect Workbook > Encrypt with Password) and save it again")
+            }
             throw fail("this is an old Excel workbook (.xls), not .xlsx: open it in Excel or LibreOffice and save it as .xlsx")
         }
         guard let head, head.starts(with: [0x50, 0x4B]) else { throw fail("not an .xlsx workbook (an .xlsx file is a zip archive)") }
@@ -57,25 +59,19 @@ struct XLSXWorkbook {
         } catch {
             throw fail("the workbook's zip archive cannot be read: is the file complete, and an .xlsx?")
         }
-        self.archive = archive
-        self.url = url
-        let headers = (try? ZipPart.localHeaders(of: url)) ?? [:]
-        self.headers = headers
-        if archive["Index/Document.iwa"] != nil || archive["Index.zip"] != nil {
+        let package = XLSXPackage(archive: archive, url: url, displayPath: displayPath)
+        self.package = package
+        if package.contains("Index/Document.iwa") || package.contains("Index.zip") {
             throw fail("this is a Numbers document: export it as .xlsx (File > Export To > Excel)")
         }
-        guard archive["xl/workbook.xml"] != nil else { throw fail("the archive has no xl/workbook.xml: it is not an .xlsx workbook") }
+        // The workbook is where the package's relationships say, which is xl/workbook.xml when Excel writes it.
+        let workbookPath = try package.relationships(of: "").first { $0.type.hasSuffix(XLSXPackage.officeDocument) }?.path
+            ?? "xl/workbook.xml"
+        guard package.contains(workbookPath) else { throw fail("the archive has no \(workbookPath): it is not an .xlsx workbook") }
 
-        let workbook = try Self.parse("xl/workbook.xml", in: archive, headers: headers, url: url, displayPath: displayPath)
-        let relations = try archive["xl/_rels/workbook.xml.rels"].map { _ in
-            try Self.parse("xl/_rels/workbook.xml.rels", in: archive, headers: headers, url: url, displayPath: displayPath)
-        } ?? []
-        var targets: [String: String] = [:]
-        for element in relations where element.name == "Relationship" {
-            guard let id = element.attributes["Id"], let target = element.attributes["Target"] else { continue }
-            // Targets are relative to xl/, or absolute from the archive's root.
-            targets[id] = target.hasPrefix("/") ? String(target.dropFirst()) : "xl/" + target
-        }
+        let workbook = try package.parse(workbookPath)
+        let relations = try package.relationships(of: workbookPath)
+        let targets = Dictionary(relations.map { ($0.id, $0.path) }, uniquingKeysWith: { first, _ in first })
         sheets = workbook.filter { $0.name == "sheet" }.compactMap { element in
             guard let name = element.attributes["name"],
                   let id = element.attributes.first(where: { $0.key == "r:id" || $0.key.hasSuffix(":id") })?.value,
@@ -83,13 +79,17 @@ struct XLSXWorkbook {
             return (name, path)
         }
         date1904 = workbook.contains { $0.name == "workbookPr" && ["1", "true"].contains($0.attributes["date1904"] ?? "") }
+        let folder = workbookPath.split(separator: "/").dropLast().joined(separator: "/")
+        func related(_ type: String, else name: String) throws -> String? {
+            let path = try relations.first { $0.type.hasSuffix(type) }?.path ?? package.resolve(name, in: folder)
+            return package.contains(path) ? path : nil
+        }
 
-        if archive[SharedStringsParser.part] != nil {
-            let parser = Pinned(SharedStringsParser(displayPath: displayPath))
+        if let path = try related(XLSXPackage.sharedStrings, else: "sharedStrings.xml") {
+            let parser = Pinned(SharedStringsParser(displayPath: displayPath, part: path))
             defer { parser.pointee.release() }
             try parser.pointee.start(context: parser.context)
-            try Self.part(SharedStringsParser.part, in: archive, headers: headers, url: url, displayPath: displayPath)
-                .unpack(from: url, displayPath: displayPath) { try parser.pointee.feed($0) }
+            try package.part(path).unpack(from: url, displayPath: displayPath) { try parser.pointee.feed($0) }
             try parser.pointee.feed(Data())
             sharedStrings = parser.pointee.strings
         } else {
@@ -97,8 +97,8 @@ struct XLSXWorkbook {
         }
 
         var dates = Set<Int>()
-        if archive["xl/styles.xml"] != nil {
-            let styles = try Self.parse("xl/styles.xml", in: archive, headers: headers, url: url, displayPath: displayPath)
+        if let path = try related(XLSXPackage.styles, else: "styles.xml") {
+            let styles = try package.parse(path)
             var custom: [Int: String] = [:]
             for element in styles where element.name == "numFmt" {
                 if let id = element.attributes["numFmtId"].flatMap(Int.init), let code = element.attributes["formatCode"] { custom[id] = code }
@@ -137,86 +137,23 @@ struct XLSXWorkbook {
         return false
     }
 
+    /// Whether a compound file's directory names an "EncryptedPackage" stream (in UTF-16, as
+    /// the directory spells names), looked for in its first 16 MB: an encrypted workbook is
+    /// about as large as the workbook, and its directory sector comes early.
+    static func isEncryptedPackage(_ url: URL) -> Bool {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: 16 << 20) else { return false }
+        let name = Data("EncryptedPackage".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
+        return data.range(of: name) != nil
+    }
+
     static func failure(_ displayPath: String, _ message: String) -> PipelineError {
         PipelineError(.invalidInput, at: Location(file: displayPath), stage: "xlsx", message)
     }
 
-    /// A part, ready to be unpacked on any thread; it must lie inside the archive.
-    static func part(_ path: String, in archive: Archive, headers: [String: UInt64], url: URL, displayPath: String) throws -> ZipPart {
-        guard !path.split(separator: "/").contains(".."), !path.hasPrefix("/") else {
-            throw failure(displayPath, "the part '\(path)' points outside the archive")
-        }
-        guard let entry = archive[path] else { throw failure(displayPath, "the workbook has no part '\(path)'") }
-        guard let header = headers[path] else {
-            throw failure(displayPath, "the part '\(path)' is missing from the archive's directory: is the workbook damaged?")
-        }
-        return try ZipPart(entry: entry, headerOffset: header, in: url, displayPath: displayPath)
-    }
-
+    /// A sheet's part, ready to be unpacked on any thread.
     func part(_ path: String) throws -> ZipPart {
-        try Self.part(path, in: archive, headers: headers, url: url, displayPath: displayPath)
-    }
-
-    /// A small part's bytes, within the limits.
-    static func read(_ path: String, in archive: Archive, headers: [String: UInt64], url: URL, displayPath: String) throws -> Data {
-        var data = Data()
-        try part(path, in: archive, headers: headers, url: url, displayPath: displayPath).unpack(from: url, displayPath: displayPath) {
-            data.append($0)
-        }
-        return data
-    }
-
-    struct Element {
-        var name: String
-        var attributes: [String: String]
-    }
-
-    /// The elements of a small part (the workbook, its relationships, the styles), in document
-    /// order, with their attributes.
-    static func parse(_ part: String, in archive: Archive, headers: [String: UInt64], url: URL, displayPath: String) throws -> [Element] {
-        let data = try read(part, in: archive, headers: headers, url: url, displayPath: displayPath)
-        // No spreadsheet program declares entities; Foundation's parser would expand internal
-        // ones (a billion laughs) and silently drop external ones.
-        if declaresEntities(data) {
-            throw PipelineError(.invalidInput, at: Location(file: displayPath), stage: "xlsx",
-                                "the part '\(part)' declares entities, which no spreadsheet program writes: refused "
-                                    + "(pipectl never expands entities); save the workbook again from Excel, Numbers or LibreOffice")
-        }
-        let collector = ElementCollector()
-        let parser = XMLParser(data: data)
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = collector
-        guard parser.parse() else {
-            let detail = parser.parserError.map { " (line \(parser.lineNumber): \($0.localizedDescription))" } ?? ""
-            throw PipelineError(.invalidInput, at: Location(file: displayPath), stage: "xlsx",
-                                "the part '\(part)' is not well-formed XML\(detail): is the workbook damaged?")
-        }
-        return collector.elements
-    }
-
-    /// Whether a DOCTYPE comes before the root element (the only place XML declares entities).
-    static func declaresEntities(_ data: Data) -> Bool {
-        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-            let doctype = Array("<!DOCTYPE".utf8)
-            var i = 0
-            while i < bytes.count {
-                if bytes[i] == UInt8(ascii: "<"), i + 1 < bytes.count {
-                    let next = bytes[i + 1]
-                    if (next | 0x20) >= UInt8(ascii: "a") && (next | 0x20) <= UInt8(ascii: "z") { return false }  // the root element
-                    if bytes.count - i >= doctype.count, zip(bytes[i...], doctype).allSatisfy({ $0 == $1 }) { return true }
-                }
-                i += 1
-            }
-            return false
-        }
-    }
-
-    private final class ElementCollector: NSObject, XMLParserDelegate {
-        var elements: [Element] = []
-
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                    attributes: [String: String] = [:]) {
-            elements.append(Element(name: name.split(separator: ":").last.map(String.init) ?? name, attributes: attributes))
-        }
+        try package.part(path)
     }
 }
