@@ -117,6 +117,22 @@ struct XLSXReaderTests {
         #expect(records.map(\.values) == expected)
     }
 
+    /// openpyxl's ISO 8601 mode writes date cells as text of type `d` (calamine's date_iso.xlsx).
+    @Test("date cells in ISO 8601 (t=\"d\"): a date, a date and time on the workbook's clock, one with its zone; a time alone stays text")
+    func isoDateCells() throws {
+        let rows = #"<row r="1"><c r="A1" t="inlineStr"><is><t>when</t></is></c></row>"#
+            + ["2021-01-01", "2021-01-01T10:10:10", "2021-01-01T10:10:10Z", "2021-07-01T10:10:10.5+02:00", "10:10:10", "2021-13-01"].enumerated()
+                .map { #"<row r="\#($0.offset + 2)"><c r="A\#($0.offset + 2)" t="d"><v>\#($0.element)</v></c></row>"# }.joined()
+        let reader = try XLSXReader(input: XLSXTest.workbook(sheets: [("Items", rows)]),
+                                    options: .init(sheet: "Items", timeZone: TimeZone(identifier: "Europe/Berlin")!))
+        var values: [Value] = []
+        while let record = try reader.next() { values += record.values }
+        // 2021-01-01 00:00 is 631,152,000 s after 2001-01-01; Berlin is an hour ahead of UTC in January, two in July.
+        let expected: [Value] = [.date(631_152_000 - 3600), .date(631_152_000 + 36_610 - 3600), .date(631_152_000 + 36_610),
+                                 .date(646_790_400 + 36_610.5 - 7200), .text("10:10:10"), .text("2021-13-01")]
+        #expect(values == expected)
+    }
+
     /// Excel opens packages that other writers lay out their own way (calamine's
     /// minimal_package.xlsx, issue_530.xlsx and issue_419.xlsx): the workbook where `_rels/.rels`
     /// says, folders separated by `\`, a part name spelt in another case.

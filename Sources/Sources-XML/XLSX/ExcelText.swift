@@ -81,4 +81,71 @@ enum ExcelText {
               let rounded = Double(String(format: "%.15g", value)) else { return text }
         return rounded.description
     }
+
+    /// A date cell (`t="d"`, which openpyxl writes and the format allows): ISO 8601, a date or a
+    /// date and time, with or without a zone. Seconds since 2001-01-01 00:00, and whether the
+    /// text named its zone (else the time is on the workbook's clock); nil for anything else,
+    /// a time alone included, which stays text.
+    static func isoDate(_ bytes: [UInt8]) -> (seconds: Double, zoned: Bool)? {
+        var i = 0
+        func number(_ digits: Int) -> Int? {
+            guard i + digits <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[i ..< i + digits] {
+                guard (48...57).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            i += digits
+            return value
+        }
+        func skip(_ byte: UInt8) -> Bool {
+            guard i < bytes.count, bytes[i] == byte else { return false }
+            i += 1
+            return true
+        }
+        guard let year = number(4), skip(UInt8(ascii: "-")), let month = number(2), skip(UInt8(ascii: "-")), let day = number(2),
+              (1...12).contains(month), (1...31).contains(day) else { return nil }
+        var seconds = Double(daysSince2001(year: year, month: month, day: day)) * 86_400
+        var zoned = false
+        if skip(UInt8(ascii: "T")) || skip(UInt8(ascii: " ")) {
+            guard let hour = number(2), skip(UInt8(ascii: ":")), let minute = number(2), hour < 24, minute < 60 else { return nil }
+            seconds += Double(hour * 3600 + minute * 60)
+            if skip(UInt8(ascii: ":")) {
+                guard let second = number(2), second < 61 else { return nil }
+                seconds += Double(second)
+                if skip(UInt8(ascii: ".")) {
+                    var scale = 0.1
+                    while i < bytes.count, (48...57).contains(bytes[i]) {
+                        seconds += Double(bytes[i] - 48) * scale
+                        scale /= 10
+                        i += 1
+                    }
+                }
+            }
+            if skip(UInt8(ascii: "Z")) {
+                zoned = true
+            } else if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") {
+                let sign: Double = bytes[i] == UInt8(ascii: "-") ? -1 : 1
+                i += 1
+                guard let hours = number(2) else { return nil }
+                _ = skip(UInt8(ascii: ":"))
+                guard let minutes = number(2) else { return nil }
+                seconds -= sign * Double(hours * 3600 + minutes * 60)
+                zoned = true
+            }
+        }
+        guard i == bytes.count else { return nil }
+        return ((seconds * 1000).rounded() / 1000, zoned)
+    }
+
+    /// Days from 2001-01-01 to a day of the proleptic Gregorian calendar.
+    static func daysSince2001(year: Int, month: Int, day: Int) -> Int {
+        // Days from 1970-01-01 (Howard Hinnant's days_from_civil), less 2001's 11,323.
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468 - 11_323
+    }
 }

@@ -255,6 +255,11 @@ public final class XLSXReader: RecordReader {
             return Cell(text: string, value: string.isEmpty ? .null : .text(string))
         case UInt8(ascii: "b"):
             return Cell(text: "", value: bytes.isEmpty ? .null : .bool(bytes.first == UInt8(ascii: "1") || bytes.first == UInt8(ascii: "t")))
+        case UInt8(ascii: "d"):
+            // An ISO 8601 date; a time alone, or text that is none, stays as written.
+            let string = String(decoding: bytes, as: UTF8.self)
+            guard let date = ExcelText.isoDate(bytes) else { return Cell(text: string, value: string.isEmpty ? .null : .text(string)) }
+            return Cell(text: string, value: .date(date.zoned ? date.seconds : workbook.instant(local: date.seconds)))
         case UInt8(ascii: "e"):
             let string = String(decoding: bytes, as: UTF8.self)
             return Cell(text: string, value: .text(string), isError: true)
