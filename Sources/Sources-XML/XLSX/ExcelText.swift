@@ -6,8 +6,13 @@ enum ExcelText {
     /// as `_xHHHH_`, its UTF-16 code in hex, and a literal `_x0041_` as `_x005F_x0041_`, so that
     /// a cell holding "ABC\r\nDEF" arrives as `ABC_x000D_` and a line feed.
     static func string(_ bytes: [UInt8]) -> String {
+        String(decoding: unescaped(bytes) ?? bytes, as: UTF8.self)
+    }
+
+    /// The UTF-8 of `string(bytes)`, or nil when it is `bytes` as they are.
+    static func unescaped(_ bytes: [UInt8]) -> [UInt8]? {
         // Most strings have no underscore: no second pass for them.
-        guard bytes.count >= 7, bytes.contains(UInt8(ascii: "_")) else { return String(decoding: bytes, as: UTF8.self) }
+        guard bytes.count >= 7, bytes.contains(UInt8(ascii: "_")) else { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var i = 0
@@ -32,7 +37,7 @@ enum ExcelText {
             out.append(bytes[i])
             i += 1
         }
-        return String(decoding: out, as: UTF8.self)
+        return out.count == bytes.count ? nil : out
     }
 
     /// The UTF-16 code of an `_xHHHH_` at `index`, if one starts there.

@@ -243,7 +243,7 @@ public final class XLSXReader: RecordReader {
                 guard (48...57).contains(byte), index < Int32.max else { index = -1; break }
                 index = index * 10 + Int(byte - 48)
             }
-            guard workbook.sharedStrings.indices.contains(index) else {
+            guard workbook.sharedStrings.contains(index) else {
                 throw PipelineError(.invalidInput, at: Location(file: displayPath, path: "\(sheet)!\(columnName(column))\(rowNumber)"),
                                     stage: "xlsx", "the cell names a shared string the workbook does not have")
             }

@@ -19,7 +19,7 @@ struct XLSXWorkbook {
     let package: XLSXPackage
     var displayPath: String { package.displayPath }
     let sheets: [(name: String, path: String)]
-    let sharedStrings: [String]
+    let sharedStrings: SharedStrings
     /// Indexes into the styles' `cellXfs` whose number format shows a date or time.
     let dateStyles: Set<Int>
     /// The 1904 date system (old Mac Excel): serial 0 is 1904-01-01, not 1899-12-31.
@@ -93,7 +93,7 @@ struct XLSXWorkbook {
             try parser.pointee.feed(Data())
             sharedStrings = parser.pointee.strings
         } else {
-            sharedStrings = []
+            sharedStrings = SharedStrings()
         }
 
         var dates = Set<Int>()
