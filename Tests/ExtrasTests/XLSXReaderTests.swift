@@ -117,6 +117,21 @@ struct XLSXReaderTests {
         #expect(records.map(\.values) == expected)
     }
 
+    /// Strings typed into Excel and the shared strings Excel saved for them, as
+    /// jmcnamara/XlsxWriter's reference workbook shared_strings02.xlsx (saved by Excel) holds
+    /// them: only `_x` and four hex digits and `_` is an escape, and Excel escapes its `_`.
+    @Test("text that looks like an escape, as Excel saved it, reads back as typed")
+    func textThatLooksLikeAnEscape() throws {
+        let typed = ["_", "_x", "_x0", "_x00", "_x000", "_x0000", "_x0000_", "_x005F_", "_x000G_", "_X0000_", "_x000a_", "_x000A_",
+                     "_x0000__x0000_", "__x0000__"]
+        let saved = ["_", "_x", "_x0", "_x00", "_x000", "_x0000", "_x005F_x0000_", "_x005F_x005F_", "_x000G_", "_X0000_", "_x005F_x000a_",
+                     "_x005F_x000A_", "_x005F_x0000__x005F_x0000_", "__x005F_x0000__"]
+        let rows = saved.indices.map { #"<row r="\#($0 + 1)"><c r="A\#($0 + 1)" t="s"><v>\#($0)</v></c></row>"# }.joined()
+        let (_, records) = try XLSXTest.read(XLSXTest.workbook(sheets: [("Sheet1", rows)], sharedStrings: saved.map { "<t>\($0)</t>" }),
+                                             header: false, columns: ["text"])
+        #expect(records.map(\.values) == typed.map { [.text($0)] })
+    }
+
     /// openpyxl's ISO 8601 mode writes date cells as text of type `d` (calamine's date_iso.xlsx).
     @Test("date cells in ISO 8601 (t=\"d\"): a date, a date and time on the workbook's clock, one with its zone; a time alone stays text")
     func isoDateCells() throws {
