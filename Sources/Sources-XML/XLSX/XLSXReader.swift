@@ -268,7 +268,9 @@ public final class XLSXReader: RecordReader {
             let string = ExcelText.number(bytes)
             // Dates run from 1900 to 9999 (serial 2,958,465); past them Excel shows ##### and so
             // does the load, which rejects the number as a date.
-            if workbook.dateStyles.contains(style), let serial = Double(string), (0..<2_958_466).contains(serial) {
+            // The serial from the digits as written: all 17 of them place a time to the microsecond.
+            if workbook.dateStyles.contains(style), let serial = Double(String(decoding: bytes, as: UTF8.self)),
+               (0..<2_958_466).contains(serial) {
                 return Cell(text: string, value: .date(workbook.instant(local: seconds(fromSerial: serial, date1904: workbook.date1904))))
             }
             return Cell(text: string, value: .text(string))
