@@ -215,6 +215,11 @@ struct XLSXReaderTests {
         let rejection = try #require(throws: Rejection.self) { _ = try reader.next() }
         #expect(rejection.description == ##"data/Groceries.xlsx: Items!B2: rejected: xlsx: field 'quantity' value "#DIV/0!": the cell holds the error #DIV/0!, not a value"##)
         #expect(try reader.next()?.values.first == .text("Rice"))
+        // In a column no step or load reads, an error loses nothing: the record is read, the cell empty.
+        let unread = try XLSXReader(input: XLSXTest.workbook(sheets: [("Items", rows)], sharedStrings: Self.strings),
+                                    options: .init(fieldsRead: ["name"]))
+        #expect(try unread.next()?.values.prefix(2) == [.text("Tea"), .null])
+        #expect(try unread.next()?.values.first == .text("Rice"))
     }
 
     /// Excel keeps every text once in the shared strings: a million-row sheet's are tens of MB,

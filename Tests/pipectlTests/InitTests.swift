@@ -71,7 +71,7 @@ import Testing
         ])
     }
 
-    @Test("a workbook: a source per sheet that matches an entity, its date cells read as dates; an empty sheet and one that matches nothing told in comments")
+    @Test("a workbook: a source per sheet that matches an entity, its date cells read as dates; an empty sheet, one that matches nothing and one without the key told in comments")
     func workbook() throws {
         let ws = try Workspace()
         try ws.write(Self.productModel, to: "Models/Product.swift")
@@ -80,6 +80,9 @@ import Testing
         _ = workbook_add_worksheet(book, "Read me")
         let products = try #require(workbook_add_worksheet(book, "Products"))
         let chart = try #require(workbook_add_worksheet(book, "Chart data"))
+        let totals = try #require(workbook_add_worksheet(book, "Totals"))
+        worksheet_write_string(totals, 0, 0, "unit price", nil)
+        worksheet_write_number(totals, 1, 0, 11.7, nil)
         let day = workbook_add_format(book)
         format_set_num_format(day, "yyyy-mm-dd")
         for (column, name) in ["Product_Name", "unit price", "IN STOCK", "Added"].enumerated() {
@@ -103,6 +106,7 @@ import Testing
         for line in [#"read: { xlsx: Products.xlsx, sheet: Products, timezone: UTC }"#, "date cells: the zone is a guess (pipectl init --timezone)",
                      #"# sheet "Read me" of Products.xlsx is not read: the sheet 'Read me' has no header row"#,
                      #"# sheet "Chart data" of Products.xlsx is not read: no column names an attribute of the model"#,
+                     "# sheet Totals of Products.xlsx is not read: its columns name attributes of Product but not its key",
                      "name: Products-Products", "productName: Product_Name", "added: Added"] {
             #expect(yaml.contains(line), "\(line) is missing from:\n\(yaml)")
         }
@@ -113,6 +117,29 @@ import Testing
         #expect(rows == [
             [.text("Tea"), .double(4.2), .integer(1), .integer(754_704_000)], [.text("Coffee"), .double(7.5), .integer(0), .integer(759_974_400)],
         ], "\(rows)")  // whole seconds: a TIMESTAMP column (numeric affinity) keeps them as integers
+    }
+
+    @Test("an input whose fields miss the entity's key, or name nothing, is told in a comment; with nothing else to draft, init fails")
+    func inputsThatCannotBeDrafted() throws {
+        let ws = try Workspace()
+        try ws.write(Self.productModel, to: "Models/Product.swift")
+        try ws.write("unit price,colour\n4.2,red\n", to: "prices.csv")
+        try ws.write("colour,size\nred,L\n", to: "colours.csv")
+        try ws.write("product name,unit price,in stock\nTea,4.2,true\n", to: "products.csv")
+        let made = try ws.run("init", "--model", "Models", "prices.csv", "colours.csv", "products.csv", "-o", "products.yaml")
+        #expect(made.status == 0 && made.stdout.contains("1 source;"), "\(made.stderr)")
+        let yaml = try String(decoding: ws.bytes("products.yaml"), as: UTF8.self)
+        for line in ["  # prices.csv is not read: its fields name attributes of Product (unit price), but none gives its key (productName); map them by hand",
+                     "  # colours.csv is not read: no field names an attribute of the model (fields: colour, size); map them by hand",
+                     "  - name: products"] {
+            #expect(yaml.contains(line), "\(line) is missing from:\n\(yaml)")
+        }
+        #expect(try ws.run("run", "-q", "products.yaml").status == 0)
+        let nothing = try ws.run("init", "--model", "Models", "prices.csv", "colours.csv", "-o", "nothing.yaml")
+        #expect(nothing.status == 66, "\(nothing.stderr)")
+        #expect(nothing.stderr.contains("error: init: nothing to draft: no input has fields that name an entity's attributes and its key "
+                                        + "(prices.csv is not read: its fields name attributes of Product"), "\(nothing.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: ws.root.appendingPathComponent("nothing.yaml").path))
     }
 
     @Test("of two uniqueness constraints the draft takes the first as the key and names the other")

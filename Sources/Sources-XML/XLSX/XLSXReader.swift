@@ -22,10 +22,14 @@ public final class XLSXReader: RecordReader {
         public var range: (firstColumn: Int, firstRow: Int, lastColumn: Int, lastRow: Int)?
         /// The zone the workbook's dates and times are wall-clock times of: Excel keeps none.
         public var timeZone: TimeZone
+        /// The fields the pipeline reads (nil: all). An error cell rejects its record only in one
+        /// of them: `#DIV/0!` in a helper column no step or load reads loses nothing.
+        public var fieldsRead: Set<String>?
 
         public init(sheet: String? = nil, header: Bool = true, columns: [String]? = nil,
                     range: (firstColumn: Int, firstRow: Int, lastColumn: Int, lastRow: Int)? = nil,
-                    timeZone: TimeZone = TimeZone(identifier: "UTC")!) {
+                    timeZone: TimeZone = TimeZone(identifier: "UTC")!, fieldsRead: Set<String>? = nil) {
+            self.fieldsRead = fieldsRead
             self.sheet = sheet
             self.header = header
             self.columns = columns
@@ -46,6 +50,8 @@ public final class XLSXReader: RecordReader {
     private var finished = false
     /// `Items!A`: a record's location is this at its row.
     private let rowLocation: Location
+    /// Per field: whether an error cell in it rejects the record (`Options.fieldsRead`).
+    private let errorsReject: [Bool]
 
     /// The workbook's sheets in their order, as `sheet:` names them (for `pipectl init`).
     public static func sheetNames(of input: Input) throws -> [String] {
@@ -106,6 +112,7 @@ public final class XLSXReader: RecordReader {
             throw error
         }
         fieldNames = names
+        errorsReject = names.map { options.fieldsRead?.contains($0) ?? true }
     }
 
     /// The fields the header row names (the first row of the range, or of the sheet), and the
@@ -208,6 +215,7 @@ public final class XLSXReader: RecordReader {
                 let column = firstColumn + offset
                 guard let cell = row[column] else { values.append(.null); continue }
                 if cell.isError {
+                    guard errorsReject[offset] else { values.append(.null); continue }
                     throw Rejection(at: Location(file: input.displayPath, path: "\(sheetName)!\(XLSXReader.columnName(column))").cell(row: row.number),
                                     stage: "xlsx", field: fieldNames[offset], rawValue: cell.text,
                                     reason: "the cell holds the error \(cell.text), not a value")

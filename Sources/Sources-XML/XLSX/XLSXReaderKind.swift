@@ -57,6 +57,8 @@ public struct XLSXReaderKind: ReaderKind {
     }
 
     public func makeReader(input: Input, options: Options, fields: [String]) throws -> any RecordReader {
-        try XLSXReader(input: input, options: Self.options(options))
+        var options = try Self.options(options)
+        options.fieldsRead = fields.isEmpty ? nil : Set(fields)
+        return try XLSXReader(input: input, options: options)
     }
 }

@@ -62,6 +62,12 @@ struct InitCommand: ParsableCommand {
                                       timezone: timezone, isSwiftData: isSwiftData)
             let (yaml, sources) = draft.yaml(name: isSwiftData ? "default" : modelName.lowercased(),
                                   storePath: isSwiftData ? "build/default.store" : "build/\(modelName).sqlite", inputNames: names)
+            guard sources > 0 else {
+                let reasons = yaml.split(separator: "\n").filter { $0.hasPrefix("  # ") && $0.contains(" is not read: ") }
+                    .map { $0.dropFirst(4) }.joined(separator: "; ")
+                throw PipelineError(.invalidInput, at: Location(file: inputs[0]), stage: "init",
+                                    "nothing to draft: no input has fields that name an entity's attributes and its key (\(reasons))")
+            }
             // Checked as `validate` checks it: a draft that does not load is not written.
             _ = try PipelineLoader.load(yaml: yaml, file: outputURL, registry: Components.registry)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -27,9 +27,10 @@ extension PipelineDraft {
         // First the sources, which say which entities need keys.
         var keyed: [(entity: String, key: [String], comment: String)] = []
         var unkeyed: [String] = []
-        func needKey(_ entity: String) -> [String]? {
+        func needKey(_ entity: String, among matched: Set<String>? = nil) -> [String]? {
             if let known = keyed.first(where: { $0.entity == entity }) { return known.key }
-            guard let (key, comment) = key(of: entity) else { unkeyed.append(entity); return nil }
+            if unkeyed.contains(entity) { return nil }
+            guard let (key, comment) = key(of: entity, among: matched) else { unkeyed.append(entity); return nil }
             keyed.append((entity, key, comment))
             return key
         }
@@ -37,17 +38,38 @@ extension PipelineDraft {
         var sourceCount = 0
         // A workbook's sheet that matches no entity (notes, a chart's data) is told, not read,
         // when another sheet of it does match.
-        let matchedWorkbooks = Set(samples.filter { $0.sheet != nil && $0.unreadable == nil && matches(for: $0) != nil }.map(\.path))
+        let matchedWorkbooks = Set(samples.filter { $0.sheet != nil && $0.unreadable == nil && loadable($0) != nil }.map(\.path))
         let zone = timezone ?? "UTC"
         for (sample, sourceName) in zip(samples, inputNames) {
             if let sheet = sample.sheet, let why = sample.unreadable {
                 sources += "  # sheet \(Self.scalar(sheet)) of \(sample.path) is not read: \(why)\n"
                 continue
             }
-            if let sheet = sample.sheet, matches(for: sample) == nil, matchedWorkbooks.contains(sample.path) {
-                sources += "  # sheet \(Self.scalar(sheet)) of \(sample.path) is not read: no column names an attribute of the model\n"
+            // What the draft cannot map (no field names an attribute, or none gives the entity's
+            // key, which a load must set) is told in a comment, never drafted as a source that
+            // would not validate.
+            let what = sample.sheet.map { "sheet \(Self.scalar($0)) of \(sample.path)" } ?? sample.path
+            let fields = sample.fields.prefix(12).joined(separator: ", ") + (sample.fields.count > 12 ? ", ..." : "")
+            guard let (entity, matches, unmatched) = matches(for: sample) else {
+                if sample.sheet != nil, matchedWorkbooks.contains(sample.path) {
+                    sources += "  # \(what) is not read: no column names an attribute of the model\n"
+                } else {
+                    sources += "  # \(what) is not read: no field names an attribute of the model (fields: \(fields)); map them by hand\n"
+                }
                 continue
             }
+            let matched = Set(matches.map(\.property))
+            if let key = keyed.first(where: { $0.entity == entity.name })?.key ?? key(of: entity.name, among: matched)?.attributes,
+               !Set(key).isSubset(of: matched) {
+                if sample.sheet != nil, matchedWorkbooks.contains(sample.path) {
+                    sources += "  # \(what) is not read: its columns name attributes of \(entity.name) but not its key\n"
+                } else {
+                    sources += "  # \(what) is not read: its fields name attributes of \(entity.name) (\(matches.map(\.field).joined(separator: ", "))), "
+                        + "but none gives its key (\(key.joined(separator: ", "))); map them by hand\n"
+                }
+                continue
+            }
+            _ = needKey(entity.name, among: matched)
             sourceCount += 1
             sources += "  - name: \(Self.scalar(sourceName))\n"
             var read = "    read: { \(sample.format.rawValue): \(Self.scalar(sample.path))"
@@ -61,11 +83,6 @@ extension PipelineDraft {
             var comment = sample.detected.isEmpty ? nil : "read as " + sample.detected.map { "\($0.name) \($0.value)" }.joined(separator: ", ")
             if sample.format == .xlsx, hasDates, timezone == nil { comment = "date cells: the zone is a guess (pipectl init --timezone)" }
             sources += Self.commented(read, comment)
-            guard let (entity, matches, unmatched) = matches(for: sample) else {
-                sources += "    # no field of this input names an attribute of the model: map them by hand\n    load: {}\n"
-                continue
-            }
-            _ = needKey(entity.name)
             let attributes = model.allAttributes(of: entity.name)
             // Transforms from the values of the matched fields.
             var steps: [(String, String?)] = []

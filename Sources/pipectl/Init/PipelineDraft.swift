@@ -64,7 +64,8 @@ struct PipelineDraft {
     /// The key an entity is found by, and a comment on where it comes from: the model's
     /// uniqueness constraint (the first, of several), else its one text attribute of its own,
     /// else one named like a key.
-    func key(of entity: String) -> (attributes: [String], comment: String)? {
+    /// `among`: the attributes a source's fields match, of which a guessed key must be one.
+    func key(of entity: String, among matched: Set<String>? = nil) -> (attributes: [String], comment: String)? {
         let constraints = model.lineage(of: entity).reversed().flatMap(\.uniquenessConstraints).filter { !$0.isEmpty }
         if let first = constraints.first {
             guard constraints.count > 1 else { return (first, "the model's uniqueness constraint") }
@@ -72,13 +73,22 @@ struct PipelineDraft {
             return (first, "the first of the model's uniqueness constraints (also: \(others)): check which the export identifies records by")
         }
         let guessed = "guessed: the model has no uniqueness constraint on \(entity)"
-        let own = model[entity]?.attributes.filter { $0.type == .string && $0.composite == nil } ?? []
+        let own = model[entity]?.attributes.filter { $0.type == .string && $0.composite == nil && matched?.contains($0.name) != false } ?? []
         if own.count == 1 { return ([own[0].name], guessed) }
-        let all = model.allAttributes(of: entity).filter { $0.type == .string }
+        let all = model.allAttributes(of: entity).filter { $0.type == .string && matched?.contains($0.name) != false }
         for name in ["name", "title", "code", "key", "sku", "identifier"] {
             if let attribute = all.first(where: { $0.name.lowercased() == name }) { return ([attribute.name], guessed) }
         }
         return nil
+    }
+
+    /// The sample's entity and matches when its fields give the entity's key too (a load must
+    /// set it); nil when they match nothing, or miss the key.
+    func loadable(_ sample: InputSample) -> (entity: Entity, matches: [Match], unmatched: [String])? {
+        guard let found = matches(for: sample) else { return nil }
+        let matched = Set(found.matches.map(\.property))
+        if let key = key(of: found.entity.name, among: matched), !Set(key.attributes).isSubset(of: matched) { return nil }
+        return found
     }
 
     // MARK: Transforms
