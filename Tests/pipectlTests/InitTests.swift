@@ -142,7 +142,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: ws.root.appendingPathComponent("nothing.yaml").path))
     }
 
-    @Test("of two uniqueness constraints the draft takes the first as the key and names the other")
+    @Test("of two uniqueness constraints the draft takes the first the export gives as the key and names the other")
     func twoConstraints() throws {
         let ws = try Workspace()
         try ws.write(Self.productModel.replacingOccurrences(of: "var inStock: Bool", with: "var inStock: Bool\n    @Attribute(.unique) var sku: String?"),
@@ -152,8 +152,14 @@ import Testing
         #expect(made.status == 0, "\(made.stderr)")
         let yaml = try String(decoding: ws.bytes("products.yaml"), as: UTF8.self)
         #expect(yaml.contains("Product: { unique: productName }") && yaml.contains(
-            "# the first of the model's uniqueness constraints (also: sku): check which the export identifies records by"), "\(yaml)")
+            "# one of the model's uniqueness constraints (also: sku): check which the export identifies records by"), "\(yaml)")
         #expect(try ws.run("run", "-q", "products.yaml").status == 0)
+        // An export that gives only the other one is found by it.
+        try ws.write("sku,unitPrice,inStock\nT-1,4.2,true\n", to: "skus.csv")
+        let bySKU = try ws.run("init", "--model", "Models", "skus.csv", "-o", "skus.yaml")
+        #expect(bySKU.status == 0, "\(bySKU.stderr)")
+        let skus = try String(decoding: ws.bytes("skus.yaml"), as: UTF8.self)
+        #expect(skus.contains("Product: { unique: sku }") && skus.contains("(also: productName)"), "\(skus)")
     }
 
     @Test("dates that read as dd/MM and as MM/dd: the draft picks one and says the other reads them too")

@@ -62,15 +62,16 @@ struct PipelineDraft {
     }
 
     /// The key an entity is found by, and a comment on where it comes from: the model's
-    /// uniqueness constraint (the first, of several), else its one text attribute of its own,
-    /// else one named like a key.
-    /// `among`: the attributes a source's fields match, of which a guessed key must be one.
+    /// uniqueness constraint (of several, the first the source's fields give), else its one text
+    /// attribute of its own, else one named like a key.
+    /// `among`: the attributes a source's fields match, which the key should be made of.
     func key(of entity: String, among matched: Set<String>? = nil) -> (attributes: [String], comment: String)? {
         let constraints = model.lineage(of: entity).reversed().flatMap(\.uniquenessConstraints).filter { !$0.isEmpty }
         if let first = constraints.first {
             guard constraints.count > 1 else { return (first, "the model's uniqueness constraint") }
-            let others = constraints.dropFirst().map { $0.joined(separator: "+") }.joined(separator: ", ")
-            return (first, "the first of the model's uniqueness constraints (also: \(others)): check which the export identifies records by")
+            let chosen = matched.flatMap { matched in constraints.first { Set($0).isSubset(of: matched) } } ?? first
+            let others = constraints.filter { $0 != chosen }.map { $0.joined(separator: "+") }.joined(separator: ", ")
+            return (chosen, "one of the model's uniqueness constraints (also: \(others)): check which the export identifies records by")
         }
         let guessed = "guessed: the model has no uniqueness constraint on \(entity)"
         let own = model[entity]?.attributes.filter { $0.type == .string && $0.composite == nil && matched?.contains($0.name) != false } ?? []
