@@ -92,6 +92,11 @@ write('xlsx-numbers-document.xlsx', [('Index/Document.iwa', b'\x01\x02\x03'), ('
 # An old binary .xls (a Compound File): its signature, then nothing more is needed.
 with open(os.path.join(HERE, 'xlsx-old-xls.xlsx'), 'wb') as f:
     f.write(bytes([0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]) + bytes(504))
+# An .xlsx encrypted with a password, which Excel saves as a Compound File whose directory names
+# the streams EncryptionInfo and EncryptedPackage (in UTF-16): the signature, then a directory entry.
+with open(os.path.join(HERE, 'xlsx-encrypted.xlsx'), 'wb') as f:
+    entry = 'EncryptedPackage'.encode('utf-16-le').ljust(64, b'\0') + bytes(64)
+    f.write(bytes([0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]) + bytes(504) + entry)
 # A CSV renamed .xlsx.
 with open(os.path.join(HERE, 'xlsx-not-a-zip.xlsx'), 'w') as f:
     f.write('name,unit\nMilk,l\n')
