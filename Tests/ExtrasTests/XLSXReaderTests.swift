@@ -291,6 +291,16 @@ struct XLSXReaderTests {
         #expect(try XLSXTest.read(input, sheet: "Units").records.first?.values == [.text("2")])
         #expect(try XLSXTest.read(input, sheet: "2").fields == ["b"])
         #expect(try XLSXTest.read(input, sheet: "units").fields == ["b"], "a sheet's name in another case, as Excel finds it")
+        // Without `sheet:`, the first; after the summary Numbers puts in front when it exports, the
+        // next. Which one was read is among the input's details (the summary, the reports).
+        let first = try XLSXTest.workbook(sheets: [("Items", one), ("Units", two)])
+        _ = try XLSXReader(input: first, options: .init())
+        #expect(first.details.snapshot.map { "\($0.name) \($0.value)" } == ["sheet 'Items', the first (detected)"])
+        let summary = #"<row r="1"><c r="A1" t="inlineStr"><is><t>This document was exported from Numbers.</t></is></c></row>"#
+        let fromNumbers = try XLSXTest.workbook(sheets: [("Export Summary", summary), ("Sheet 1 - Table 1", one)])
+        let reader = try XLSXReader(input: fromNumbers, options: .init())
+        #expect(reader.fieldNames == ["a"])
+        #expect(fromNumbers.details.snapshot.map { "\($0.name) \($0.value)" } == ["sheet 'Sheet 1 - Table 1', after Numbers' 'Export Summary' (detected)"])
         let missing = try #require(throws: PipelineError.self) { try XLSXTest.read(input, sheet: "Unit") }
         #expect(missing.description.contains("the workbook has no sheet 'Unit'; did you mean 'Units'? (sheets: 'Items', 'Units')"), "\(missing)")
     }

@@ -53,6 +53,10 @@ public final class XLSXReader: RecordReader {
     /// Per field: whether an error cell in it rejects the record (`Options.fieldsRead`).
     private let errorsReject: [Bool]
 
+    /// The sheet Numbers puts first when it exports to Excel (in English; other languages name it
+    /// otherwise, and their first sheet is read as any other).
+    static let numbersSummary = "Export Summary"
+
     /// The workbook's sheets in their order, as `sheet:` names them (for `pipectl init`).
     public static func sheetNames(of input: Input) throws -> [String] {
         try XLSXWorkbook(url: input.url, displayPath: input.displayPath).sheets.map(\.name)
@@ -81,7 +85,16 @@ public final class XLSXReader: RecordReader {
             }
         } else {
             guard let first = workbook.sheets.first else { throw fail("the workbook has no sheets") }
-            chosen = first
+            // Numbers, exporting to Excel, puts a sheet in front that lists what it exported
+            // ("Export Summary"), unless told not to: the data is on the next one. Which sheet
+            // was read is told in the summary and the reports either way.
+            if first.name == Self.numbersSummary, workbook.sheets.count > 1 {
+                chosen = workbook.sheets[1]
+                input.details.set("sheet", "'\(chosen.name)', after Numbers' '\(first.name)' (detected)")
+            } else {
+                chosen = first
+                input.details.set("sheet", "'\(first.name)', the first (detected)")
+            }
         }
         sheetName = chosen.name
         // Refused before any thread starts: a part outside the archive, or none by that name.

@@ -14,7 +14,7 @@ public struct XLSXReaderKind: ReaderKind {
             summary: "Reads the rows of one sheet of an Excel workbook (.xlsx; Numbers exports one): a row per record, streaming;"
                 + " dates, numbers as written, booleans and formulas' values as Excel means them; an error cell rejects its record.",
             options: [
-                OptionSpec("sheet", .string, default: "the first sheet", "The sheet: its name (in any case, as Excel compares them), or its 1-based position."),
+                OptionSpec("sheet", .string, default: "the first sheet (after Numbers' Export Summary)", "The sheet: its name (in any case, as Excel compares them), or its 1-based position."),
                 OptionSpec("header", .bool, default: "true", "Whether the first row (of the range) names the fields."),
                 OptionSpec("columns", .stringList, "The field names, when `header: false` (or to rename the header's)."),
                 OptionSpec("range", .string, default: "the whole sheet", "The cells read, such as `A1:F500`: the first row is the header."),
