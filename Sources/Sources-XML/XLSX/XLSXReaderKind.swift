@@ -17,7 +17,8 @@ public struct XLSXReaderKind: ReaderKind {
                 OptionSpec("sheet", .string, default: "the first sheet (after Numbers' Export Summary)", "The sheet: its name (in any case, as Excel compares them), or its 1-based position."),
                 OptionSpec("header", .bool, default: "true", "Whether the first row (of the range) names the fields."),
                 OptionSpec("columns", .stringList, "The field names, when `header: false` (or to rename the header's)."),
-                OptionSpec("range", .string, default: "the whole sheet", "The cells read, such as `A1:F500`: the first row is the header."),
+                OptionSpec("range", .string, default: "the whole sheet",
+                           "The cells read, such as `A1:F500`, or from a top left cell to the sheet's end (`A3`): the first row is the header."),
                 OptionSpec("timezone", .string, default: "UTC",
                            "The zone the workbook's dates and times are in (Excel keeps none): an IANA name such as `Europe/Berlin`."),
             ])
@@ -31,10 +32,13 @@ public struct XLSXReaderKind: ReaderKind {
         var range: (Int, Int, Int, Int)?
         if let text = options.string("range") {
             let corners = text.uppercased().split(separator: ":").map(String.init)
-            guard corners.count == 2, let start = XLSXReader.cellPosition(corners[0]), let end = XLSXReader.cellPosition(corners[1]),
-                  start.column <= end.column, start.row <= end.row else {
+            // One cell is the top left of a block that runs to the sheet's end: `A3` under a title.
+            let end = corners.count == 1 ? (column: XLSXReader.lastColumn, row: XLSXReader.lastRow)
+                : corners.count == 2 ? XLSXReader.cellPosition(corners[1]) : nil
+            guard let start = corners.first.flatMap(XLSXReader.cellPosition), let end, start.column <= end.column, start.row <= end.row else {
                 throw (options.node("range") ?? ConfigNode(.null, at: Location(file: ""))).error(
-                    "'range' is two cells, the top left and the bottom right, such as A1:F500; found '\(text)'", stage: "xlsx")
+                    "'range' is two cells, the top left and the bottom right, such as A1:F500, or the top left alone (A3: "
+                        + "to the end of the sheet); found '\(text)'", stage: "xlsx")
             }
             range = (start.column, start.row, end.column, end.row)
         }
