@@ -106,6 +106,11 @@ public struct Location: Sendable, Hashable, CustomStringConvertible {
         return location
     }
 
+    /// The workbook row of a location made by `cell(row:)`.
+    public var cellRow: Int? {
+        pathIndex < -1 ? Int(-pathIndex - 2) : nil
+    }
+
     public var description: String {
         var out = file
         if let line {

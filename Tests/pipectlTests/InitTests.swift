@@ -142,6 +142,31 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: ws.root.appendingPathComponent("nothing.yaml").path))
     }
 
+    @Test("a workbook whose table stands under a title: the draft reads from its header row (range:)")
+    func tableUnderATitle() throws {
+        let ws = try Workspace()
+        try XLSXSourceTests.workbook(ws)
+        try ws.write("""
+            import SwiftData
+            @Model final class Item {
+                @Attribute(.unique) var name: String
+                var quantity: Double
+            }
+            """, to: "Models/Item.swift")
+        let made = try ws.run("init", "--model", "Models", "groceries.xlsx", "-o", "groceries.yaml")
+        #expect(made.status == 0, "\(made.stderr)")
+        let yaml = try String(decoding: ws.bytes("groceries.yaml"), as: UTF8.self)
+        #expect(yaml.contains("read: { xlsx: groceries.xlsx, sheet: Items, range: B3 }") && yaml.contains(
+            "# the table's header row starts at B3, below what is above it"), "\(yaml)")
+        // The note under the table is a row too: without a quantity the model requires, it is rejected, at its cell.
+        let run = try ws.run("run", "groceries.yaml")
+        #expect(run.status == 0 && run.stderr.contains("groceries.xlsx: Items!B7: warning: record rejected: load: field 'quantity' \"\""),
+                "\(run.stderr)")
+        #expect(try ws.store("build/default.store").rows("SELECT ZNAME, ZQUANTITY FROM ZITEM ORDER BY Z_PK") == [
+            [.text("Milk"), .double(1.5)], [.text("Eggs"), .double(12)],
+        ])
+    }
+
     @Test("of two uniqueness constraints the draft takes the first the export gives as the key and names the other")
     func twoConstraints() throws {
         let ws = try Workspace()

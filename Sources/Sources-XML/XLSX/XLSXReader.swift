@@ -168,7 +168,7 @@ public final class XLSXReader: RecordReader {
     public var whereRecordsBegin: Location? { Location(file: input.displayPath, path: "sheet '\(sheetName)'") }
 
     /// `A`, `B`, ... `Z`, `AA`: a column's letters from its 1-based number.
-    static func columnName(_ column: Int) -> String {
+    public static func columnName(_ column: Int) -> String {
         var n = column, name = ""
         while n > 0 {
             let digit = (n - 1) % 26
@@ -196,8 +196,8 @@ public final class XLSXReader: RecordReader {
     }
 
     /// Excel's last column (XFD) and row: no cell lies past them.
-    static let lastColumn = 16_384
-    static let lastRow = 1_048_576
+    public static let lastColumn = 16_384
+    public static let lastRow = 1_048_576
 
     struct Cell {
         var text: String

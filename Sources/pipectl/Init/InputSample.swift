@@ -27,6 +27,8 @@ struct InputSample {
     var detected: [(name: String, value: String)] = []
     /// A workbook's sheet, and how many sheets the workbook has.
     var sheet: String?
+    /// Where the table starts when not at A1 (a title above it): `range:` for the draft.
+    var range: String?
     var sheetCount = 1
     /// Why a sheet of a workbook could not be sampled (the draft says so and reads the others).
     var unreadable: String?
@@ -107,13 +109,43 @@ struct InputSample {
             sample.sheet = name
             sample.sheetCount = names.count
             do {
-                try sample.add(records: try XLSXReader(input: input, options: XLSXReader.Options(sheet: name)))
+                var options = XLSXReader.Options(sheet: name)
+                if let corner = try headerCell(input, sheet: name) {
+                    options.range = (corner.column, corner.row, XLSXReader.lastColumn, XLSXReader.lastRow)
+                    sample.range = XLSXReader.columnName(corner.column) + String(corner.row)
+                }
+                try sample.add(records: try XLSXReader(input: input, options: options))
             } catch let error as PipelineError where names.count > 1 {
                 sample.unreadable = error.message
             }
             samples.append(sample)
         }
         return samples
+    }
+
+    /// Where a sheet's table starts when a title or notes stand above it: the first of its first
+    /// 20 rows with two cells or more, all of them text (the header), its first such cell; nil
+    /// when that is A1, or no row looks so.
+    private static func headerCell(_ input: Input, sheet: String) throws -> (column: Int, row: Int)? {
+        let width = 64
+        let reader = try XLSXReader(input: input, options: XLSXReader.Options(sheet: sheet, header: false,
+                                                                              columns: (1...width).map { "c\($0)" }))
+        var seen = 0
+        while seen < 20 {
+            let record: Record
+            do {
+                guard let next = try reader.next() else { return nil }
+                record = next
+            } catch is Rejection {
+                continue
+            }
+            seen += 1
+            let filled = record.values.enumerated().filter { !$0.element.isEmpty }
+            guard filled.count >= 2, filled.allSatisfy({ if case .text = $0.element { true } else { false } }),
+                  let row = record.location.cellRow, let first = filled.first else { continue }
+            return row == 1 && first.offset == 0 ? nil : (first.offset + 1, row)
+        }
+        return nil
     }
 
     /// The repeated element under the root is the record; its attributes and child elements the fields.

@@ -76,12 +76,16 @@ extension PipelineDraft {
             if let path = sample.recordPath { read += sample.format == .xml ? ", record: \(Self.scalar(path))" : ", records: \(Self.scalar(path))" }
             if sample.format == .csv { read += ", encoding: auto, delimiter: auto" }
             if let sheet = sample.sheet { read += ", sheet: \(Self.scalar(sheet))" }
+            if let range = sample.range { read += ", range: \(range)" }
             // A workbook's dates are wall-clock times: the zone they are in is the reader's.
             let hasDates = sample.values.values.contains { $0.contains { if case .date = $0 { true } else { false } } }
             if sample.format == .xlsx, hasDates { read += ", timezone: \(zone)" }
             read += " }"
             var comment = sample.detected.isEmpty ? nil : "read as " + sample.detected.map { "\($0.name) \($0.value)" }.joined(separator: ", ")
             if sample.format == .xlsx, hasDates, timezone == nil { comment = "date cells: the zone is a guess (pipectl init --timezone)" }
+            if let range = sample.range {
+                comment = "the table's header row starts at \(range), below what is above it" + (comment.map { "; " + $0 } ?? "")
+            }
             sources += Self.commented(read, comment)
             let attributes = model.allAttributes(of: entity.name)
             // Transforms from the values of the matched fields.
