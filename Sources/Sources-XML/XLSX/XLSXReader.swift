@@ -57,14 +57,15 @@ public final class XLSXReader: RecordReader {
     /// otherwise, and their first sheet is read as any other).
     static let numbersSummary = "Export Summary"
 
-    /// The workbook's sheets in their order, as `sheet:` names them (for `pipectl init`).
-    public static func sheetNames(of input: Input) throws -> [String] {
-        try XLSXWorkbook(url: input.url, displayPath: input.displayPath).sheets.map(\.name)
+    public convenience init(input: Input, options: Options) throws {
+        try self.init(input: input, options: options, workbook: XLSXWorkbook(url: input.url, displayPath: input.displayPath))
     }
 
-    public init(input: Input, options: Options) throws {
+    /// A sheet of a workbook already opened: `pipectl init` reads several from one, and each
+    /// opening parses the workbook's shared strings.
+    public init(input: Input, options: Options, workbook opened: XLSXWorkbook) throws {
         self.input = input
-        var workbook = try XLSXWorkbook(url: input.url, displayPath: input.displayPath)
+        var workbook = opened
         workbook.timeZone = options.timeZone
         func fail(_ message: String) -> PipelineError {
             PipelineError(.invalidInput, at: Location(file: input.displayPath), stage: "xlsx", message)
@@ -286,14 +287,16 @@ public final class XLSXReader: RecordReader {
             return Cell(text: string, value: .text(string), isError: true)
         default:
             guard !bytes.isEmpty else { return Cell(text: "", value: .null) }
-            let string = ExcelText.number(bytes)
             // Dates run from 1900 to 9999 (serial 2,958,465); past them Excel shows ##### and so
-            // does the load, which rejects the number as a date.
-            // The serial from the digits as written: all 17 of them place a time to the microsecond.
-            if workbook.dateStyles.contains(style), let serial = Double(String(decoding: bytes, as: UTF8.self)),
-               (0..<2_958_466).contains(serial) {
-                return Cell(text: string, value: .date(workbook.instant(local: seconds(fromSerial: serial, date1904: workbook.date1904))))
+            // does the load, which rejects the number as a date. The serial is read from the
+            // digits as written: all 17 of them place a time to the microsecond.
+            if workbook.dateStyles.contains(style) {
+                let written = String(decoding: bytes, as: UTF8.self)
+                if let serial = Double(written), (0..<2_958_466).contains(serial) {
+                    return Cell(text: written, value: .date(workbook.instant(local: seconds(fromSerial: serial, date1904: workbook.date1904))))
+                }
             }
+            let string = ExcelText.number(bytes)
             return Cell(text: string, value: .text(string))
         }
     }

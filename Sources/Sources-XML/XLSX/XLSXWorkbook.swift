@@ -15,7 +15,7 @@ import ZIPFoundation
 /// lie, and where they end, pipectl reads itself (`ZipPart`). A sheet's chunks go to libxml2's SAX
 /// parser as they are inflated (`XLSXReader`), and so do the shared strings
 /// (`SharedStringsParser`); the small parts (workbook, relationships, styles) are parsed whole.
-struct XLSXWorkbook {
+public struct XLSXWorkbook {
     let package: XLSXPackage
     var displayPath: String { package.displayPath }
     let sheets: [(name: String, path: String)]
@@ -38,7 +38,10 @@ struct XLSXWorkbook {
         return local - offset
     }
 
-    init(url: URL, displayPath: String) throws {
+    /// The sheets' names in their order, as `sheet:` names them.
+    public var sheetNames: [String] { sheets.map(\.name) }
+
+    public init(url: URL, displayPath: String) throws {
         func fail(_ message: String) -> PipelineError {
             PipelineError(.invalidInput, at: Location(file: displayPath), stage: "xlsx", message)
         }

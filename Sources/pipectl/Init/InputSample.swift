@@ -101,7 +101,9 @@ struct InputSample {
     /// it is the only one.
     private static func readWorkbook(_ url: URL, path: String) throws -> [InputSample] {
         let input = Input(url: url, displayPath: path)
-        let names = try XLSXReader.sheetNames(of: input)
+        // Opened once: each opening parses the shared strings, which a large workbook has many of.
+        let workbook = try XLSXWorkbook(url: url, displayPath: path)
+        let names = workbook.sheetNames
         guard !names.isEmpty else { throw PipelineError(.invalidInput, at: Location(file: path), stage: "init", "the workbook has no sheets") }
         var samples: [InputSample] = []
         for name in names {
@@ -110,11 +112,11 @@ struct InputSample {
             sample.sheetCount = names.count
             do {
                 var options = XLSXReader.Options(sheet: name)
-                if let corner = try headerCell(input, sheet: name) {
+                if let corner = try headerCell(input, sheet: name, workbook: workbook) {
                     options.range = (corner.column, corner.row, XLSXReader.lastColumn, XLSXReader.lastRow)
                     sample.range = XLSXReader.columnName(corner.column) + String(corner.row)
                 }
-                try sample.add(records: try XLSXReader(input: input, options: options))
+                try sample.add(records: try XLSXReader(input: input, options: options, workbook: workbook))
             } catch let error as PipelineError where names.count > 1 {
                 sample.unreadable = error.message
             }
@@ -126,10 +128,10 @@ struct InputSample {
     /// Where a sheet's table starts when a title or notes stand above it: the first of its first
     /// 20 rows with two cells or more, all of them text (the header), its first such cell; nil
     /// when that is A1, or no row looks so.
-    private static func headerCell(_ input: Input, sheet: String) throws -> (column: Int, row: Int)? {
+    private static func headerCell(_ input: Input, sheet: String, workbook: XLSXWorkbook) throws -> (column: Int, row: Int)? {
         let width = 64
-        let reader = try XLSXReader(input: input, options: XLSXReader.Options(sheet: sheet, header: false,
-                                                                              columns: (1...width).map { "c\($0)" }))
+        let options = XLSXReader.Options(sheet: sheet, header: false, columns: (1...width).map { "c\($0)" })
+        let reader = try XLSXReader(input: input, options: options, workbook: workbook)
         var seen = 0
         while seen < 20 {
             let record: Record
