@@ -94,8 +94,13 @@ extension PipelineLoader.Context {
             }
             return try pairs.map { attributeKey, allowedNode in
                 let name = try property(attributeKey, among: attributes, what: "attribute")
+                let type = model.allAttributes(of: entity).first { $0.name == name }?.type
                 let allowed = try list(allowedNode).map { item -> String in
                     guard let text = item.scalar else { throw item.error("'values' lists values, found \(item.kindDescription)") }
+                    // Told here, at the value, rather than once the new store is built and thrown away.
+                    if let type, case .failure(let failure) = type.convert(.text(text)) {
+                        throw item.error("\(entity).\(name) (\(type.rawValue)) cannot hold \(Snippet.quoted(text)): \(failure.reason)")
+                    }
                     return text
                 }
                 return DataCheck(entity: entity, kind: .values(attribute: name, allowed: allowed), location: attributeKey.location)

@@ -103,5 +103,12 @@ import Testing
         try ws.write(Self.pipeline("  Item: { not_emtpy: [unit] }"), to: "shop.yaml")
         let typo = try ws.run("run", "shop.yaml")
         #expect(typo.status == 65 && typo.stderr.contains("shop.yaml:16:11: error: pipeline: 'not_emtpy' is no check; did you mean 'not_empty'?"), "\(typo.stderr)")
+        // A value the attribute cannot hold is an error at that value, before anything is read or built.
+        try ws.write(Self.pipeline("  Item: { values: { price: [1.20, cheap] } }"), to: "shop.yaml")
+        let before = try ws.bytes("build/shop.sqlite")
+        let value = try ws.run("run", "shop.yaml")
+        #expect(value.status == 65, "\(value.stderr)")
+        #expect(value.stderr.hasPrefix("shop.yaml:16:35: error: pipeline: Item.price (double) cannot hold \"cheap\": "), "\(value.stderr)")
+        #expect(try ws.bytes("build/shop.sqlite") == before)
     }
 }
