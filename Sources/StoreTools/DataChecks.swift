@@ -29,6 +29,17 @@ public enum DataChecks {
         }
     }
 
+    /// What a run or `pipectl check` stops with when checks failed: how many, and the first one,
+    /// with its offending records when `naming` (a run, whose summary may be quiet); nil when all passed.
+    public static func failure(of results: [CheckResult], naming offending: Bool, then ending: String = "") -> PipelineError? {
+        guard let failed = results.first(where: { !$0.passed }) else { return nil }
+        let count = results.filter { !$0.passed }.count
+        return PipelineError(.checksFailed, at: failed.location, stage: "checks",
+                             "\(count) check\(count == 1 ? "" : "s") failed, first: \(failed.name): \(failed.detail)"
+                                 + (offending && !failed.offending.isEmpty ? " (\(failed.offending.joined(separator: "; ")))" : "")
+                                 + ending)
+    }
+
     /// The tables holding an entity's rows (its own and its sub-entities'), each with the filter
     /// that picks them where a table holds other entities too.
     private static func parts(of entity: String, model: StoreModel, tables: [EntityTable?]) -> [(table: EntityTable, filter: String)] {

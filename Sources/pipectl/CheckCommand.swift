@@ -30,11 +30,8 @@ struct CheckCommand: ParsableCommand {
             }
             let results = try DataChecks.run(definition, storeAt: URL(fileURLWithPath: store), placeholders: nil)
             RunSummary.printChecks(results)
-            if let failed = results.first(where: { !$0.passed }) {
-                let count = results.filter { !$0.passed }.count
-                throw PipelineError(.checksFailed, at: failed.location, stage: "checks",
-                                    "\(count) check\(count == 1 ? "" : "s") failed, first: \(failed.name): \(failed.detail)")
-            }
+            // The offending records are in the list just printed.
+            if let failure = DataChecks.failure(of: results, naming: false) { throw failure }
         } catch {
             throw fail(with: error)
         }

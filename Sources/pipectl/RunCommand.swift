@@ -82,12 +82,8 @@ struct RunCommand: ParsableCommand {
                     try inputs.checkUnchanged()
                     // The data checks, on the new store while the old one is in place: a failure keeps it.
                     runner.log.checkResults = try DataChecks.run(pipeline, storeAt: newStore, placeholders: runner.log.placeholders)
-                    if let failed = runner.log.checkResults.first(where: { !$0.passed }) {
-                        let count = runner.log.checkResults.filter { !$0.passed }.count
-                        throw PipelineError(.checksFailed, at: failed.location, stage: "checks",
-                                            "\(count) check\(count == 1 ? "" : "s") failed, first: \(failed.name): \(failed.detail)"
-                                                + (failed.offending.isEmpty ? "" : " (\(failed.offending.joined(separator: "; ")))")
-                                                + "; the store was left as it was")
+                    if let failure = DataChecks.failure(of: runner.log.checkResults, naming: true, then: "; the store was left as it was") {
+                        throw failure
                     }
                     guard !reports.files.isEmpty else { return }
                     // Only the report shows the changes: a run without one does not pay for comparing.
