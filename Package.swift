@@ -28,7 +28,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/swiftlang/swift-syntax.git", from: "603.0.1"),
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
     ],
@@ -46,17 +45,22 @@ let package = Package(
         .systemLibrary(
             name: "CXLSXWriter", path: "Sources/CXLSXWriter", pkgConfig: "xlsxwriter",
             providers: [.apt(["libxlsxwriter-dev"]), .brew(["libxlsxwriter"])]),
+        // SHA-256 and SHA-1 (Checksums): the system's libcrypto, not a crypto package built with pipectl.
+        .systemLibrary(
+            name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
         // A compiler builtin (prefetch) Swift does not expose: a header, no library.
         .systemLibrary(name: "CPrefetch", path: "Sources/CPrefetch"),
 
         // How pipectl speaks to its user: locations in input files, errors, rejections, warnings.
         .target(name: "Diagnostics"),
+        .target(name: "Checksums", dependencies: ["CCrypto"]),
         // What guards a run against its environment: signals, hostile inputs' budgets, other runs
         // on the same store, a store replaced only once the new one is complete, and temporary
         // files that go however the run ends.
         .target(name: "Safeguards", dependencies: ["Diagnostics"]),
         .target(name: "Pipeline", dependencies: ["Diagnostics", "Safeguards"]),
-        .target(name: "Transforms", dependencies: ["Diagnostics", "Pipeline", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "Transforms", dependencies: ["Diagnostics", "Pipeline", "Checksums"]),
         .target(
             name: "PipelineFile",
             dependencies: ["Diagnostics", "Pipeline", .product(name: "Yams", package: "Yams")]),
@@ -69,7 +73,7 @@ let package = Package(
         .target(name: "SQLite", dependencies: ["Diagnostics", "Pipeline", "CSQLite"]),
         .target(
             name: "CoreDataFormat",
-            dependencies: ["Diagnostics", "Pipeline", "Safeguards", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: ["Diagnostics", "Pipeline", "Safeguards", "Checksums"]),
         // A SwiftData app's model read from its `@Model` classes (swift-syntax), as SwiftData translates them.
         .target(
             name: "SwiftDataModel",
@@ -82,7 +86,7 @@ let package = Package(
         .target(name: "StoreTools", dependencies: ["Diagnostics", "Pipeline", "SQLite", "CoreDataFormat", "SinksSQLite", "ReportsXLSX"]),
         .target(
             name: "ReportsXLSX",
-            dependencies: ["Diagnostics", "Pipeline", "CXLSXWriter", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["Diagnostics", "Pipeline", "CXLSXWriter", "Checksums"],
             path: "Sources/Reports-XLSX"),
         .executableTarget(
             name: "pipectl",
@@ -90,7 +94,7 @@ let package = Package(
                 "Diagnostics", "Pipeline", "PipelineFile", "Transforms", "SourcesCSV", "SourcesXML", "SourcesJSON", "CoreDataFormat",
                 "SinksSQLite", "StoreTools", "ReportsXLSX", "Safeguards", "SwiftDataModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                "Checksums",
             ]),
 
         // libFuzzer targets for scripts/fuzz (Fuzz/): built with -sanitize=fuzzer -DFUZZING there; a plain

@@ -1,5 +1,5 @@
 import Diagnostics
-import Crypto
+import Checksums
 import Foundation
 import Pipeline
 
@@ -54,7 +54,7 @@ public struct CoreDataMetadata: Sendable {
     public var hashesDigest: String {
         var bytes = Data()
         for (name, hash) in sortedHashes { bytes.append(contentsOf: name.utf8); bytes.append(hash) }
-        return Data(SHA512.hash(data: bytes)).base64EncodedString()
+        return Data(Checksum.sha512(bytes)).base64EncodedString()
     }
 
     /// `NSStoreModelVersionChecksumKey`: SHA-256 of the entity hashes in name order, base64
@@ -63,7 +63,7 @@ public struct CoreDataMetadata: Sendable {
     public var checksum: String {
         var bytes = Data()
         for (_, hash) in sortedHashes { bytes.append(hash) }
-        return Data(SHA256.hash(data: bytes)).base64EncodedString()
+        return Data(Checksum.sha256(bytes)).base64EncodedString()
     }
 
     /// Keys Core Data owns; an app key of the same name would be silently replaced, so it is refused.
@@ -139,7 +139,7 @@ public struct CoreDataMetadata: Sendable {
     public static func nameBasedUUID(namespace: UUID, name: [UInt8]) -> UUID {
         var bytes = withUnsafeBytes(of: namespace.uuid) { Array($0) }
         bytes += name
-        var digest = Array(Insecure.SHA1.hash(data: bytes).prefix(16))
+        var digest = Array(Checksum.sha1(bytes).prefix(16))
         digest[6] = (digest[6] & 0x0F) | 0x50  // version 5
         digest[8] = (digest[8] & 0x3F) | 0x80  // RFC 4122 variant
         return UUID(uuid: (digest[0], digest[1], digest[2], digest[3], digest[4], digest[5], digest[6], digest[7],

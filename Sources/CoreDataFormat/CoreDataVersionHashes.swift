@@ -1,4 +1,4 @@
-import Crypto
+import Checksums
 import Foundation
 import Pipeline
 
@@ -125,6 +125,6 @@ public enum CoreDataVersionHashes {
     }
 
     private static func sha256(_ bytes: Data) -> Data {
-        Data(SHA256.hash(data: bytes))
+        Data(Checksum.sha256(bytes))
     }
 }

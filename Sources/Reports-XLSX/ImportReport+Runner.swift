@@ -1,4 +1,4 @@
-import Crypto
+import Checksums
 import Foundation
 import Pipeline
 
@@ -59,11 +59,11 @@ extension ImportReport {
     public static func digest(of url: URL) -> (bytes: Int64, sha256: String)? {
         guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
         defer { try? handle.close() }
-        var hasher = SHA256()
+        var hasher = Checksum(.sha256)
         var size: Int64 = 0
         do {
             while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-                hasher.update(data: chunk)
+                hasher.update(chunk)
                 size += Int64(chunk.count)
             }
         } catch {
@@ -75,9 +75,9 @@ extension ImportReport {
     /// A fixed moment derived from the inputs' checksums, for the workbook's `created` property:
     /// identical inputs give identical workbooks, and it is a plausible date (2001...2020).
     var pinnedCreationTime: Int {
-        var hasher = SHA256()
-        for input in inputs { hasher.update(data: Data((input.sha256 ?? input.path).utf8)) }
-        let digest = Array(hasher.finalize())
+        var hasher = Checksum(.sha256)
+        for input in inputs { hasher.update(Data((input.sha256 ?? input.path).utf8)) }
+        let digest = hasher.finalize()
         let value = digest.prefix(4).reduce(0) { $0 << 8 | Int($1) }
         return 978_307_200 + value % 630_720_000
     }

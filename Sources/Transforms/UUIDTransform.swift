@@ -1,4 +1,4 @@
-import Crypto
+import Checksums
 import Diagnostics
 import Foundation
 import Pipeline
@@ -90,7 +90,7 @@ public struct UUIDTransform: TransformKind {
     public static func nameBased(namespace: UUID, name: String) -> UUID {
         var bytes = withUnsafeBytes(of: namespace.uuid) { Array($0) }
         bytes += Array(name.utf8)
-        var digest = Array(Insecure.SHA1.hash(data: bytes).prefix(16))
+        var digest = Array(Checksum.sha1(bytes).prefix(16))
         digest[6] = (digest[6] & 0x0F) | 0x50  // version 5
         digest[8] = (digest[8] & 0x3F) | 0x80  // RFC 4122 variant
         return digest.withUnsafeBytes { UUID(uuid: $0.load(as: uuid_t.self)) }

@@ -1,5 +1,5 @@
 import Diagnostics
-import Crypto
+import Checksums
 import Foundation
 import Pipeline
 
@@ -34,13 +34,13 @@ final class InputDigests: @unchecked Sendable {
     /// give the same UUID, and so the same bytes. Throws `CancellationError` once `isCancelled`
     /// says it is no longer wanted (the run failed).
     func storeDigest(isCancelled: () -> Bool) throws -> [UInt8] {
-        var hasher = SHA256()
+        var hasher = Checksum(.sha256)
         for file in files {
             // Names are hashed too, so that moving data between files changes the UUID.
-            hasher.update(data: Data(file.lastPathComponent.utf8))
-            hasher.update(data: try digest(of: file, isCancelled: isCancelled).sha256)
+            hasher.update(Data(file.lastPathComponent.utf8))
+            hasher.update(try digest(of: file, isCancelled: isCancelled).sha256)
         }
-        return Array(hasher.finalize())
+        return hasher.finalize()
     }
 
     /// The file's size and SHA-256, read once; nil for a file that cannot be read.
@@ -58,17 +58,17 @@ final class InputDigests: @unchecked Sendable {
             throw PipelineError(.io, stage: "pipeline", "cannot read \(Terminal.display(url))")
         }
         defer { try? handle.close() }
-        var hasher = SHA256()
+        var hasher = Checksum(.sha256)
         var size: Int64 = 0
         // 1 MiB at a time, so that a large export is never held whole.
         while true {
             if isCancelled() { throw CancellationError() }
             let chunk = try handle.read(upToCount: 1 << 20) ?? Data()
             if chunk.isEmpty { break }
-            hasher.update(data: chunk)
+            hasher.update(chunk)
             size += Int64(chunk.count)
         }
-        let digest = Digest(bytes: size, sha256: Array(hasher.finalize()))
+        let digest = Digest(bytes: size, sha256: hasher.finalize())
         lock.withLock { known[url] = digest }
         return digest
     }
