@@ -18,6 +18,9 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "pipectl", targets: ["pipectl"]),
+        // The `@Model` reader, which pipectl runs for a SwiftData app's model: swift-syntax is built
+        // for it alone (docs/architecture.md, "Build").
+        .executable(name: "pipectl-swiftdata", targets: ["pipectl-swiftdata"]),
         .library(name: "Pipeline", targets: ["Pipeline"]),
         // The import report and the store tools, for Swift code that runs pipelines itself (docs/report.md).
         .library(name: "ReportsXLSX", targets: ["ReportsXLSX"]),
@@ -92,10 +95,11 @@ let package = Package(
             name: "pipectl",
             dependencies: [
                 "Diagnostics", "Pipeline", "PipelineFile", "Transforms", "SourcesCSV", "SourcesXML", "SourcesJSON", "CoreDataFormat",
-                "SinksSQLite", "StoreTools", "ReportsXLSX", "Safeguards", "SwiftDataModel",
+                "SinksSQLite", "StoreTools", "ReportsXLSX", "Safeguards",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "Checksums",
             ]),
+        .executableTarget(name: "pipectl-swiftdata", dependencies: ["Diagnostics", "Pipeline", "SwiftDataModel"]),
 
         // libFuzzer targets for scripts/fuzz (Fuzz/): built with -sanitize=fuzzer -DFUZZING there; a plain
         // build makes them small replayers of the files named on their command line.
@@ -115,8 +119,7 @@ let package = Package(
             name: "PipectlPlugin",
             capability: .command(
                 intent: .custom(verb: "pipectl", description: "Run pipectl (run, init, inspect, check, ...) on the package's files"),
-                permissions: [.writeToPackageDirectory(reason: "pipectl writes the store and its reports into the package")]),
-            dependencies: ["pipectl"]),
+                permissions: [.writeToPackageDirectory(reason: "pipectl writes the store and its reports into the package")])),
 
         .testTarget(name: "PipelineTests", dependencies: ["Diagnostics", "Pipeline"]),
         .testTarget(name: "TransformsTests", dependencies: ["Transforms", "Diagnostics", "Pipeline", "PipelineFile"]),

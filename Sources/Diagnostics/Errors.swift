@@ -4,7 +4,7 @@
 /// followed by the offending source line and a caret under the column.
 public struct PipelineError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure, which decides the exit code.
-    public enum Kind: Sendable {
+    public enum Kind: String, Sendable {
         /// The pipeline file is malformed or inconsistent (exit code 65).
         case invalidPipeline
         /// An input file cannot be parsed: bad bytes, unterminated quote, malformed XML (exit 66).

@@ -1,7 +1,6 @@
 import Foundation
 import Pipeline
 import CoreDataFormat
-import SwiftDataModel
 
 /// An app's model, from what it ships: Xcode's `.xcdatamodeld` / `.xcdatamodel`, or a SwiftData
 /// app's `@Model` classes (a `.swift` file or a folder of them).
@@ -15,6 +14,6 @@ enum ModelFiles {
         if urls.count == 1, ["xcdatamodeld", "xcdatamodel"].contains(urls[0].pathExtension) {
             return try CoreDataModelReader.read(urls[0])
         }
-        return try SwiftDataModelReader.read(urls)
+        return try SwiftDataModelTool.read(urls)
     }
 }

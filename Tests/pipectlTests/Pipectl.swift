@@ -62,16 +62,22 @@ struct Pipectl {
         try run(executable: productsDirectory.appendingPathComponent(name), arguments, in: directory)
     }
 
-    /// Runs another tool found on the PATH, such as `script` or `sqlite3`.
-    static func runTool(_ name: String, _ arguments: [String], in directory: URL) throws -> Result {
-        try run(executable: URL(fileURLWithPath: "/usr/bin/env"), [name] + arguments, in: directory)
+    /// Runs another tool found on the PATH, such as `script` or `sqlite3`; `environment` adds to
+    /// (or, with an empty value, removes from) the test's own.
+    static func runTool(_ name: String, _ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> Result {
+        try run(executable: URL(fileURLWithPath: "/usr/bin/env"), [name] + arguments, in: directory, environment: environment)
     }
 
     private static func run(executable: URL, _ arguments: [String], in directory: URL,
-                            standardOutput: FileHandle? = nil) throws -> Result {
+                            standardOutput: FileHandle? = nil, environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            var merged = ProcessInfo.processInfo.environment
+            for (name, value) in environment { merged[name] = value.isEmpty ? nil : value }
+            process.environment = merged
+        }
         process.currentDirectoryURL = directory
         let out = Pipe(), err = Pipe()
         process.standardOutput = standardOutput ?? out

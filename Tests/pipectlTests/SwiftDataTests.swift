@@ -4,6 +4,32 @@ import Testing
 
 /// A SwiftData app's store from its @Model source (issue 23): pipelines/swiftdata/books.yaml.
 @Suite struct SwiftDataTests {
+    @Test("the @Model reader is an executable of its own: pipectl without it beside it or on PATH says how to build it; a reader that crashes is an error, not a crash")
+    func readerFoundBesidePipectl() throws {
+        let ws = try Workspace()
+        // pipectl alone in a folder, as a release binary copied without its reader.
+        let alone = ws.root.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Pipectl.productsDirectory.appendingPathComponent("pipectl"), to: alone.appendingPathComponent("pipectl"))
+        let missing = try Pipectl.runTool(alone.appendingPathComponent("pipectl").path, ["validate", "pipelines/swiftdata/books.yaml"], in: ws.root,
+                                          environment: ["PATH": "/usr/bin:/bin", "PIPECTL_SWIFTDATA": ""])
+        #expect(missing.status == 65)
+        #expect(missing.stderr.contains("needs pipectl-swiftdata, which is not beside pipectl nor on PATH: build it with `swift build -c release --product pipectl-swiftdata`"),
+                "\(missing.stderr)")
+        // Found on PATH.
+        let onPath = try Pipectl.runTool(alone.appendingPathComponent("pipectl").path, ["validate", "pipelines/swiftdata/books.yaml"], in: ws.root,
+                                         environment: ["PATH": Pipectl.productsDirectory.path + ":/usr/bin:/bin", "PIPECTL_SWIFTDATA": ""])
+        #expect(onPath.status == 0, "\(onPath.stderr)")
+        // A reader that dies on a signal (here: one that kills itself) is told with the source it read.
+        let crashing = ws.root.appendingPathComponent("crashing-reader")
+        try Data("#!/bin/sh\nkill -SEGV $$\n".utf8).write(to: crashing)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: crashing.path)
+        let crashed = try Pipectl.runTool(alone.appendingPathComponent("pipectl").path, ["validate", "pipelines/swiftdata/books.yaml"], in: ws.root,
+                                          environment: ["PIPECTL_SWIFTDATA": crashing.path])
+        #expect(crashed.status == 65)
+        #expect(crashed.stderr.contains("error: model: the @Model reader (\(crashing.path)) stopped on signal 11 reading this source"), "\(crashed.stderr)")
+    }
+
     @Test("pipelines/swiftdata: the model read from the app's @Model classes, the store inspects as a match with them")
     func exampleRunsAndMatches() throws {
         let ws = try Workspace()

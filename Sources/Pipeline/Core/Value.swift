@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Readers produce `.text` (or typed values where the format has types: JSON numbers, plist dates);
 /// transforms and the attribute conversion turn text into the typed cases.
-public enum Value: Sendable, Hashable {
+public enum Value: Sendable, Hashable, Codable {
     case null
     case text(String)
     case integer(Int64)
@@ -118,7 +118,7 @@ public enum Value: Sendable, Hashable {
 }
 
 /// The fields of one list element (`Value.object`), in the order the input gives them.
-public struct Fields: Sendable, Hashable {
+public struct Fields: Sendable, Hashable, Codable {
     public var names: [String]
     public var values: [Value]
 

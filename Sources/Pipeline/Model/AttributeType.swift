@@ -1,5 +1,5 @@
 /// The type of an entity attribute: the Core Data attribute types, which also cover plain SQLite.
-public enum AttributeType: String, Sendable, CaseIterable {
+public enum AttributeType: String, Sendable, CaseIterable, Codable {
     case string
     case integer16
     case integer32

@@ -2,7 +2,7 @@
 ///
 /// Core Data keeps numeric and date limits as values and string and binary limits as lengths;
 /// each attribute uses the pair that fits its type and leaves the other empty.
-public struct AttributeValidation: Sendable, Hashable {
+public struct AttributeValidation: Sendable, Hashable, Codable {
     /// Smallest allowed value (numbers, dates), already converted to the attribute's type.
     public var minValue: Value?
     /// Largest allowed value (numbers, dates), already converted to the attribute's type.

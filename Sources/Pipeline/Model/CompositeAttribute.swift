@@ -4,8 +4,8 @@ import Diagnostics
 /// elements are attributes of the entity of their own (`Attribute.composite` says which), each
 /// with a column; the composite itself has no column, and the version hash hashes it from its
 /// elements (confirmed by swiftdata-metacocktails and swiftdata-cheftime).
-public struct CompositeAttribute: Sendable, Hashable {
-    public enum Kind: Sendable, Hashable {
+public struct CompositeAttribute: Sendable, Hashable, Codable {
+    public enum Kind: Sendable, Hashable, Codable {
         /// A struct: one element per stored property, loaded by dotted name (`author.person`).
         case structure
         /// An enum with raw values: one element named as the property, holding the raw value;
@@ -16,7 +16,7 @@ public struct CompositeAttribute: Sendable, Hashable {
         case caseName(cases: [String])
     }
 
-    public struct EnumCase: Sendable, Hashable {
+    public struct EnumCase: Sendable, Hashable, Codable {
         public var name: String
         public var rawValue: String
 
@@ -54,7 +54,7 @@ public struct CompositeAttribute: Sendable, Hashable {
 
 /// Which composite an attribute is an element of, and the element's own name (its column is
 /// `Z` + that name: `author.person` is ZPERSON).
-public struct CompositePart: Sendable, Hashable {
+public struct CompositePart: Sendable, Hashable, Codable {
     public var composite: String
     public var element: String
 

@@ -1,8 +1,8 @@
 import Diagnostics
 /// A Core Data fetch index: an SQL index over one or more properties of an entity.
-public struct FetchIndex: Sendable, Hashable {
+public struct FetchIndex: Sendable, Hashable, Codable {
     /// One indexed property and its sort order.
-    public struct Element: Sendable, Hashable {
+    public struct Element: Sendable, Hashable, Codable {
         public var property: String
         public var isAscending: Bool
 

@@ -1,6 +1,6 @@
 import Diagnostics
 /// An attribute of an entity.
-public struct Attribute: Sendable {
+public struct Attribute: Sendable, Codable {
     public var name: String
     public var type: AttributeType
     /// May be empty (NULL). Core Data's default is optional, and so is ours.
@@ -54,7 +54,7 @@ public struct Attribute: Sendable {
 }
 
 /// A relationship from one entity to another.
-public struct Relationship: Sendable {
+public struct Relationship: Sendable, Codable {
     public var name: String
     /// The destination entity's name.
     public var destination: String
@@ -93,13 +93,13 @@ public struct Relationship: Sendable {
     }
 
     /// What happens to related objects when the source object is deleted.
-    public enum DeleteRule: String, Sendable, CaseIterable {
+    public enum DeleteRule: String, Sendable, CaseIterable, Codable {
         case noAction, nullify, cascade, deny
     }
 }
 
 /// An entity: a table in the plain layout, an entity of the Core Data model in the coredata one.
-public struct Entity: Sendable {
+public struct Entity: Sendable, Codable {
     public var name: String
     /// The parent entity's name (inheritance), if any.
     public var parent: String?

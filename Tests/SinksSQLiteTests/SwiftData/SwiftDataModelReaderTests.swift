@@ -79,6 +79,46 @@ struct SwiftDataModelReaderTests {
         #expect(try CoreDataSchema(again).statements() == CoreDataSchema(grocery).statements())
     }
 
+    @Test("the model crosses from pipectl-swiftdata to pipectl as JSON whole: composites, enums, defaults, arrays, relationships, versions",
+          arguments: ["books", "metacocktails", "cheftime", "myhome", "heritg"])
+    func modelCrossesAsJSON(_ name: String) throws {
+        let model = switch name {
+        case "books": try SwiftDataModelReader.read(Self.repository.appendingPathComponent("pipelines/swiftdata/Models"))
+        case "metacocktails": try SwiftDataModelReader.parse([(SwiftDataCasesTests.metaCocktailsSource, "Cocktail.swift")])
+        case "cheftime": try SwiftDataModelReader.parse([(SwiftDataCasesTests.chefTimeSource, "SDRecipe.swift")])
+        case "myhome": try SwiftDataModelReader.parse([(SwiftDataFoundStoresTests.myHomeV2Source, "Schema.swift")])
+        default: try SwiftDataModelReader.parse([(SwiftDataFoundStoresTests.heritgSource, "Models.swift")])
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let json = try encoder.encode(ModelReaderAnswer.model(model))
+        guard case .model(let back) = try JSONDecoder().decode(ModelReaderAnswer.self, from: json) else {
+            Issue.record("not a model")
+            return
+        }
+        // Nothing is lost on the way back: encoding the decoded model gives the same bytes.
+        #expect(try encoder.encode(ModelReaderAnswer.model(back)) == json)
+        #expect(CoreDataVersionHashes.hashes(for: back) == CoreDataVersionHashes.hashes(for: model))
+        #expect(try CoreDataSchema(back).statements() == CoreDataSchema(model).statements())
+        #expect(CoreDataModelWriter.contents(of: back) == CoreDataModelWriter.contents(of: model))
+        #expect(back.versionIdentifiers == model.versionIdentifiers && back.frameworkVersion == model.frameworkVersion)
+    }
+
+    @Test("a failure crosses as JSON with its kind, location, stage and message")
+    func failureCrossesAsJSON() throws {
+        let error = PipelineError(.invalidPipeline, at: Location(file: "Trip.swift", line: 3, column: 9), stage: "model",
+                                  "cannot translate the type 'Stop' yet", sourceLine: "    var stop: Stop")
+        let json = try JSONEncoder().encode(ModelReaderAnswer.failure(error))
+        guard case .failure(let back) = try JSONDecoder().decode(ModelReaderAnswer.self, from: json) else {
+            Issue.record("not a failure")
+            return
+        }
+        #expect(back.description == error.description && back.kind == .invalidPipeline)
+    }
+
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
     @Test("@Relationship's inverse, #Unique, @Transient, static and computed properties")
     func declaredForms() throws {
         let model = try SwiftDataModelReader.parse([("""

@@ -1,0 +1,38 @@
+import Diagnostics
+import Foundation
+import Pipeline
+import SwiftDataModel
+
+// pipectl-swiftdata SOURCE...: a SwiftData app's model read from its `@Model` classes (a folder of
+// .swift files, or files), answered as JSON on standard output for pipectl, which calls it.
+//
+// It is an executable of its own so that pipectl builds without swift-syntax (about ten minutes of
+// a clean release build on two cores): docs/architecture.md, "Build".
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.isEmpty || arguments.contains("--help") || arguments.contains("-h") {
+    print("""
+        usage: pipectl-swiftdata SOURCE...
+        Reads a SwiftData app's @Model classes (folders and .swift files) and writes the model as JSON.
+        pipectl calls it when a pipeline's `model:` (or --model) is Swift source; `pipectl model SOURCE`
+        shows the model in words.
+        """)
+    exit(arguments.isEmpty ? 64 : 0)
+}
+
+let answer: ModelReaderAnswer
+do {
+    answer = .model(try SwiftDataModelReader.read(arguments.map { URL(fileURLWithPath: $0) }))
+} catch let error as PipelineError {
+    answer = .failure(error)
+} catch {
+    answer = .failure(PipelineError(.io, stage: "model", "\(error)"))
+}
+let encoder = JSONEncoder()
+encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+do {
+    FileHandle.standardOutput.write(try encoder.encode(answer))
+} catch {
+    FileHandle.standardError.write(Data("pipectl-swiftdata: cannot write the model: \(error)\n".utf8))
+    exit(70)
+}
