@@ -22,6 +22,8 @@ let package = Package(
         // for it alone (docs/architecture.md, "Build").
         .executable(name: "pipectl-swiftdata", targets: ["pipectl-swiftdata"]),
         .library(name: "Pipeline", targets: ["Pipeline"]),
+        // A pipeline run exactly as `pipectl run` does it, for Swift code (a test, a tool, a build script).
+        .library(name: "PipelineRun", targets: ["PipelineRun"]),
         // The import report and the store tools, for Swift code that runs pipelines itself (docs/report.md).
         .library(name: "ReportsXLSX", targets: ["ReportsXLSX"]),
         .library(name: "StoreTools", targets: ["StoreTools"]),
@@ -91,10 +93,15 @@ let package = Package(
             name: "ReportsXLSX",
             dependencies: ["Diagnostics", "Pipeline", "CXLSXWriter", "Checksums"],
             path: "Sources/Reports-XLSX"),
+        // What `pipectl run` does, as a library: load, lock, build, check, report, publish.
+        .target(
+            name: "PipelineRun",
+            dependencies: ["Diagnostics", "Pipeline", "PipelineFile", "Transforms", "SourcesCSV", "SourcesXML", "SourcesJSON", "CoreDataFormat",
+                           "SinksSQLite", "StoreTools", "ReportsXLSX", "Safeguards", "Checksums"]),
         .executableTarget(
             name: "pipectl",
             dependencies: [
-                "Diagnostics", "Pipeline", "PipelineFile", "Transforms", "SourcesCSV", "SourcesXML", "SourcesJSON", "CoreDataFormat",
+                "Diagnostics", "Pipeline", "PipelineRun", "PipelineFile", "Transforms", "SourcesCSV", "SourcesXML", "SourcesJSON", "CoreDataFormat",
                 "SinksSQLite", "StoreTools", "ReportsXLSX", "Safeguards",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "Checksums",
@@ -138,7 +145,7 @@ let package = Package(
                                                 "CXLSXWriter", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             exclude: ["Fixtures"]),
         .testTarget(
-            name: "pipectlTests", dependencies: ["pipectl", "SinksSQLite", "SQLite", "CoreDataFormat", "Diagnostics", "Pipeline", "ReportsXLSX", "Safeguards",
+            name: "pipectlTests", dependencies: ["pipectl", "PipelineRun", "SinksSQLite", "SQLite", "CoreDataFormat", "Diagnostics", "Pipeline", "ReportsXLSX", "Safeguards",
                                                "CXLSXWriter"],
             exclude: ["Fixtures", "Snapshots"]),
     ],

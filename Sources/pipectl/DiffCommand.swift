@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PipelineRun
 import Pipeline
 import ReportsXLSX
 import PipelineFile

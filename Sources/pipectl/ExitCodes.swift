@@ -1,7 +1,7 @@
 import Diagnostics
 import ArgumentParser
 import Pipeline
-import SinksSQLite
+import PipelineRun
 
 /// The documented exit codes (README, `pipectl --help`); sysexits.h values where one fits.
 enum ExitCodes {
@@ -42,6 +42,5 @@ func fail(with error: any Error) -> any Error {
 
 /// `error` as a `PipelineError`: SQLite's as the sink words it, any other as an I/O error.
 func userFacing(_ error: any Error) -> PipelineError {
-    if let error = PipelineError.converting(error) as? PipelineError { return error }
-    return PipelineError(.io, stage: "pipectl", String(describing: error))
+    PipelineRun.userFacing(error)
 }

@@ -1,6 +1,7 @@
 import Diagnostics
 import ArgumentParser
 import Foundation
+import PipelineRun
 import Pipeline
 import SinksSQLite
 import CoreDataFormat

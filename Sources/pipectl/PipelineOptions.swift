@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Pipeline
 import PipelineFile
+import PipelineRun
 
 /// The pipeline file argument shared by the commands that read one.
 struct PipelineOptions: ParsableArguments {
@@ -27,7 +28,6 @@ struct PipelineOptions: ParsableArguments {
 
     func load() throws -> PipelineDefinition {
         let given = Dictionary(variables.compactMap(PipelineVariables.parse), uniquingKeysWith: { _, last in last })
-        return try PipelineLoader.load(contentsOf: URL(fileURLWithPath: pipeline), registry: Components.registry,
-                                       variables: PipelineVariables(given: given))
+        return try PipelineRun.load(URL(fileURLWithPath: pipeline), variables: given)
     }
 }

@@ -1,24 +1,24 @@
 import Foundation
 import Diagnostics
 import Pipeline
+import PipelineRun
 
 /// The short report `pipectl run` prints: per source and per entity counts, then the records
 /// that need a look (rejected, skipped, conflicting duplicates) as `file:line` lines.
 struct RunSummary {
-    let runner: Runner
-    let elapsed: TimeInterval
+    let run: PipelineRun
     let dryRun: Bool
     /// Issues of each kind shown in full; the rest are counted (the report lists them all).
     var shownPerKind = 10
 
     func print() throws {
-        let log = runner.log
-        let pipeline = runner.pipeline
+        let log = run.log
+        let pipeline = run.pipeline
         var out = ""
         let target = Terminal.display(pipeline.store.path)
         out += dryRun
             ? "\(pipeline.name): dry run, the store was not written (it would be \(target))\n"
-            : "\(pipeline.name): wrote \(target) in \(String(format: "%.2f", elapsed)) s\n"
+            : "\(pipeline.name): wrote \(target) in \(String(format: "%.2f", run.elapsed)) s\n"
         // Records `keep` and `drop` turned away on purpose, in a column of their own when there are any.
         let filters = log.sources.contains { $0.filtered > 0 }
         let header = ["", "read", "inserted", "present", "updated", "skipped", "rejected"] + (filters ? ["filtered"] : [])
@@ -74,7 +74,7 @@ struct RunSummary {
 
     /// Rejected and skipped records and conflicting duplicates, as warnings on standard error.
     func printIssues() {
-        let log = runner.log
+        let log = run.log
         var out = ""
         for rejection in log.rejections.prefix(shownPerKind) {
             out += "\(rejection.location): warning: record rejected: \(rejection.stage): "
@@ -118,7 +118,7 @@ struct RunSummary {
             out += "\(missing.location.map { "\($0)" } ?? missing.source): warning: pipeline: \(missing.message)\n"
         }
         // What the readers noticed in their inputs (a JSON key given twice), per input.
-        for source in runner.pipeline.sources {
+        for source in run.pipeline.sources {
             let (warnings, total) = source.reader.input.warnings.snapshot
             for warning in warnings.prefix(shownPerKind) {
                 out += "\(warning.location): warning: \(warning.stage): \(warning.message)\n"

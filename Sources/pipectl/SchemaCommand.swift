@@ -1,3 +1,4 @@
+import PipelineRun
 import ArgumentParser
 import PipelineFile
 

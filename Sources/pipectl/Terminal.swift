@@ -1,6 +1,7 @@
 import Foundation
 import Diagnostics
 import Pipeline
+import PipelineRun
 
 /// Standard output and error, unbuffered writes of whole strings.
 enum Terminal {
@@ -25,10 +26,5 @@ enum Terminal {
     static let standardError = Stream(handle: .standardError, name: "standard error")
 
     /// `path` relative to the current directory when it lies below it, for shorter messages.
-    static func display(_ url: URL) -> String {
-        let cwd = FileManager.default.currentDirectoryPath
-        let path = url.standardizedFileURL.path
-        let prefix = cwd.hasSuffix("/") ? cwd : cwd + "/"
-        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
-    }
+    static func display(_ url: URL) -> String { DisplayPath.of(url) }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PipelineRun
 import Diagnostics
 import Pipeline
 import PipelineFile

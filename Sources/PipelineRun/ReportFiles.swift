@@ -12,24 +12,24 @@ import Darwin
 
 /// The reports a run writes: the pipeline's `report:` files plus `--report FILE`, each as XLSX or
 /// JSON by its extension.
-struct ReportFiles {
-    enum Format { case xlsx, json }
+public struct ReportFiles {
+    public enum Format: Sendable { case xlsx, json }
 
     let files: [(url: URL, format: Format)]
     /// The inputs' sizes and checksums, shared with the store's UUID.
     let digests: InputDigests
 
-    init(settings: ReportSettings, extra: String?, digests: InputDigests) {
+    init(settings: ReportSettings, extra: URL?, digests: InputDigests) {
         self.digests = digests
         var files: [(URL, Format)] = []
         if let xlsx = settings.xlsx { files.append((xlsx, .xlsx)) }
         if let json = settings.json { files.append((json, .json)) }
-        if let extra, let format = ReportFiles.format(of: extra) { files.append((URL(fileURLWithPath: extra), format)) }
+        if let extra, let format = ReportFiles.format(of: extra.path) { files.append((extra, format)) }
         self.files = files
     }
 
     /// The format a report path asks for, or nil when its extension is neither `.xlsx` nor `.json`.
-    static func format(of path: String) -> Format? {
+    public static func format(of path: String) -> Format? {
         switch URL(fileURLWithPath: path).pathExtension.lowercased() {
         case "xlsx": .xlsx
         case "json": .json
@@ -38,7 +38,8 @@ struct ReportFiles {
     }
 
     /// Writes every report of `runner`'s run now (a failed run's): see `stage` and `commit`.
-    func write(runner: Runner, outcome: ImportReport.Outcome, changes: ChangeReview, status: StatusLine? = nil) throws {
+    func write(runner: Runner, outcome: ImportReport.Outcome, changes: Result<StoreChanges, ImportReport.ChangesUnavailable>,
+               status: ((String?) -> Void)? = nil) throws {
         try stage(runner: runner, outcome: outcome, changes: changes, store: nil, status: status).commit()
     }
 
@@ -47,18 +48,18 @@ struct ReportFiles {
     /// is published, and a report that cannot be written fails the run with the old store in
     /// place. `store`: the finished new store, for the workbook's entity sheets (nil: none).
     /// `status` shows which is being written (a large store's workbook takes a while).
-    func stage(runner: Runner, outcome: ImportReport.Outcome, changes: ChangeReview, store: URL?,
-               status: StatusLine? = nil) throws -> Staged {
-        defer { status?.clear() }
+    func stage(runner: Runner, outcome: ImportReport.Outcome, changes: Result<StoreChanges, ImportReport.ChangesUnavailable>,
+               store: URL?, status: ((String?) -> Void)? = nil) throws -> Staged {
+        defer { status?(nil) }
         var staged = Staged()
         guard !files.isEmpty else { return staged }
-        let report = ImportReport(runner: runner, outcome: outcome, changes: changes.result, display: Terminal.display) {
+        let report = ImportReport(runner: runner, outcome: outcome, changes: changes, display: DisplayPath.of) {
             digests.digest(of: $0).map { ($0.bytes, $0.hex) }
         }
         do {
             for (url, format) in files {
-                let name = Terminal.display(url)
-                status?.show("writing \(name)")
+                let name = DisplayPath.of(url)
+                status?("writing \(name)")
                 try ReportFiles.checkWritable(url, name: name)
                 do {
                     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -8,8 +8,8 @@ import SourcesXML
 import Transforms
 
 /// Every reader and transform a pipeline file may name, and the model-file reader.
-enum Components {
-    static let registry = ComponentRegistry(
+public enum Components {
+    public static let registry = ComponentRegistry(
         readers: [CSVReaderKind(), XMLReaderKind(), JSONReaderKind(), JSONLinesReaderKind(), PropertyListReaderKind(), XLSXReaderKind()],
         transforms: StandardTransforms.all,
         modelReader: { try ModelFiles.read($0) })

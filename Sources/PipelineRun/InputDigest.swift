@@ -52,10 +52,10 @@ final class InputDigests: @unchecked Sendable {
         if let digest = lock.withLock({ known[url] }) { return digest }
         // A device or a FIFO may never end, or give other bytes than the run read.
         guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else {
-            throw PipelineError(.io, stage: "pipeline", "cannot take the checksum of \(Terminal.display(url)): not a regular file")
+            throw PipelineError(.io, stage: "pipeline", "cannot take the checksum of \(DisplayPath.of(url)): not a regular file")
         }
         guard let handle = FileHandle(forReadingAtPath: url.path) else {
-            throw PipelineError(.io, stage: "pipeline", "cannot read \(Terminal.display(url))")
+            throw PipelineError(.io, stage: "pipeline", "cannot read \(DisplayPath.of(url))")
         }
         defer { try? handle.close() }
         var hasher = Checksum(.sha256)

@@ -1,0 +1,60 @@
+import Foundation
+import Diagnostics
+import Pipeline
+import PipelineRun
+import ReportsXLSX
+import Testing
+
+/// The run library (`PipelineRun`): a pipeline run in-process exactly as `pipectl run` runs it.
+@Suite struct PipelineRunTests {
+    @Test("the library writes the grocery store byte for byte as the command does, and says what it did")
+    func groceryAsTheCommand() throws {
+        let command = try Workspace(), library = try Workspace()
+        #expect(try command.run("run", "-q", "pipelines/grocery.yaml").status == 0)
+
+        let run = PipelineRun(pipeline: try PipelineRun.load(library.pipelines.appendingPathComponent("grocery.yaml")))
+        let report = try run.run()
+        #expect(try library.bytes("build/Grocery.sqlite") == command.bytes("build/Grocery.sqlite"))
+        #expect(report.outcome == .succeeded)
+        #expect(report.sources.map(\.name) == ["items"])
+        #expect(report.entities.first { $0.name == "Item" }?.inserted == 414)
+        #expect(report.entities.first { $0.name == "Unit" }?.inserted == 11)
+        #expect(!report.checks.isEmpty && report.checks.allSatisfy(\.passed))
+        // The pipeline's reports, as the command writes them.
+        #expect(library.exists("build/grocery-report.json") && library.exists("build/grocery-report.xlsx"))
+        let written = try JSONDecoder().decode(ImportReport.self, from: library.bytes("build/grocery-report.json"))
+        #expect(written.sources == report.sources && written.entities == report.entities)
+    }
+
+    @Test("a failed check keeps the previous store, throws the check's error and leaves the results in the log")
+    func failedCheckKeepsTheStore() throws {
+        let ws = try Workspace()
+        let file = ws.pipelines.appendingPathComponent("grocery.yaml")
+        #expect(throws: Never.self) { try PipelineRun(pipeline: try PipelineRun.load(file)).run() }
+        let before = try ws.bytes("build/Grocery.sqlite")
+        let text = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "count: { min: 400 }", with: "count: { min: 4000 }")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+
+        let run = PipelineRun(pipeline: try PipelineRun.load(file))
+        let error = #expect(throws: PipelineError.self) { try run.run() }
+        #expect(error?.kind == .checksFailed)
+        #expect(run.log.checkResults.filter { !$0.passed }.map(\.name) == ["Item count >= 4000"])
+        #expect(try ws.bytes("build/Grocery.sqlite") == before)
+        // The report says the run failed.
+        let report = try JSONDecoder().decode(ImportReport.self, from: ws.bytes("build/grocery-report.json"))
+        #expect(report.outcome.name == "failed")
+    }
+
+    @Test("progress and status are told as values while the run goes on; a dry run writes nothing")
+    func progressAsValues() throws {
+        let ws = try Workspace()
+        let run = PipelineRun(pipeline: try PipelineRun.load(ws.pipelines.appendingPathComponent("grocery.yaml")),
+                              options: .init(dryRun: true))
+        nonisolated(unsafe) var statuses: [String] = []
+        run.status = { if let text = $0 { statuses.append(text) } }
+        let report = try run.run()
+        #expect(report.outcome == .dryRun)
+        #expect(statuses.contains("finishing build/Grocery.sqlite: indexes and checks") || statuses.contains { $0.hasPrefix("finishing ") })
+        #expect(!ws.exists("build"))
+    }
+}
