@@ -88,11 +88,11 @@ public struct CoreDataMetadata: Sendable {
         if frameworkVersion >= 1327 { plist["NSStoreModelVersionChecksumKey"] = .string(checksum) }
         for key in extra.keys.sorted() {
             guard !Self.reservedKeys.contains(key) else {
-                throw PipelineError(.invalidPipeline, stage: "metadata",
+                throw PipelineError(.invalidPipeline, code: .pipelineReservedMetadataKey, stage: "metadata",
                                     "'\(key)' is a key Core Data writes itself; choose another metadata key")
             }
             guard let value = extra[key], let object = Self.plistObject(value) else {
-                throw PipelineError(.invalidPipeline, stage: "metadata",
+                throw PipelineError(.invalidPipeline, code: .pipelineEmptyValue, stage: "metadata",
                                     "metadata key '\(key)' has no value; a property list cannot hold a null")
             }
             plist[key] = object

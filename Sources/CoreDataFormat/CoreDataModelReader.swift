@@ -22,7 +22,7 @@ public enum CoreDataModelReader {
         do {
             data = try Data(contentsOf: contents)
         } catch {
-            throw PipelineError(.io, at: Location(file: contents.path), stage: "model",
+            throw PipelineError(.io, code: .modelCannotRead, at: Location(file: contents.path), stage: "model",
                                 "cannot read the model file: \(error.localizedDescription)")
         }
         return try parse(data, file: contents.path)
@@ -39,7 +39,7 @@ public enum CoreDataModelReader {
         if let error = builder.error { throw error }
         // Foundation on Linux reports success after libxml2 recovered from an error: check both.
         guard ok, parser.parserError == nil else {
-            throw PipelineError(.invalidPipeline,
+            throw PipelineError(.invalidPipeline, code: .modelMalformed,
                                 at: Location(file: file, line: max(parser.lineNumber, 1), column: max(parser.columnNumber, 1)),
                                 stage: "model", "the model file is not well-formed XML")
         }
@@ -51,7 +51,7 @@ public enum CoreDataModelReader {
         let fm = FileManager.default
         var isDirectory: ObjCBool = false
         guard fm.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw PipelineError(.io, at: Location(file: url.path), stage: "model", "no model at this path")
+            throw PipelineError(.io, code: .modelNotFound, at: Location(file: url.path), stage: "model", "no model at this path")
         }
         guard isDirectory.boolValue else { return url }
         switch url.pathExtension {
@@ -60,7 +60,7 @@ public enum CoreDataModelReader {
         case "xcdatamodeld":
             return try currentVersion(in: url).appendingPathComponent("contents")
         default:
-            throw PipelineError(.invalidPipeline, at: Location(file: url.path), stage: "model",
+            throw PipelineError(.invalidPipeline, code: .modelNotAModel, at: Location(file: url.path), stage: "model",
                                 "expected a .xcdatamodeld or .xcdatamodel folder")
         }
     }
@@ -70,17 +70,17 @@ public enum CoreDataModelReader {
         let marker = bundle.appendingPathComponent(".xccurrentversion")
         if let data = try? Data(contentsOf: marker) {
             if let overrun = data.withUnsafeBytes(PropertyListBudget.overrun(in:)) {
-                throw PipelineError(.invalidPipeline, at: Location(file: marker.path), stage: "model",
+                throw PipelineError(.invalidPipeline, code: .plistOverBudget, at: Location(file: marker.path), stage: "model",
                                     "the binary property list \(overrun)")
             }
             let plist = try? PropertyListSerialization.propertyList(from: data, format: nil)
             guard let name = (plist as? [String: Any])?["_XCCurrentVersionName"] as? String, !name.isEmpty else {
-                throw PipelineError(.invalidPipeline, at: Location(file: marker.path), stage: "model",
+                throw PipelineError(.invalidPipeline, code: .modelNoCurrentVersion, at: Location(file: marker.path), stage: "model",
                                     "no _XCCurrentVersionName in this property list")
             }
             let version = bundle.appendingPathComponent(name)
             guard FileManager.default.fileExists(atPath: version.appendingPathComponent("contents").path) else {
-                throw PipelineError(.invalidPipeline, at: Location(file: marker.path), stage: "model",
+                throw PipelineError(.invalidPipeline, code: .modelMissingVersion, at: Location(file: marker.path), stage: "model",
                                     "the current version '\(name)' has no contents file in \(bundle.lastPathComponent)")
             }
             return version
@@ -88,7 +88,7 @@ public enum CoreDataModelReader {
         let versions = ((try? FileManager.default.contentsOfDirectory(atPath: bundle.path)) ?? [])
             .filter { $0.hasSuffix(".xcdatamodel") }.sorted()
         guard versions.count == 1, let only = versions.first else {
-            throw PipelineError(.invalidPipeline, at: Location(file: bundle.path), stage: "model",
+            throw PipelineError(.invalidPipeline, code: .modelNoCurrentVersion, at: Location(file: bundle.path), stage: "model",
                                 versions.isEmpty ? "no .xcdatamodel version in this model"
                                 : "\(versions.count) versions (\(versions.joined(separator: ", "))) and no .xccurrentversion naming the current one")
         }
@@ -131,9 +131,9 @@ private final class ModelXMLBuilder: NSObject, XMLParserDelegate {
         Location(file: file, line: max(parser.lineNumber, 1), column: max(parser.columnNumber, 1))
     }
 
-    private func fail(_ message: String, at location: Location? = nil) {
+    private func fail(_ code: PipelineError.Code, _ message: String, at location: Location? = nil) {
         guard error == nil else { return }
-        error = PipelineError(.invalidPipeline, at: location ?? here, stage: "model", message)
+        error = PipelineError(.invalidPipeline, code: code, at: location ?? here, stage: "model", message)
         parser.abortParsing()
     }
 
@@ -178,7 +178,7 @@ private final class ModelXMLBuilder: NSObject, XMLParserDelegate {
             guard let property = nonEmpty(attributes["property"], "a fetch index element names no property") else { return }
             if let type = attributes["type"], type != "Binary" {
                 // R-tree indexes need Core Data's own SQLite module; we cannot build them.
-                return fail("fetch index '\(fetchIndex?.name ?? "")' uses a \(type) index element; only Binary is supported")
+                return fail(.modelUnsupportedIndex, "fetch index '\(fetchIndex?.name ?? "")' uses a \(type) index element; only Binary is supported")
             }
             fetchIndex?.elements.append(.init(property: property, isAscending: attributes["order"] != "descending"))
         default:
@@ -188,7 +188,7 @@ private final class ModelXMLBuilder: NSObject, XMLParserDelegate {
 
     /// The location says where; error codes differ between platforms, so they are not shown.
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
-        fail("the model file is not well-formed XML")
+        fail(.modelMalformed, "the model file is not well-formed XML")
     }
 
     func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
@@ -225,7 +225,7 @@ private final class ModelXMLBuilder: NSObject, XMLParserDelegate {
 
     private func nonEmpty(_ value: String?, _ message: String) -> String? {
         guard let value, !value.isEmpty else {
-            fail(message)
+            fail(.modelMissingValue, message)
             return nil
         }
         return value
@@ -241,7 +241,7 @@ private final class ModelXMLBuilder: NSObject, XMLParserDelegate {
         if isTransient && CoreDataModelReader.attributeTypes[typeName] == nil { return }
         guard let type = CoreDataModelReader.attributeTypes[typeName] else {
             let known = CoreDataModelReader.attributeTypes.keys.sorted().joined(separator: ", ")
-            return fail("attribute '\(owner).\(name)' has an unknown attributeType \"\(typeName)\" (expected one of: \(known))")
+            return fail(.modelUnknownType, "attribute '\(owner).\(name)' has an unknown attributeType \"\(typeName)\" (expected one of: \(known))")
         }
         let location = here
         var attribute = Attribute(
@@ -254,7 +254,7 @@ private final class ModelXMLBuilder: NSObject, XMLParserDelegate {
 
         if type == .date, let interval = xml["defaultDateTimeInterval"] {
             guard let seconds = Double(interval) else {
-                return fail("attribute '\(owner).\(name)': defaultDateTimeInterval \"\(interval)\" is not a number")
+                return fail(.modelInvalidDefault, "attribute '\(owner).\(name)': defaultDateTimeInterval \"\(interval)\" is not a number")
             }
             attribute.defaultValue = .date(seconds)
         } else if type == .transformable, xml["customClassName"]?.hasPrefix("[") == true, xml["defaultValueString"] == "[]" {
@@ -263,7 +263,7 @@ private final class ModelXMLBuilder: NSObject, XMLParserDelegate {
             switch type.convert(.text(text)) {
             case .success(let value): attribute.defaultValue = value == .null ? nil : value
             case .failure(let failure):
-                return fail("attribute '\(owner).\(name)': default value \"\(text)\" is \(failure.reason)")
+                return fail(.modelInvalidDefault, "attribute '\(owner).\(name)': default value \"\(text)\" is \(failure.reason)")
             }
         }
         attribute.validation = validation(xml, type: type, owner: owner, name: name)
@@ -293,7 +293,7 @@ private final class ModelXMLBuilder: NSObject, XMLParserDelegate {
             for (key, isMin) in [("minValueString", true), ("maxValueString", false)] {
                 guard let text = xml[key] else { continue }
                 guard case .success(let value) = type.convert(.text(text)), value != .null else {
-                    fail("attribute '\(owner).\(name)': \(key) \"\(text)\" is not a \(type.rawValue) value")
+                    fail(.modelInvalidValidation, "attribute '\(owner).\(name)': \(key) \"\(text)\" is not a \(type.rawValue) value")
                     return rules
                 }
                 if isMin { rules.minValue = value } else { rules.maxValue = value }
@@ -312,14 +312,14 @@ private final class ModelXMLBuilder: NSObject, XMLParserDelegate {
         for key in ["minCount", "maxCount"] {
             guard let text = xml[key] else { counts.append(nil); continue }
             guard let count = Int(text), count >= 0 else {
-                return fail("relationship '\(owner).\(name)': \(key) \"\(text)\" is not a count")
+                return fail(.modelInvalidCount, "relationship '\(owner).\(name)': \(key) \"\(text)\" is not a count")
             }
             counts.append(count)
         }
         var rule = Relationship.DeleteRule.nullify
         if let text = xml["deletionRule"] {
             guard let known = CoreDataModelReader.deleteRules[text] else {
-                return fail("relationship '\(owner).\(name)' has an unknown deletionRule \"\(text)\"")
+                return fail(.modelUnknownDeleteRule, "relationship '\(owner).\(name)' has an unknown deletionRule \"\(text)\"")
             }
             rule = known
         }
@@ -338,24 +338,24 @@ private final class ModelXMLBuilder: NSObject, XMLParserDelegate {
         var seen = Set<String>()
         for entity in entities {
             guard seen.insert(entity.name).inserted else {
-                throw located(entity.location, "entity '\(entity.name)' is declared twice")
+                throw located(entity.location, .modelDuplicateEntity, "entity '\(entity.name)' is declared twice")
             }
             if let parent = entity.parent {
                 guard model[parent] != nil else {
-                    throw located(entity.location, "entity '\(entity.name)' has an unknown parentEntity '\(parent)'")
+                    throw located(entity.location, .modelUnknownEntity, "entity '\(entity.name)' has an unknown parentEntity '\(parent)'")
                 }
                 if model.lineage(of: entity.name).first?.parent != nil {
-                    throw located(entity.location, "entity '\(entity.name)' inherits from itself through '\(parent)'")
+                    throw located(entity.location, .modelInheritanceCycle, "entity '\(entity.name)' inherits from itself through '\(parent)'")
                 }
             }
             for relationship in entity.relationships {
                 let label = "relationship '\(entity.name).\(relationship.name)'"
                 guard let destination = model[relationship.destination] else {
-                    throw located(relationship.location, "\(label) leads to an unknown entity '\(relationship.destination)'")
+                    throw located(relationship.location, .modelUnknownEntity, "\(label) leads to an unknown entity '\(relationship.destination)'")
                 }
                 if let inverse = relationship.inverse,
                    !model.allRelationships(of: destination.name).contains(where: { $0.name == inverse }) {
-                    throw located(relationship.location,
+                    throw located(relationship.location, .modelUnknownInverse,
                                   "\(label): its inverse '\(inverse)' is not a relationship of '\(destination.name)'")
                 }
             }
@@ -363,7 +363,7 @@ private final class ModelXMLBuilder: NSObject, XMLParserDelegate {
         return model
     }
 
-    private func located(_ location: Location?, _ message: String) -> PipelineError {
-        PipelineError(.invalidPipeline, at: location ?? Location(file: file), stage: "model", message)
+    private func located(_ location: Location?, _ code: PipelineError.Code, _ message: String) -> PipelineError {
+        PipelineError(.invalidPipeline, code: code, at: location ?? Location(file: file), stage: "model", message)
     }
 }

@@ -182,7 +182,7 @@ public struct CoreDataSchema: Sendable {
                 }
                 for (declared, attribute) in entity.attributes.enumerated() where !attribute.isTransient {
                     if attribute.isDerived {
-                        throw Self.error(attribute.location,
+                        throw Self.error(attribute.location, .modelDerivedAttribute,
                             "derived attribute '\(entity.name).\(attribute.name)' cannot be written into a generated store: Core Data keeps it up to date with SQL triggers that call its own functions; make it a plain attribute or drop it from the model")
                     }
                     let (type, bucket) = Self.sqlType(attribute.type)
@@ -197,7 +197,7 @@ public struct CoreDataSchema: Sendable {
                 }
                 for relationship in entity.relationships where !relationship.isTransient {
                     guard let destination = model[relationship.destination] else {
-                        throw Self.error(relationship.location,
+                        throw Self.error(relationship.location, .modelUnknownEntity,
                             "relationship '\(entity.name).\(relationship.name)' leads to an unknown entity '\(relationship.destination)'")
                     }
                     let inverse = relationship.inverse.flatMap { name in
@@ -320,7 +320,7 @@ public struct CoreDataSchema: Sendable {
                 for owner in model.lineage(of: entity.name).reversed() {
                     if let name = columnIndex[ColumnKey(entity: owner.name, property: property)] { return name }
                 }
-                throw Self.error(location ?? entity.location,
+                throw Self.error(location ?? entity.location, .modelUnknownProperty,
                     "\(what) of entity '\(entity.name)' names '\(property)', which is not a stored attribute or to-one relationship of it")
             }
             for index in entity.fetchIndexes {
@@ -409,7 +409,7 @@ public struct CoreDataSchema: Sendable {
         model.lineage(of: start).last { $0.relationships.contains { $0.name == name } }?.name
     }
 
-    private static func error(_ location: Location?, _ message: String) -> PipelineError {
-        PipelineError(.invalidPipeline, at: location, stage: "model", message)
+    private static func error(_ location: Location?, _ code: PipelineError.Code, _ message: String) -> PipelineError {
+        PipelineError(.invalidPipeline, code: code, at: location, stage: "model", message)
     }
 }

@@ -19,7 +19,41 @@ public struct PipelineError: Error, Sendable, CustomStringConvertible {
         case checksFailed
     }
 
+    /// Which failure, by a stable dotted name (`csv.unterminated-quote`): what code decides on,
+    /// while the message is for people (docs/architecture.md, "Errors", lists every code).
+    ///
+    /// Each module declares its own codes in an `extension PipelineError.Code`:
+    ///
+    /// ```swift
+    /// extension PipelineError.Code {
+    ///     /// A quoted field runs to the end of the file.
+    ///     public static let csvUnterminatedQuote = Self("csv.unterminated-quote")
+    /// }
+    /// ```
+    public struct Code: Hashable, Sendable, Codable, CustomStringConvertible {
+        /// The area, a dot and the failure, in lowercase words joined by hyphens: `store.locked`.
+        public let rawValue: String
+
+        public init(_ rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        public var description: String { rawValue }
+
+        /// A code travels as its dotted name alone.
+        public init(from decoder: any Decoder) throws {
+            rawValue = try decoder.singleValueContainer().decode(String.self)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(rawValue)
+        }
+    }
+
     public var kind: Kind
+    /// Which failure this is; tests and code decide on it, never on the message.
+    public var code: Code
     public var location: Location?
     /// The stage that speaks: `pipeline`, `csv`, `trim`, `sqlite`, ...
     public var stage: String
@@ -27,8 +61,9 @@ public struct PipelineError: Error, Sendable, CustomStringConvertible {
     /// The source line the location points into, shown under the message with a caret.
     public var sourceLine: String?
 
-    public init(_ kind: Kind, at location: Location? = nil, stage: String, _ message: String, sourceLine: String? = nil) {
+    public init(_ kind: Kind, code: Code, at location: Location? = nil, stage: String, _ message: String, sourceLine: String? = nil) {
         self.kind = kind
+        self.code = code
         self.location = location
         self.stage = stage
         self.message = message

@@ -23,11 +23,12 @@ extension Location: Codable {
 extension PipelineError.Kind: Codable {}
 
 extension PipelineError: Codable {
-    private enum CodingKeys: String, CodingKey { case kind, location, stage, message, sourceLine }
+    private enum CodingKeys: String, CodingKey { case kind, code, location, stage, message, sourceLine }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(try container.decode(Kind.self, forKey: .kind), at: try container.decodeIfPresent(Location.self, forKey: .location),
+        self.init(try container.decode(Kind.self, forKey: .kind), code: try container.decode(Code.self, forKey: .code),
+                  at: try container.decodeIfPresent(Location.self, forKey: .location),
                   stage: try container.decode(String.self, forKey: .stage), try container.decode(String.self, forKey: .message),
                   sourceLine: try container.decodeIfPresent(String.self, forKey: .sourceLine))
     }
@@ -35,6 +36,7 @@ extension PipelineError: Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(kind, forKey: .kind)
+        try container.encode(code, forKey: .code)
         try container.encodeIfPresent(location, forKey: .location)
         try container.encode(stage, forKey: .stage)
         try container.encode(message, forKey: .message)

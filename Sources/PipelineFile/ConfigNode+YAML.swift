@@ -18,7 +18,8 @@ extension ConfigNode {
         let converter = YAMLConverter(file: file, yaml: yaml)
         if let overrun = YAMLAliasBudget.check(yaml) {
             let (location, sourceLine) = converter.location((overrun.line, overrun.column))
-            throw PipelineError(.invalidPipeline, at: location, stage: "pipeline", overrun.message, sourceLine: sourceLine)
+            throw PipelineError(.invalidPipeline, code: .pipelineTooManyAliases, at: location, stage: "pipeline", overrun.message,
+                                sourceLine: sourceLine)
         }
         let root: Node?
         do {
@@ -26,7 +27,7 @@ extension ConfigNode {
         } catch let error as YamlError {
             throw converter.error(from: error)
         } catch {
-            throw PipelineError(.invalidPipeline, at: Location(file: file), stage: "pipeline", "invalid YAML: \(error)")
+            throw PipelineError(.invalidPipeline, code: .pipelineInvalidYAML, at: Location(file: file), stage: "pipeline", "invalid YAML: \(error)")
         }
         return try root.map(converter.convert)
     }
@@ -99,7 +100,7 @@ private final class YAMLConverter {
                 let k = try convert(key)
                 if let name = k.scalar {
                     if let first = seen[name] {
-                        throw k.error("duplicate key '\(name)' in this mapping" + Self.firstSeen(first.location.line))
+                        throw k.error(.pipelineDuplicateKey, "duplicate key '\(name)' in this mapping" + Self.firstSeen(first.location.line))
                     }
                     seen[name] = k
                 }
@@ -119,12 +120,12 @@ private final class YAMLConverter {
     // MARK: Errors
 
     func error(from error: YamlError) -> PipelineError {
-        func at(_ mark: Mark?, _ message: String) -> PipelineError {
-            at(mark.map { ($0.line, $0.column) }, message)
+        func at(_ mark: Mark?, _ code: PipelineError.Code, _ message: String) -> PipelineError {
+            at(mark.map { ($0.line, $0.column) }, code, message)
         }
-        func at(_ position: (line: Int, column: Int)?, _ message: String) -> PipelineError {
+        func at(_ position: (line: Int, column: Int)?, _ code: PipelineError.Code, _ message: String) -> PipelineError {
             let (location, sourceLine) = location(position)
-            return PipelineError(.invalidPipeline, at: location, stage: "pipeline", message, sourceLine: sourceLine)
+            return PipelineError(.invalidPipeline, code: code, at: location, stage: "pipeline", message, sourceLine: sourceLine)
         }
         func syntax(_ problem: String, _ context: YamlError.Context?) -> String {
             if problem == "but found another document" {
@@ -148,18 +149,19 @@ private final class YAMLConverter {
         case .scanner(let context, let problem, let mark, _),
              .parser(let context, let problem, let mark, _),
              .composer(let context, let problem, let mark, _):
-            return at(mark, syntax(problem, context) + variableHint(context, mark))
+            return at(mark, .pipelineInvalidYAML, syntax(problem, context) + variableHint(context, mark))
         case .reader(let problem, let offset, _, _):
-            return at(offset.flatMap(position(atCharacterOffset:)), "invalid YAML: \(problem)")
+            return at(offset.flatMap(position(atCharacterOffset:)), .pipelineInvalidYAML, "invalid YAML: \(problem)")
         case .duplicatedKeysInMapping(let duplicates, let context):
             let name = duplicates.first ?? ""
             let first = context.mark
             if let second = secondOccurrence(of: name, firstAt: first) {
-                return at(second, "duplicate key '\(name)' in this mapping" + Self.firstSeen(first.line))
+                return at(second, .pipelineDuplicateKey, "duplicate key '\(name)' in this mapping" + Self.firstSeen(first.line))
             }
-            return at(first, "duplicate key '\(name)' in this mapping")
+            return at(first, .pipelineDuplicateKey, "duplicate key '\(name)' in this mapping")
         default:
-            return PipelineError(.invalidPipeline, at: Location(file: file), stage: "pipeline", "invalid YAML: \(error)")
+            return PipelineError(.invalidPipeline, code: .pipelineInvalidYAML, at: Location(file: file), stage: "pipeline",
+                                 "invalid YAML: \(error)")
         }
     }
 

@@ -17,9 +17,9 @@ extension PipelineLoader.Context {
     /// `entities:`: the model, in file order, checked as a whole (parents, keys, destinations).
     func storeModel(from node: ConfigNode) throws -> StoreModel {
         guard let pairs = node.mapping else {
-            throw node.error("'entities' expects a mapping of entity names to entities, found \(node.kindDescription)")
+            throw node.error(.pipelineWrongType, "'entities' expects a mapping of entity names to entities, found \(node.kindDescription)")
         }
-        guard !pairs.isEmpty else { throw node.error("'entities' is empty: declare at least one entity") }
+        guard !pairs.isEmpty else { throw node.error(.pipelineEmptyValue, "'entities' is empty: declare at least one entity") }
         let drafts = try pairs.map { try entityDraft(key: $0.key, value: $0.value) }
         let model = StoreModel(entities: drafts.map(\.entity))
         try checkParents(drafts, model: model)
@@ -38,7 +38,7 @@ extension PipelineLoader.Context {
         var unique: [ConfigNode] = []
         if let node = options.node("unique") {
             unique = node.sequence ?? [node]
-            guard !unique.isEmpty else { throw node.error("'unique' needs at least one attribute") }
+            guard !unique.isEmpty else { throw node.error(.pipelineEmptyValue, "'unique' needs at least one attribute") }
         }
 
         var attributes: [Attribute] = []
@@ -56,7 +56,8 @@ extension PipelineLoader.Context {
             for (key, value) in node.mapping ?? [] {
                 let (relationship, destination) = try relationship(key: key, value: value, entity: name)
                 if attributes.contains(where: { $0.name == relationship.name }) {
-                    throw key.error("'\(relationship.name)' is declared both as an attribute and as a relationship of '\(name)'")
+                    throw key.error(.pipelineDuplicateName,
+                                    "'\(relationship.name)' is declared both as an attribute and as a relationship of '\(name)'")
                 }
                 relationships.append(relationship)
                 relationshipNodes.append((key, destination))
@@ -82,13 +83,15 @@ extension PipelineLoader.Context {
             typeNode = try checked.required("type")
             options = checked
         } else {
-            throw value.error("attribute '\(entity).\(name)' expects a type name or a mapping with 'type:', found \(value.kindDescription)")
+            throw value.error(.pipelineWrongType,
+                              "attribute '\(entity).\(name)' expects a type name or a mapping with 'type:', found \(value.kindDescription)")
         }
 
         let spelling = typeNode.scalar ?? ""
         guard let type = AttributeType(spelling: spelling) else {
             let names = AttributeType.spellings.map(\.0)
-            throw typeNode.error("unknown type '\(spelling)'\(Suggestion.hint(for: spelling, in: names)) (types: \(names.joined(separator: ", ")))")
+            throw typeNode.error(.pipelineUnknownType,
+                                 "unknown type '\(spelling)'\(Suggestion.hint(for: spelling, in: names)) (types: \(names.joined(separator: ", ")))")
         }
 
         var defaultValue: Value?
@@ -101,17 +104,17 @@ extension PipelineLoader.Context {
 
     private func defaultValue(_ node: ConfigNode, type: AttributeType, attribute: String) throws -> Value {
         guard let text = node.scalar else {
-            throw node.error("'default' of \(attribute) expects a single value, found \(node.kindDescription)")
+            throw node.error(.pipelineWrongType, "'default' of \(attribute) expects a single value, found \(node.kindDescription)")
         }
         switch type.convert(.text(text)) {
         case .success(.null):
-            throw node.error("'default' of \(attribute) (\(type.rawValue)) must not be empty")
+            throw node.error(.pipelineEmptyValue, "'default' of \(attribute) (\(type.rawValue)) must not be empty")
         case .success(let value):
             return value
         case .failure(let failure):
             // The conversion's advice is about transforms, which do not apply to a default.
             let reason = failure.reason.components(separatedBy: " (use ").first ?? failure.reason
-            throw node.error("default '\(text)' does not fit \(attribute) (\(type.rawValue)): \(reason)")
+            throw node.error(.pipelineValueDoesNotFit, "default '\(text)' does not fit \(attribute) (\(type.rawValue)): \(reason)")
         }
     }
 
@@ -122,10 +125,11 @@ extension PipelineLoader.Context {
             return (Relationship(name: name, destination: value.scalar ?? "", location: key.location), value)
         }
         guard let pairs = value.mapping else {
-            throw value.error("relationship '\(entity).\(name)' expects an entity name or a mapping with 'to:', found \(value.kindDescription)")
+            throw value.error(.pipelineWrongType,
+                              "relationship '\(entity).\(name)' expects an entity name or a mapping with 'to:', found \(value.kindDescription)")
         }
         if let toMany = pairs.first(where: { ["to_many", "many", "ordered"].contains($0.key.scalar ?? "") }) {
-            throw toMany.key.error(
+            throw toMany.key.error(.pipelineUnsupportedToMany,
                 "to-many relationships ('\(toMany.key.scalar ?? "")') are not supported yet; declare the to-one side "
                     + "on the other entity and name this side as its 'inverse'")
         }
@@ -145,8 +149,8 @@ extension PipelineLoader.Context {
         for draft in drafts {
             guard let node = draft.parent, let parent = draft.entity.parent else { continue }
             guard model[parent] != nil else {
-                throw node.error("unknown parent entity '\(parent)'\(Suggestion.hint(for: parent, in: names))"
-                                     + " (entities: \(names.joined(separator: ", ")))")
+                throw node.error(.pipelineUnknownEntity, "unknown parent entity '\(parent)'\(Suggestion.hint(for: parent, in: names))"
+                                                             + " (entities: \(names.joined(separator: ", ")))")
             }
         }
         // The first entity in file order that lies on a cycle reports it.
@@ -159,8 +163,8 @@ extension PipelineLoader.Context {
                 current = model[name]?.parent
             }
             if current == draft.entity.name {
-                throw node.error("entity '\(draft.entity.name)' inherits from itself: "
-                                     + (chain + [draft.entity.name]).joined(separator: " -> "))
+                throw node.error(.pipelineInheritanceCycle, "entity '\(draft.entity.name)' inherits from itself: "
+                                                                + (chain + [draft.entity.name]).joined(separator: " -> "))
             }
         }
     }
@@ -176,7 +180,7 @@ extension PipelineLoader.Context {
         let own = draft.attributeKeys + draft.relationshipNodes.map(\.key)
         for key in own {
             if let name = key.scalar, let ancestor = inherited[name] {
-                throw key.error("'\(name)' is already declared by '\(ancestor)', which '\(draft.entity.name)' inherits from")
+                throw key.error(.pipelineDuplicateName, "'\(name)' is already declared by '\(ancestor)', which '\(draft.entity.name)' inherits from")
             }
         }
     }
@@ -187,24 +191,25 @@ extension PipelineLoader.Context {
         var seen: Set<String> = []
         for node in draft.unique {
             guard let name = node.scalar else {
-                throw node.error("'unique' expects attribute names, found \(node.kindDescription)")
+                throw node.error(.pipelineWrongType, "'unique' expects attribute names, found \(node.kindDescription)")
             }
             // A to-one relationship may be part of a key (a join entity's: recipe and ingredient):
             // the record it links to identifies it.
             if let relationship = relationships.first(where: { $0.name == name }) {
                 if relationship.isToMany || relationship.isTransient {
-                    throw node.error("unique keys are made of attributes and to-one relationships, and '\(name)' is a "
-                                         + (relationship.isToMany ? "to-many" : "transient") + " relationship of '\(draft.entity.name)'")
+                    throw node.error(.pipelineInvalidUniqueKey, "unique keys are made of attributes and to-one relationships, and '\(name)' is a "
+                                                                    + (relationship.isToMany ? "to-many" : "transient") + " relationship of '\(draft.entity.name)'")
                 }
-                guard seen.insert(name).inserted else { throw node.error("'\(name)' appears twice in the unique key") }
+                guard seen.insert(name).inserted else { throw node.error(.pipelineDuplicateName, "'\(name)' appears twice in the unique key") }
                 continue
             }
             guard attributes.contains(name) else {
-                throw node.error("unique key '\(name)' is not an attribute or to-one relationship of '\(draft.entity.name)'"
+                throw node.error(.pipelineUnknownAttribute,
+                                 "unique key '\(name)' is not an attribute or to-one relationship of '\(draft.entity.name)'"
                                      + Suggestion.hint(for: name, in: attributes)
                                      + (attributes.isEmpty ? "" : " (attributes: \(attributes.joined(separator: ", ")))"))
             }
-            guard seen.insert(name).inserted else { throw node.error("'\(name)' appears twice in the unique key") }
+            guard seen.insert(name).inserted else { throw node.error(.pipelineDuplicateName, "'\(name)' appears twice in the unique key") }
         }
     }
 
@@ -213,7 +218,7 @@ extension PipelineLoader.Context {
             guard !relationship.destination.isEmpty, model[relationship.destination] != nil else {
                 // Listed only here: made for every entity, the list made checking them quadratic.
                 let names = model.entities.map(\.name)
-                throw nodes.destination.error(
+                throw nodes.destination.error(.pipelineUnknownEntity,
                     "relationship '\(draft.entity.name).\(relationship.name)' points to unknown entity '\(relationship.destination)'"
                         + Suggestion.hint(for: relationship.destination, in: names)
                         + " (entities: \(names.joined(separator: ", ")))")
@@ -224,10 +229,10 @@ extension PipelineLoader.Context {
     /// A name that becomes a table, column or model name: a letter or `_`, then letters, digits, `_`.
     func identifier(_ node: ConfigNode, what: String) throws -> String {
         guard let name = node.scalar else {
-            throw node.error("\(what)s must be plain names, found \(node.kindDescription)")
+            throw node.error(.pipelineInvalidName, "\(what)s must be plain names, found \(node.kindDescription)")
         }
         guard PipelineLoader.Context.isIdentifier(name) else {
-            throw node.error("'\(name)' is not a valid \(what): use letters, digits and '_', starting with a letter or '_'")
+            throw node.error(.pipelineInvalidName, "'\(name)' is not a valid \(what): use letters, digits and '_', starting with a letter or '_'")
         }
         return name
     }

@@ -7,13 +7,13 @@ extension PipelineLoader.Context {
     /// `load: { Item: { name: name, unit: { Unit: { name: unit } } } }`
     func loads(from node: ConfigNode, model: StoreModel) throws -> [LoadSpec] {
         guard let pairs = node.mapping else {
-            throw node.error("'load' expects a mapping of entity names to what each record sets, found \(node.kindDescription)")
+            throw node.error(.pipelineWrongType, "'load' expects a mapping of entity names to what each record sets, found \(node.kindDescription)")
         }
-        guard !pairs.isEmpty else { throw node.error("'load' is empty: name the entities each record loads") }
+        guard !pairs.isEmpty else { throw node.error(.pipelineEmptyValue, "'load' is empty: name the entities each record loads") }
         return try pairs.map { key, value in
             let spec = try loadSpec(entityKey: key, body: value, model: model)
             if let missing = missingKey(of: spec, model: model) {
-                throw key.error("loading '\(spec.entity)' must set its unique key: \(missing)")
+                throw key.error(.pipelineUniqueKeyNotLoaded, "loading '\(spec.entity)' must set its unique key: \(missing)")
             }
             return spec
         }
@@ -22,9 +22,9 @@ extension PipelineLoader.Context {
     private func loadSpec(entityKey key: ConfigNode, body: ConfigNode, model: StoreModel) throws -> LoadSpec {
         let entity = try loadableEntity(key, model: model)
         guard let pairs = body.mapping else {
-            throw body.error("'\(entity)' expects a mapping of its attributes to record fields, found \(body.kindDescription)")
+            throw body.error(.pipelineWrongType, "'\(entity)' expects a mapping of its attributes to record fields, found \(body.kindDescription)")
         }
-        guard !pairs.isEmpty else { throw body.error("nothing is loaded into '\(entity)': map its attributes to record fields") }
+        guard !pairs.isEmpty else { throw body.error(.pipelineEmptyValue, "nothing is loaded into '\(entity)': map its attributes to record fields") }
         // An enum property (a composite) loads from one field, by case name or raw value.
         let attributes = model.allAttributes(of: entity).filter { $0.composite?.composite != $0.name }.map(\.name)
             + model.allComposites(of: entity).filter(\.isEnum).map(\.name)
@@ -33,22 +33,22 @@ extension PipelineLoader.Context {
         var links: [LoadSpec.Link] = []
         for (memberKey, value) in pairs {
             guard let member = memberKey.scalar else {
-                throw memberKey.error("expected an attribute or relationship name, found \(memberKey.kindDescription)")
+                throw memberKey.error(.pipelineInvalidName, "expected an attribute or relationship name, found \(memberKey.kindDescription)")
             }
             if attributes.contains(member) {
                 // `listed: { value: false }`: a constant, written out so that a bare word stays a field name.
                 if let pairs = value.mapping, pairs.count == 1, pairs[0].key.scalar == "value" {
                     guard let constant = pairs[0].value.scalar else {
-                        throw pairs[0].value.error("'value' of '\(entity).\(member)' is one value (write \"\" for empty text), "
-                                                       + "found \(pairs[0].value.kindDescription)")
+                        throw pairs[0].value.error(.pipelineWrongType, "'value' of '\(entity).\(member)' is one value (write \"\" for empty text), "
+                                                                           + "found \(pairs[0].value.kindDescription)")
                     }
                     assignments.append(LoadSpec.Assignment(attribute: member, field: "", constant: constant,
                                                            location: pairs[0].value.location, sourceLine: pairs[0].value.sourceLine))
                     continue
                 }
                 guard let field = value.scalar, !field.isEmpty else {
-                    throw value.error("attribute '\(entity).\(member)' takes the name of a record field, or a constant as "
-                                          + "'{ value: ... }', found \(value.kindDescription)")
+                    throw value.error(.pipelineWrongType, "attribute '\(entity).\(member)' takes the name of a record field, or a constant as "
+                                                              + "'{ value: ... }', found \(value.kindDescription)")
                 }
                 assignments.append(LoadSpec.Assignment(attribute: member, field: field, location: value.location,
                                                        sourceLine: value.sourceLine))
@@ -59,7 +59,8 @@ extension PipelineLoader.Context {
                 let names = value.mapping != nil ? relationships.map(\.name) : attributes
                 let what = value.mapping != nil ? "relationship" : "attribute"
                 let hint = Suggestion.closest(to: member, in: names) ?? Suggestion.closest(to: member, in: attributes + relationships.map(\.name))
-                throw memberKey.error("entity '\(entity)' has no \(what) '\(member)'" + (hint.map { "; did you mean '\($0)'?" } ?? ""))
+                throw memberKey.error(value.mapping != nil ? .pipelineUnknownRelationship : .pipelineUnknownAttribute,
+                                      "entity '\(entity)' has no \(what) '\(member)'" + (hint.map { "; did you mean '\($0)'?" } ?? ""))
             }
         }
         return LoadSpec(entity: entity, assignments: assignments, links: links, location: key.location)
@@ -72,8 +73,8 @@ extension PipelineLoader.Context {
         let destinationKey = model.uniqueKey(of: relationship.destination).first ?? "key"
         let form = "'{ \(relationship.destination): { \(destinationKey): field } }'"
         guard var pairs = value.mapping else {
-            throw value.error("relationship '\(entity).\(relationship.name)' links a record found by its unique key: write "
-                                  + "\(form), found \(value.kindDescription)")
+            throw value.error(.pipelineWrongType, "relationship '\(entity).\(relationship.name)' links a record found by its unique key: write "
+                                                      + "\(form), found \(value.kindDescription)")
         }
         // Beside the target, `missing:` says what a target that is not in the store does.
         var missing = MissingLinkPolicy.create
@@ -81,14 +82,16 @@ extension PipelineLoader.Context {
             let node = pairs.remove(at: index).value
             guard let name = node.scalar, let policy = MissingLinkPolicy(rawValue: name) else {
                 let names = MissingLinkPolicy.allCases.map(\.rawValue)
-                throw node.error("'missing' is one of \(names.joined(separator: ", ")), not '\(node.scalar ?? node.kindDescription)'"
+                throw node.error(.pipelineValueNotAllowed,
+                                 "'missing' is one of \(names.joined(separator: ", ")), not '\(node.scalar ?? node.kindDescription)'"
                                      + Suggestion.hint(for: node.scalar ?? "", in: names))
             }
             missing = policy
         }
         guard pairs.count == 1, let (targetKey, targetBody) = pairs.first else {
             let extra = pairs.count > 1 ? pairs[1].key : value
-            throw extra.error("relationship '\(entity).\(relationship.name)' links one record: write \(form), "
+            throw extra.error(pairs.count > 1 ? .pipelineUnknownKey : .pipelineEmptyValue,
+                              "relationship '\(entity).\(relationship.name)' links one record: write \(form), "
                                   + "and 'missing: create | reject | skip' beside it if a target not in the store must not be created")
         }
         // Inside the target, `each:` names the list a to-many link makes one record per element of.
@@ -97,19 +100,19 @@ extension PipelineLoader.Context {
         if var bodyPairs = targetBody.mapping, let index = bodyPairs.firstIndex(where: { $0.key.scalar == "each" }) {
             let node = bodyPairs.remove(at: index).value
             guard relationship.isToMany else {
-                throw targetBody.mapping![index].key.error("'each' makes one linked record per element of a list, and "
+                throw targetBody.mapping![index].key.error(.pipelineInvalidEach, "'each' makes one linked record per element of a list, and "
                     + "'\(entity).\(relationship.name)' is a to-one relationship, which links one record")
             }
             guard let field = node.scalar, !field.isEmpty else {
-                throw node.error("'each' takes the name of the field that holds the list, found \(node.kindDescription)")
+                throw node.error(.pipelineWrongType, "'each' takes the name of the field that holds the list, found \(node.kindDescription)")
             }
             each = field
             body = ConfigNode(.mapping(bodyPairs), at: targetBody.location, sourceLine: targetBody.sourceLine)
         }
         let target = try loadableEntity(targetKey, model: model)
         guard model.lineage(of: target).contains(where: { $0.name == relationship.destination }) else {
-            throw targetKey.error("relationship '\(entity).\(relationship.name)' leads to '\(relationship.destination)', "
-                                      + "and '\(target)' is not '\(relationship.destination)' or one of its sub-entities")
+            throw targetKey.error(.pipelineWrongDestination, "relationship '\(entity).\(relationship.name)' leads to '\(relationship.destination)', "
+                                                                 + "and '\(target)' is not '\(relationship.destination)' or one of its sub-entities")
         }
         // Without a key, a target is created anew for each link: right for a record's own child
         // (one-to-one, or the to-many side of a one-to-many: its inverse is a to-one), a mistake
@@ -124,12 +127,12 @@ extension PipelineLoader.Context {
             let choice = constraints.count > 1
                 ? " (the model's uniqueness constraints are " + constraints.map { $0.joined(separator: "+") }.joined(separator: ", ") + ": say which)"
                 : ""
-            throw targetKey.error("'\(target)' has no unique key, so the record to link cannot be found: "
-                                      + "give '\(target)' one with 'unique:' under 'entities'" + choice)
+            throw targetKey.error(.pipelineNoUniqueKey, "'\(target)' has no unique key, so the record to link cannot be found: "
+                                                            + "give '\(target)' one with 'unique:' under 'entities'" + choice)
         }
         let spec = try loadSpec(entityKey: targetKey, body: body, model: model)
         if let missing = missingKey(of: spec, model: model, inverse: relationship.inverse) {
-            throw targetKey.error("the link to '\(target)' must set its unique key: \(missing)")
+            throw targetKey.error(.pipelineUniqueKeyNotLoaded, "the link to '\(target)' must set its unique key: \(missing)")
         }
         return LoadSpec.Link(relationship: relationship.name, target: spec, missing: missing, each: each,
                              isToMany: relationship.isToMany, location: key.location)
@@ -140,12 +143,13 @@ extension PipelineLoader.Context {
         let names = model.entities.map(\.name)
         guard let name = node.scalar, let entity = model[name] else {
             let name = node.scalar ?? ""
-            throw node.error("unknown entity '\(name)'\(Suggestion.hint(for: name, in: names)) (entities: \(names.joined(separator: ", ")))")
+            throw node.error(.pipelineUnknownEntity,
+                             "unknown entity '\(name)'\(Suggestion.hint(for: name, in: names)) (entities: \(names.joined(separator: ", ")))")
         }
         if entity.isAbstract {
             let concrete = model.entities.filter { !$0.isAbstract && $0.name != name && model.lineage(of: $0.name).contains { $0.name == name } }
-            throw node.error("entity '\(name)' is abstract: load one of its sub-entities"
-                                 + (concrete.isEmpty ? "" : " (\(concrete.map(\.name).joined(separator: ", ")))"))
+            throw node.error(.pipelineAbstractEntity, "entity '\(name)' is abstract: load one of its sub-entities"
+                                                          + (concrete.isEmpty ? "" : " (\(concrete.map(\.name).joined(separator: ", ")))"))
         }
         return name
     }

@@ -6,7 +6,7 @@ extension PipelineLoader.Context {
     /// The app's model file, through the registered model reader.
     func readModel(_ urls: [URL], at store: ConfigNode?) throws -> StoreModel {
         guard let reader = registry.modelReader else {
-            throw (store ?? ConfigNode(.null, at: Location(file: shownFile))).error(
+            throw (store ?? ConfigNode(.null, at: Location(file: shownFile))).error(.pipelineModelFilesUnsupported,
                 "this pipectl cannot read model files ('store.model'); declare the entities under 'entities:' instead")
         }
         do {
@@ -40,20 +40,21 @@ extension PipelineLoader.Context {
     private func keyed(from node: ConfigNode?, on base: StoreModel) throws -> StoreModel {
         guard let node else { return base }
         guard let pairs = node.mapping else {
-            throw node.error("'entities' expects a mapping of entity names to entities, found \(node.kindDescription)")
+            throw node.error(.pipelineWrongType, "'entities' expects a mapping of entity names to entities, found \(node.kindDescription)")
         }
         var model = base
         let names = base.entities.map(\.name)
         for (key, value) in pairs {
             let name = try identifier(key, what: "entity name")
             guard base[name] != nil else {
-                throw key.error("the model has no entity '\(name)'\(Suggestion.hint(for: name, in: names))"
-                                    + " (entities: \(names.joined(separator: ", ")))")
+                throw key.error(.pipelineUnknownEntity, "the model has no entity '\(name)'\(Suggestion.hint(for: name, in: names))"
+                                                            + " (entities: \(names.joined(separator: ", ")))")
             }
             let options = try Options(value, spec: PipelineSpecs.entity.named(name), stage: "pipeline")
             for owned in ["parent", "abstract", "relationships"] {
                 if let ownedKey = options.keyNode(owned) {
-                    throw ownedKey.error("'\(owned)' of '\(name)' comes from the model file; change it there (here only 'unique' and 'attributes' to check)")
+                    throw ownedKey.error(.pipelineOwnedByModel,
+                                         "'\(owned)' of '\(name)' comes from the model file; change it there (here only 'unique' and 'attributes' to check)")
                 }
             }
             if let attributes = options.node("attributes") {
@@ -61,7 +62,7 @@ extension PipelineLoader.Context {
             }
             if let unique = options.node("unique") {
                 let keyNodes = unique.sequence ?? [unique]
-                guard !keyNodes.isEmpty else { throw unique.error("'unique' needs at least one attribute") }
+                guard !keyNodes.isEmpty else { throw unique.error(.pipelineEmptyValue, "'unique' needs at least one attribute") }
                 let attributes = base.allAttributes(of: name).map(\.name)
                 // A to-one relationship may be part of a key (a join entity's `recipe, ingredient`).
                 let toOnes = base.allRelationships(of: name).filter { !$0.isToMany && !$0.isTransient }.map(\.name)
@@ -70,14 +71,18 @@ extension PipelineLoader.Context {
                     guard let attribute = keyNode.scalar, attributes.contains(attribute) || toOnes.contains(attribute) else {
                         let given = keyNode.scalar ?? keyNode.kindDescription
                         if base.allRelationships(of: name).contains(where: { $0.name == given }) {
-                            throw keyNode.error("unique keys are made of attributes and to-one relationships, and '\(given)' is a "
+                            throw keyNode.error(.pipelineInvalidUniqueKey,
+                                                "unique keys are made of attributes and to-one relationships, and '\(given)' is a "
                                                     + "to-many relationship of '\(name)' in the model")
                         }
-                        throw keyNode.error("unique key '\(given)' is not an attribute or to-one relationship of '\(name)' in the model"
+                        throw keyNode.error(.pipelineUnknownAttribute,
+                                            "unique key '\(given)' is not an attribute or to-one relationship of '\(name)' in the model"
                                                 + Suggestion.hint(for: given, in: attributes)
                                                 + " (attributes: \(attributes.joined(separator: ", ")))")
                     }
-                    guard !key.contains(attribute) else { throw keyNode.error("'\(attribute)' appears twice in the unique key") }
+                    guard !key.contains(attribute) else {
+                        throw keyNode.error(.pipelineDuplicateName, "'\(attribute)' appears twice in the unique key")
+                    }
                     key.append(attribute)
                 }
                 model.setUniqueKey(key, of: name)
@@ -89,22 +94,22 @@ extension PipelineLoader.Context {
     /// Attributes restated in the pipeline must exist in the model with the same type.
     private func checkAttributes(_ node: ConfigNode, of entity: String, against model: StoreModel) throws {
         guard let pairs = node.mapping else {
-            throw node.error("'attributes' expects a mapping of attribute names to types, found \(node.kindDescription)")
+            throw node.error(.pipelineWrongType, "'attributes' expects a mapping of attribute names to types, found \(node.kindDescription)")
         }
         let attributes = model.allAttributes(of: entity)
         for (key, value) in pairs {
             let name = key.scalar ?? ""
             guard let attribute = attributes.first(where: { $0.name == name }) else {
-                throw key.error("the model's '\(entity)' has no attribute '\(name)'"
-                                    + Suggestion.hint(for: name, in: attributes.map(\.name))
-                                    + " (attributes: \(attributes.map(\.name).joined(separator: ", ")))")
+                throw key.error(.pipelineUnknownAttribute, "the model's '\(entity)' has no attribute '\(name)'"
+                                                               + Suggestion.hint(for: name, in: attributes.map(\.name))
+                                                               + " (attributes: \(attributes.map(\.name).joined(separator: ", ")))")
             }
             var typeNode = value
             if value.mapping != nil {
                 let options = try Options(value, spec: PipelineSpecs.attribute.named("\(entity).\(name)"), stage: "pipeline")
                 for owned in ["default", "indexed", "optional"] {
                     if let ownedKey = options.keyNode(owned) {
-                        throw ownedKey.error("'\(owned)' of \(entity).\(name) comes from the model file; change it there")
+                        throw ownedKey.error(.pipelineOwnedByModel, "'\(owned)' of \(entity).\(name) comes from the model file; change it there")
                     }
                 }
                 typeNode = try options.required("type")
@@ -112,10 +117,10 @@ extension PipelineLoader.Context {
             let spelling = typeNode.scalar ?? ""
             guard let type = AttributeType(spelling: spelling) else {
                 let names = AttributeType.spellings.map(\.0)
-                throw typeNode.error("unknown type '\(spelling)'\(Suggestion.hint(for: spelling, in: names))")
+                throw typeNode.error(.pipelineUnknownType, "unknown type '\(spelling)'\(Suggestion.hint(for: spelling, in: names))")
             }
             guard type == attribute.type else {
-                throw typeNode.error("\(entity).\(name) is \(attribute.type.rawValue) in the model, not \(type.rawValue)")
+                throw typeNode.error(.pipelineTypeMismatch, "\(entity).\(name) is \(attribute.type.rawValue) in the model, not \(type.rawValue)")
             }
         }
     }

@@ -6,18 +6,18 @@ extension PipelineLoader.Context {
     /// `sources:`: a non-empty list, names unique.
     func sources(from node: ConfigNode, model: StoreModel) throws -> [SourceDefinition] {
         guard let items = node.sequence else {
-            throw node.error("'sources' expects a list of sources, found \(node.kindDescription)")
+            throw node.error(.pipelineWrongType, "'sources' expects a list of sources, found \(node.kindDescription)")
         }
-        guard !items.isEmpty else { throw node.error("'sources' is empty: a pipeline needs at least one source") }
+        guard !items.isEmpty else { throw node.error(.pipelineEmptyValue, "'sources' is empty: a pipeline needs at least one source") }
         var seen: [String: ConfigNode] = [:]
         return try items.map { item in
             let options = try Options(item, spec: PipelineSpecs.source, stage: "pipeline")
             let nameNode = try options.required("name")
-            guard let name = nameNode.scalar, !name.isEmpty else { throw nameNode.error("'name' must not be empty") }
+            guard let name = nameNode.scalar, !name.isEmpty else { throw nameNode.error(.pipelineEmptyValue, "'name' must not be empty") }
             if let first = seen[name] {
-                throw nameNode.error("there is already a source named '\(name)'"
-                                         + (first.location.line.map { " (line \($0))" } ?? "")
-                                         + "; source names must be unique")
+                throw nameNode.error(.pipelineDuplicateName, "there is already a source named '\(name)'"
+                                                                 + (first.location.line.map { " (line \($0))" } ?? "")
+                                                                 + "; source names must be unique")
             }
             seen[name] = nameNode
             let transformNode = options.node("transform")
@@ -47,7 +47,7 @@ extension PipelineLoader.Context {
         func check(_ load: LoadSpec, inList: Bool) throws {
             let arrays = Set(model.allAttributes(of: load.entity).filter { $0.arrayElement != nil }.map(\.name))
             for assignment in load.assignments where lists.contains(assignment.field) && !inList && !arrays.contains(assignment.attribute) {
-                throw PipelineError(.invalidPipeline, at: assignment.location, stage: "pipeline",
+                throw PipelineError(.invalidPipeline, code: .pipelineListIntoAttribute, at: assignment.location, stage: "pipeline",
                                     "field '\(assignment.field)' is a list (a 'split' step makes it one), and '\(load.entity).\(assignment.attribute)' "
                                         + "takes one value; load a list through a to-many relationship, such as "
                                         + "'tags: { Tag: { name: \(assignment.field) } }'", sourceLine: assignment.sourceLine)
@@ -67,7 +67,7 @@ extension PipelineLoader.Context {
         for (key, value) in pairs {
             guard let name = key.scalar, let kind = registry.reader(named: name) else { continue }
             if let first = found {
-                throw key.error("'read' names two formats, '\(first.kind.name)' and '\(name)'; a source reads one input")
+                throw key.error(.pipelineSeveralFormats, "'read' names two formats, '\(first.kind.name)' and '\(name)'; a source reads one input")
             }
             found = (kind, key, value)
         }
@@ -76,14 +76,15 @@ extension PipelineLoader.Context {
             let optionNames = Set(registry.readers.flatMap { $0.spec.options.map(\.name) })
             if let stray = pairs.first(where: { !optionNames.contains($0.key.scalar ?? "") }) {
                 let name = stray.key.scalar ?? ""
-                throw stray.key.error("unknown reader format '\(name)'\(Suggestion.hint(for: name, in: formats)) (\(formatList))")
+                throw stray.key.error(.pipelineUnknownFormat,
+                                      "unknown reader format '\(name)'\(Suggestion.hint(for: name, in: formats)) (\(formatList))")
             }
             let example = formats.first.map { ", e.g. '\($0): data/items.\($0)'" } ?? ""
-            throw node.error("'read' needs a key naming the format and the input file\(example) (\(formatList))")
+            throw node.error(.pipelineMissingKey, "'read' needs a key naming the format and the input file\(example) (\(formatList))")
         }
 
         guard let path = pathNode.scalar, !path.isEmpty else {
-            throw pathNode.error("'\(kind.name)' expects the path of the input file, found \(pathNode.kindDescription)")
+            throw pathNode.error(.pipelineWrongType, "'\(kind.name)' expects the path of the input file, found \(pathNode.kindDescription)")
         }
         let options = try Options(node, spec: kind.spec.named("read"), stage: "pipeline", ignoring: [kind.name])
         try kind.validate(options)
@@ -97,10 +98,11 @@ extension PipelineLoader.Context {
         let shown = displayPath(of: url)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw PipelineError(.io, at: node.location, stage: "pipeline", "no such file: \(shown)", sourceLine: node.sourceLine)
+            throw PipelineError(.io, code: .inputNotFound, at: node.location, stage: "pipeline", "no such file: \(shown)",
+                                sourceLine: node.sourceLine)
         }
         guard !isDirectory.boolValue else {
-            throw PipelineError(.io, at: node.location, stage: "pipeline", "\(shown) is a directory, not an input file",
+            throw PipelineError(.io, code: .inputIsAFolder, at: node.location, stage: "pipeline", "\(shown) is a directory, not an input file",
                                 sourceLine: node.sourceLine)
         }
         return Input(url: url, displayPath: shown)
@@ -111,17 +113,17 @@ extension PipelineLoader.Context {
     func transforms(from node: ConfigNode) throws -> [TransformConfig] {
         if node.isNull { return [] }
         guard let items = node.sequence else {
-            throw node.error("'transform' expects a list of steps such as '- trim: all', found \(node.kindDescription)")
+            throw node.error(.pipelineWrongType, "'transform' expects a list of steps such as '- trim: all', found \(node.kindDescription)")
         }
         let names = registry.transforms.map(\.name)
         return try items.map { item in
             guard let pairs = item.mapping, pairs.count == 1, let (key, value) = pairs.first, let name = key.scalar else {
-                throw item.error("each transform step is a mapping with one key naming the transform, such as '- trim: all'"
-                                     + ", found \(item.kindDescription)")
+                throw item.error(.pipelineWrongType, "each transform step is a mapping with one key naming the transform, such as '- trim: all'"
+                                                         + ", found \(item.kindDescription)")
             }
             guard let kind = registry.transform(named: name) else {
-                throw key.error("unknown transform '\(name)'\(Suggestion.hint(for: name, in: names))"
-                                    + " (transforms: \(names.joined(separator: ", ")))")
+                throw key.error(.pipelineUnknownTransform, "unknown transform '\(name)'\(Suggestion.hint(for: name, in: names))"
+                                                               + " (transforms: \(names.joined(separator: ", ")))")
             }
             return TransformConfig(kind: kind, node: value)
         }

@@ -11,33 +11,36 @@ extension PipelineLoader.Context {
             // One model file or folder, or the `.swift` files of a SwiftData app's model.
             for node in modelNode.sequence ?? [modelNode] {
                 guard let path = node.scalar, !path.isEmpty else {
-                    throw node.error("'model' expects a file path or a list of them, found \(node.kindDescription)")
+                    throw node.error(.pipelineWrongType, "'model' expects a file path or a list of them, found \(node.kindDescription)")
                 }
                 let url = resolve(path)
                 guard FileManager.default.fileExists(atPath: url.path) else {
-                    throw PipelineError(.io, at: node.location, stage: "pipeline",
+                    throw PipelineError(.io, code: .modelNotFound, at: node.location, stage: "pipeline",
                                         "no such model: \(displayPath(of: url))", sourceLine: node.sourceLine)
                 }
                 modelPaths.append(url)
             }
             if modelPaths.count > 1, let other = modelPaths.first(where: { $0.pathExtension != "swift" }) {
-                throw modelNode.error("a list of models is a SwiftData app's .swift files; '\(displayPath(of: other))' is not one")
+                throw modelNode.error(.pipelineInvalidModelList,
+                                      "a list of models is a SwiftData app's .swift files; '\(displayPath(of: other))' is not one")
             }
         }
         let pathNode = try options.required("path")
-        guard let path = pathNode.scalar, !path.isEmpty else { throw pathNode.error("'path' must not be empty") }
+        guard let path = pathNode.scalar, !path.isEmpty else { throw pathNode.error(.pipelineEmptyValue, "'path' must not be empty") }
         let layout = options.string("layout").flatMap(StoreLayout.init(rawValue:)) ?? .sqlite
         let metadata = try options.node("metadata").map(metadataValues) ?? []
         var uuid: String?
         if let uuidNode = options.node("uuid") {
             guard let text = uuidNode.scalar, let parsed = UUID(uuidString: text) else {
-                throw uuidNode.error("'uuid' expects a UUID such as 3F2504E0-4F89-11D3-9A0C-0305E82C3301, found \(uuidNode.kindDescription)")
+                throw uuidNode.error(.pipelineInvalidUUID,
+                                     "'uuid' expects a UUID such as 3F2504E0-4F89-11D3-9A0C-0305E82C3301, found \(uuidNode.kindDescription)")
             }
             uuid = parsed.uuidString
         }
         let history = options.bool("history") ?? false
         if history, layout != .coredata, let historyNode = options.node("history") {
-            throw historyNode.error("'history' writes Core Data's persistent-history tables: it needs 'layout: coredata'")
+            throw historyNode.error(.pipelineHistoryNeedsCoredata,
+                                    "'history' writes Core Data's persistent-history tables: it needs 'layout: coredata'")
         }
         return StoreSettings(path: resolve(path), layout: layout, modelPaths: modelPaths, metadata: metadata, uuid: uuid,
                              history: history, location: node.location)
@@ -47,14 +50,15 @@ extension PipelineLoader.Context {
     /// their type, anything else (and anything quoted) is text.
     func metadataValues(from node: ConfigNode) throws -> [(key: String, value: Value)] {
         guard let pairs = node.mapping else {
-            throw node.error("'metadata' expects a mapping of names to values, found \(node.kindDescription)")
+            throw node.error(.pipelineWrongType, "'metadata' expects a mapping of names to values, found \(node.kindDescription)")
         }
         return try pairs.map { key, value in
             guard let name = key.scalar, !name.isEmpty else {
-                throw key.error("metadata names must be plain names, found \(key.kindDescription)")
+                throw key.error(.pipelineInvalidName, "metadata names must be plain names, found \(key.kindDescription)")
             }
             guard let text = value.scalar else {
-                throw value.error("metadata '\(name)' expects a single value (text, number or true/false), found \(value.kindDescription)")
+                throw value.error(.pipelineWrongType,
+                                  "metadata '\(name)' expects a single value (text, number or true/false), found \(value.kindDescription)")
             }
             return (name, PipelineLoader.Context.typedScalar(text, quoted: value.isQuoted))
         }

@@ -19,16 +19,18 @@ public enum PipelineLoader {
         let shown = Context.shownPath(of: url)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw PipelineError(.io, at: Location(file: shown), stage: "pipeline", "no such file")
+            throw PipelineError(.io, code: .pipelineNotFound, at: Location(file: shown), stage: "pipeline", "no such file")
         }
         guard !isDirectory.boolValue else {
-            throw PipelineError(.io, at: Location(file: shown), stage: "pipeline", "this is a directory, not a pipeline file")
+            throw PipelineError(.io, code: .pipelineIsAFolder, at: Location(file: shown), stage: "pipeline",
+                                "this is a directory, not a pipeline file")
         }
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw PipelineError(.io, at: Location(file: shown), stage: "pipeline", "cannot read the file: \(error.localizedDescription)")
+            throw PipelineError(.io, code: .pipelineCannotRead, at: Location(file: shown), stage: "pipeline",
+                                "cannot read the file: \(error.localizedDescription)")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw notUTF8(data, shown: shown)
@@ -46,7 +48,7 @@ public enum PipelineLoader {
             if scalar.count == 1, scalar.first == 0x0A { line += 1; column = 1 } else { column += 1 }
         }
         let byte = offset < data.count ? data[data.startIndex + offset] : 0
-        return PipelineError(.invalidPipeline, at: Location(file: shown, line: line, column: column), stage: "pipeline",
+        return PipelineError(.invalidPipeline, code: .pipelineNotUTF8, at: Location(file: shown, line: line, column: column), stage: "pipeline",
                              "the pipeline file is not UTF-8 text: byte 0x\(String(byte, radix: 16, uppercase: true)) "
                                  + "is not UTF-8 (save the file as UTF-8)")
     }
@@ -57,7 +59,7 @@ public enum PipelineLoader {
                             variables: PipelineVariables = PipelineVariables()) throws -> PipelineDefinition {
         let context = Context(file: file, registry: registry)
         guard let root = try ConfigNode.parse(yaml: yaml, file: context.shownFile) else {
-            throw PipelineError(.invalidPipeline, at: Location(file: context.shownFile, line: 1, column: 1),
+            throw PipelineError(.invalidPipeline, code: .pipelineEmptyFile, at: Location(file: context.shownFile, line: 1, column: 1),
                                 stage: "pipeline", "the pipeline file is empty")
         }
         return try context.pipeline(from: try variables.substitute(in: root))
@@ -113,11 +115,11 @@ extension PipelineLoader {
 
             let version = try options.required("version")
             guard options.integer("version") == 1 else {
-                throw version.error("unsupported format version \(version.scalar ?? ""); this pipectl reads version 1")
+                throw version.error(.pipelineUnsupportedVersion, "unsupported format version \(version.scalar ?? ""); this pipectl reads version 1")
             }
             let name = try options.required("name")
             guard let pipelineName = name.scalar, !pipelineName.isEmpty else {
-                throw name.error("'name' must not be empty")
+                throw name.error(.pipelineEmptyValue, "'name' must not be empty")
             }
 
             let store = try storeSettings(from: options.required("store"))
@@ -126,7 +128,8 @@ extension PipelineLoader {
                 model = try storeModel(from: options.node("entities"), on: readModel(store.modelPaths, at: options.node("store")))
             } else {
                 guard let entities = options.node("entities") else {
-                    throw root.error("the pipeline declares no entities: add an 'entities:' section or name the app's model in 'store.model'")
+                    throw root.error(.pipelineNoEntities,
+                                     "the pipeline declares no entities: add an 'entities:' section or name the app's model in 'store.model'")
                 }
                 model = try storeModel(from: entities)
             }
@@ -151,7 +154,8 @@ extension PipelineLoader {
                 guard let url, let value = options.node(key) else { continue }
                 let others = reports.compactMap { $0.0 < key ? $0.1 : nil }
                 if let what = pipeline.conflict(ofOutput: url, others: others) {
-                    throw value.error("the report path '\(value.scalar ?? "")' is \(what): writing the report there would destroy it; "
+                    throw value.error(.pipelineReportPathConflict,
+                                      "the report path '\(value.scalar ?? "")' is \(what): writing the report there would destroy it; "
                                           + "name a file of its own", stage: "pipeline")
                 }
             }
@@ -160,7 +164,8 @@ extension PipelineLoader {
         func reportSettings(from node: ConfigNode) throws -> ReportSettings {
             let options = try Options(node, spec: PipelineSpecs.report, stage: "pipeline")
             if let rowsNode = options.node("stored_rows"), let rows = options.integer("stored_rows"), rows < 0 {
-                throw rowsNode.error("'stored_rows' must be 0 or more (the most stored rows the workbook shows per entity), not \(rows)")
+                throw rowsNode.error(.pipelineValueOutOfRange,
+                                     "'stored_rows' must be 0 or more (the most stored rows the workbook shows per entity), not \(rows)")
             }
             return ReportSettings(xlsx: try options.path("xlsx").map(resolve),
                                   json: try options.path("json").map(resolve),
@@ -176,7 +181,7 @@ extension Options {
     /// The value of a key the spec marks required (and `Options` has therefore checked is there).
     func required(_ key: String) throws -> ConfigNode {
         guard let value = node(key) else {
-            throw node.error("'\(spec.name)' needs the key '\(key)'", stage: stage)
+            throw node.error(.pipelineMissingKey, "'\(spec.name)' needs the key '\(key)'", stage: stage)
         }
         return value
     }
@@ -185,7 +190,7 @@ extension Options {
     func path(_ key: String) throws -> String? {
         guard let value = node(key) else { return nil }
         guard let path = value.scalar, !path.isEmpty else {
-            throw value.error("'\(key)' expects a file path, found \(value.kindDescription)", stage: stage)
+            throw value.error(.pipelineWrongType, "'\(key)' expects a file path, found \(value.kindDescription)", stage: stage)
         }
         return path
     }

@@ -62,7 +62,7 @@ public struct PipelineVariables: Sendable {
             var location = node.location
             location.column = location.column.map { $0 + text.distance(from: text.startIndex, to: dollar) + (node.isQuoted ? 1 : 0) }
             guard let close = after.firstIndex(of: "}") else {
-                throw PipelineError(.invalidPipeline, at: location, stage: "pipeline",
+                throw PipelineError(.invalidPipeline, code: .pipelineInvalidVariable, at: location, stage: "pipeline",
                                     "'${' opens a variable that no '}' closes (write '$${' for the text '${')", sourceLine: node.sourceLine)
             }
             let inside = after[after.index(after: after.startIndex)..<close]
@@ -73,7 +73,7 @@ public struct PipelineVariables: Sendable {
                 (name, fallback) = (inside, nil)
             }
             guard PipelineVariables.isName(name) else {
-                throw PipelineError(.invalidPipeline, at: location, stage: "pipeline",
+                throw PipelineError(.invalidPipeline, code: .pipelineInvalidVariable, at: location, stage: "pipeline",
                                     "'${\(inside)}' names no variable: a name is letters, digits and '_' (as in ${BUILD_DIR} or ${BUILD_DIR:-build})",
                                     sourceLine: node.sourceLine)
             }
@@ -82,7 +82,7 @@ public struct PipelineVariables: Sendable {
             } else if let fallback {
                 out += fallback
             } else {
-                throw PipelineError(.invalidPipeline, at: location, stage: "pipeline",
+                throw PipelineError(.invalidPipeline, code: .pipelineUnsetVariable, at: location, stage: "pipeline",
                                     "the variable '\(name)' is not set: give it with --var \(name)=VALUE or in the environment, "
                                         + "or a default with ${\(name):-VALUE}", sourceLine: node.sourceLine)
             }

@@ -52,10 +52,11 @@ final class InputDigests: @unchecked Sendable {
         if let digest = lock.withLock({ known[url] }) { return digest }
         // A device or a FIFO may never end, or give other bytes than the run read.
         guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else {
-            throw PipelineError(.io, stage: "pipeline", "cannot take the checksum of \(DisplayPath.of(url)): not a regular file")
+            throw PipelineError(.io, code: .inputNotARegularFile, stage: "pipeline",
+                                "cannot take the checksum of \(DisplayPath.of(url)): not a regular file")
         }
         guard let handle = FileHandle(forReadingAtPath: url.path) else {
-            throw PipelineError(.io, stage: "pipeline", "cannot read \(DisplayPath.of(url))")
+            throw PipelineError(.io, code: .inputCannotRead, stage: "pipeline", "cannot read \(DisplayPath.of(url))")
         }
         defer { try? handle.close() }
         var hasher = Checksum(.sha256)

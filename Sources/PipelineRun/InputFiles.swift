@@ -44,7 +44,8 @@ struct InputFiles: Sendable {
                 case S_IFSOCK: "a socket"
                 default: "not a regular file"
                 }
-                throw PipelineError(.invalidInput, at: source.reader.location ?? Location(file: input.displayPath), stage: "pipeline",
+                throw PipelineError(.invalidInput, code: .inputNotARegularFile,
+                                    at: source.reader.location ?? Location(file: input.displayPath), stage: "pipeline",
                                     "the input '\(input.displayPath)' is \(what); pipectl reads regular files only "
                                         + "(it reads each input twice: for the records, and for the report and the store's UUID)")
             }
@@ -57,7 +58,7 @@ struct InputFiles: Sendable {
     /// time or the file its path names.
     func checkUnchanged() throws {
         for file in files where InputFiles.snapshot(file.url) != file.snapshot {
-            throw PipelineError(.io, at: Location(file: file.shown), stage: "pipeline",
+            throw PipelineError(.io, code: .inputChangedDuringRun, at: Location(file: file.shown), stage: "pipeline",
                                 "the file changed while the run read it (its size, time or identity is not what it was when the run "
                                     + "started): the records read may be from neither version, so the store was left as it was. "
                                     + "Run again once whatever writes it is done")

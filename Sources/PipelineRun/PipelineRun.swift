@@ -96,7 +96,7 @@ public final class PipelineRun {
             if let reportFile = options.reportFile {
                 let url = reportFile.standardizedFileURL
                 if let what = pipeline.conflict(ofOutput: url, others: [pipeline.report.xlsx, pipeline.report.json].compactMap { $0 }) {
-                    throw PipelineError(.invalidPipeline, stage: "pipectl",
+                    throw PipelineError(.invalidPipeline, code: .pipelineReportPathConflict, stage: "pipectl",
                                         "--report '\(reportFile.relativePath)' is \(what): writing the report there would destroy it; name a file of its own")
                 }
             }
@@ -178,6 +178,6 @@ public final class PipelineRun {
     /// `error` as a `PipelineError`: SQLite's as the sink words it, any other as an I/O error.
     public static func userFacing(_ error: any Error) -> PipelineError {
         if let error = PipelineError.converting(error) as? PipelineError { return error }
-        return PipelineError(.io, stage: "pipectl", String(describing: error))
+        return PipelineError(.io, code: .runUnexpectedError, stage: "pipectl", String(describing: error))
     }
 }

@@ -64,7 +64,7 @@ public struct ReportFiles {
                 do {
                     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 } catch {
-                    throw PipelineError(.io, at: Location(file: name), stage: "report",
+                    throw PipelineError(.io, code: .reportCannotWrite, at: Location(file: name), stage: "report",
                                         "cannot create the report's folder: \(error.localizedDescription)")
                 }
                 let temporary = url.deletingLastPathComponent()
@@ -99,7 +99,7 @@ public struct ReportFiles {
         case S_IFIFO: "a FIFO"
         default: "not a regular file"
         }
-        throw PipelineError(.io, at: Location(file: name), stage: "report",
+        throw PipelineError(.io, code: .reportNotARegularFile, at: Location(file: name), stage: "report",
                             "the report path is \(what), and pipectl writes reports to regular files only; name a file")
     }
 
@@ -116,7 +116,8 @@ public struct ReportFiles {
             defer { discard() }
             for file in files where rename(file.temporary.path, file.target.path) != 0 {
                 let reason = String(cString: strerror(errno))
-                throw PipelineError(.io, at: Location(file: file.name), stage: "report", "cannot move the report into place: \(reason)")
+                throw PipelineError(.io, code: .reportCannotPublish, at: Location(file: file.name), stage: "report",
+                                    "cannot move the report into place: \(reason)")
             }
         }
 

@@ -13,7 +13,7 @@ enum SwiftDataModelTool {
     static func read(_ urls: [URL]) throws -> StoreModel {
         let sources = urls.map(\.path)
         guard let tool = locate() else {
-            throw PipelineError(.invalidPipeline, at: Location(file: sources.first ?? ""), stage: "model", """
+            throw PipelineError(.invalidPipeline, code: .modelReaderMissing, at: Location(file: sources.first ?? ""), stage: "model", """
                 reading a SwiftData app's @Model source needs \(name), which is not beside pipectl nor on PATH: \
                 build it with `swift build -c release --product \(name)` (or set PIPECTL_SWIFTDATA to it)
                 """)
@@ -28,7 +28,8 @@ enum SwiftDataModelTool {
         do {
             try process.run()
         } catch {
-            throw PipelineError(.io, at: Location(file: tool.path), stage: "model", "cannot start the @Model reader: \(error.localizedDescription)")
+            throw PipelineError(.io, code: .modelReaderCannotStart, at: Location(file: tool.path), stage: "model",
+                                "cannot start the @Model reader: \(error.localizedDescription)")
         }
         // Its error output is read on a thread of its own, so that neither pipe fills and blocks it.
         let errorText = ErrorText()
@@ -38,13 +39,13 @@ enum SwiftDataModelTool {
         process.waitUntilExit()
         let said = errorText.wait()
         if process.terminationReason == .uncaughtSignal {
-            throw PipelineError(.invalidPipeline, at: Location(file: sources.first ?? ""), stage: "model",
+            throw PipelineError(.invalidPipeline, code: .modelReaderCrashed, at: Location(file: sources.first ?? ""), stage: "model",
                                 "the @Model reader (\(tool.path)) stopped on signal \(process.terminationStatus) reading this source" + said)
         }
         let decoder = JSONDecoder()
         decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         guard let decoded = try? decoder.decode(ModelReaderAnswer.self, from: answer) else {
-            throw PipelineError(.io, at: Location(file: tool.path), stage: "model",
+            throw PipelineError(.io, code: .modelReaderNoAnswer, at: Location(file: tool.path), stage: "model",
                                 "the @Model reader exited with \(process.terminationStatus) without a model; is it the \(name) of this pipectl?" + said)
         }
         switch decoded {

@@ -29,7 +29,8 @@ public struct JSONReportWriter: Sendable {
     }
 
     /// Writes the report to `url` (atomically: a reader never sees half a report); `name` is how
-    /// messages call it. Throws `PipelineError(.io, stage: "report")` when it cannot.
+    /// messages call it. Throws `PipelineError(.io, stage: "report")` when it cannot
+    /// (`report.cannot-write`, `report.cannot-publish`).
     public func write(_ report: ImportReport, to url: URL, name: String? = nil) throws {
         let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial")
         defer { try? FileManager.default.removeItem(at: partial) }
@@ -49,11 +50,11 @@ public struct JSONReportWriter: Sendable {
             try file.write(contentsOf: buffer)
             try file.close()
         } catch {
-            throw PipelineError(.io, at: Location(file: name ?? url.path), stage: "report",
+            throw PipelineError(.io, code: .reportCannotWrite, at: Location(file: name ?? url.path), stage: "report",
                                 "cannot write the JSON report: \(error.localizedDescription)")
         }
         guard rename(partial.path, url.path) == 0 else {
-            throw PipelineError(.io, at: Location(file: name ?? url.path), stage: "report",
+            throw PipelineError(.io, code: .reportCannotPublish, at: Location(file: name ?? url.path), stage: "report",
                                 "cannot put the JSON report in place: \(String(cString: strerror(errno)))")
         }
     }

@@ -28,7 +28,8 @@ public struct XLSXReportWriter: Sendable {
     }
 
     /// Writes the workbook to `url`; `name` is how messages call it. Throws
-    /// `PipelineError(.io, stage: "report")` when the workbook cannot be written, or what
+    /// `PipelineError(.io, stage: "report")` when the workbook cannot be written (`report.cannot-write`,
+    /// `report.cannot-publish`), or what
     /// `storedRows` throws; either way no partial workbook is left at `url`.
     public func write(_ report: ImportReport, storedRows: [StoredRows] = [], to url: URL, name: String? = nil) throws {
         let name = name ?? url.path
@@ -46,7 +47,7 @@ public struct XLSXReportWriter: Sendable {
         }
         try workbook.close()
         guard rename(partial.path, url.path) == 0 else {
-            throw PipelineError(.io, at: Location(file: name), stage: "report",
+            throw PipelineError(.io, code: .reportCannotPublish, at: Location(file: name), stage: "report",
                                 "cannot put the workbook in place: \(String(cString: strerror(errno)))")
         }
     }

@@ -34,7 +34,8 @@ final class XLSXWorkbook {
         guard let workbook = url.withUnsafeFileSystemRepresentation({ path in
             path.flatMap { workbook_new_opt($0, &options) }
         }) else {
-            throw PipelineError(.io, at: Location(file: name), stage: "report", "cannot create the workbook (out of memory?)")
+            throw PipelineError(.io, code: .reportCannotWrite, at: Location(file: name), stage: "report",
+                                "cannot create the workbook (out of memory?)")
         }
         self.workbook = workbook
         bold = workbook_add_format(workbook)
@@ -60,7 +61,7 @@ final class XLSXWorkbook {
     func addSheet(_ wanted: String) throws -> XLSXSheet {
         let title = names.claim(wanted)
         guard let workbook, let sheet = workbook_add_worksheet(workbook, title) else {
-            throw PipelineError(.io, at: Location(file: name), stage: "report", "cannot add the sheet '\(title)'")
+            throw PipelineError(.io, code: .reportCannotWrite, at: Location(file: name), stage: "report", "cannot add the sheet '\(title)'")
         }
         return XLSXSheet(sheet: sheet, title: title, workbook: self)
     }
@@ -70,7 +71,7 @@ final class XLSXWorkbook {
                         categories: (sheet: String, firstRow: Int, lastRow: Int, column: Int),
                         series: [(name: String, column: Int)]) throws {
         guard let workbook, let chart = workbook_add_chart(workbook, UInt8(LXW_CHART_COLUMN.rawValue)) else {
-            throw PipelineError(.io, at: Location(file: name), stage: "report", "cannot add a chart")
+            throw PipelineError(.io, code: .reportCannotWrite, at: Location(file: name), stage: "report", "cannot add a chart")
         }
         chart_title_set_name(chart, title)
         for (seriesName, valueColumn) in series {
@@ -94,7 +95,7 @@ final class XLSXWorkbook {
     /// Turns a libxlsxwriter error into the error users see.
     func check(_ error: lxw_error, _ what: String) throws {
         guard error != LXW_NO_ERROR else { return }
-        throw PipelineError(.io, at: Location(file: name), stage: "report",
+        throw PipelineError(.io, code: .reportCannotWrite, at: Location(file: name), stage: "report",
                             "\(what): \(String(cString: lxw_strerror(error)))")
     }
 }

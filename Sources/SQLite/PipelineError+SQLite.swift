@@ -4,15 +4,27 @@ import Pipeline
 extension PipelineError {
     /// A SQLite failure as users see it: what pipectl was doing, SQLite's own words and the SQL.
     /// A full disk and failing writes are about the disk, not the SQL that happened to hit them.
+    /// Its code follows SQLite's result code.
     public init(_ error: SQLiteError) {
         switch error.code {
         case .full:
-            self.init(.io, stage: "sqlite",
+            self.init(.io, code: .sqliteDiskFull, stage: "sqlite",
                       "cannot write the store: the disk is full (\(error.message)); free some space or choose another store path")
         case .ioError:
-            self.init(.io, stage: "sqlite", "cannot write the store: \(error.message); check the disk and the store path")
+            self.init(.io, code: .sqliteIOError, stage: "sqlite", "cannot write the store: \(error.message); check the disk and the store path")
         default:
-            self.init(.io, stage: "sqlite", error.description)
+            self.init(.io, code: Self.sqliteCode(of: error), stage: "sqlite", error.description)
+        }
+    }
+
+    /// The code of a SQLite failure the sink words as SQLite does.
+    private static func sqliteCode(of error: SQLiteError) -> Code {
+        switch error.code {
+        case .cannotOpen: return .sqliteCannotOpen
+        case .notADatabase, .corrupt: return .sqliteNotADatabase
+        case .busy, .locked: return .sqliteBusy
+        case .constraint: return .sqliteConstraint
+        default: return .sqliteFailed
         }
     }
 

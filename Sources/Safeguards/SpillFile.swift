@@ -31,7 +31,7 @@ public final class SpillFile {
         var template = Array((directory.path + "/.pipectl-temporary-XXXXXX").utf8CString)
         descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else {
-            throw PipelineError(.io, stage: stage, "cannot create a temporary file for \(contents) in '\(directory.path)': "
+            throw PipelineError(.io, code: .tempCannotCreate, stage: stage, "cannot create a temporary file for \(contents) in '\(directory.path)': "
                                     + String(cString: strerror(errno)))
         }
         _ = template.withUnsafeBufferPointer { unlink($0.baseAddress!) }
@@ -108,6 +108,6 @@ public final class SpillFile {
     }
 
     private func error(_ what: String) -> PipelineError {
-        PipelineError(.io, stage: stage, "cannot \(what) the temporary file of \(contents): \(String(cString: strerror(errno)))")
+        PipelineError(.io, code: .tempIOFailed, stage: stage, "cannot \(what) the temporary file of \(contents): \(String(cString: strerror(errno)))")
     }
 }

@@ -45,18 +45,18 @@ public struct StoreFile {
             ? FileManager.default.temporaryDirectory.appendingPathComponent("pipectl-dry-run-\(getpid())-\(self.target.lastPathComponent)")
             : StoreFile.buildingURL(for: self.target)
         self.location = location
-        let fail = { (message: String) in PipelineError(.io, at: location, stage: "sqlite", message) }
+        let fail = { (code: PipelineError.Code, message: String) in PipelineError(.io, code: code, at: location, stage: "sqlite", message) }
 
         let manager = FileManager.default
         var isFolder: ObjCBool = false
         if manager.fileExists(atPath: self.target.path, isDirectory: &isFolder), isFolder.boolValue {
-            throw fail("the store path '\(self.target.path)' is a folder; name the store file inside it, "
+            throw fail(.storePathIsAFolder, "the store path '\(self.target.path)' is a folder; name the store file inside it, "
                               + "such as '\(self.target.appendingPathComponent("Store.sqlite").path)'")
         }
         let folder = self.target.deletingLastPathComponent()
         if manager.fileExists(atPath: folder.path, isDirectory: &isFolder) {
             guard isFolder.boolValue else {
-                throw fail("cannot write the store '\(self.target.path)': '\(folder.path)' is not a folder")
+                throw fail(.storeParentNotAFolder, "cannot write the store '\(self.target.path)': '\(folder.path)' is not a folder")
             }
         } else if dryRun {
             // A real run would create it; a dry run leaves the disk as it was.
@@ -68,27 +68,28 @@ public struct StoreFile {
             do {
                 try manager.createDirectory(at: folder, withIntermediateDirectories: true)
             } catch {
-                throw fail("cannot create the folder '\(folder.path)' for the store: \(error.localizedDescription)")
+                throw fail(.storeCannotCreateFolder, "cannot create the folder '\(folder.path)' for the store: \(error.localizedDescription)")
             }
         }
         guard access(folder.path, W_OK) == 0 else {
             let reason = StoreFile.lastError()
-            throw fail("cannot write the store '\(self.target.path)': the folder '\(folder.path)' is not writable (\(reason))")
+            throw fail(.storeFolderNotWritable,
+                       "cannot write the store '\(self.target.path)': the folder '\(folder.path)' is not writable (\(reason))")
         }
         if access(self.target.path, F_OK) == 0, access(self.target.path, W_OK) != 0 {
             let reason = StoreFile.lastError()
-            throw fail("cannot replace the store '\(self.target.path)': the file is not writable (\(reason))")
+            throw fail(.storeReadOnly, "cannot replace the store '\(self.target.path)': the file is not writable (\(reason))")
         }
         var status = stat()
         if stat(self.target.path, &status) == 0 {
             // Root passes `access`, but a store made read-only on purpose is not to be replaced by anyone.
             if status.st_mode & 0o222 == 0 {
-                throw fail("cannot replace the store '\(self.target.path)': the file is read-only; make it writable "
+                throw fail(.storeReadOnly, "cannot replace the store '\(self.target.path)': the file is read-only; make it writable "
                                   + "(chmod u+w) to let pipectl replace it")
             }
             // A path that names some other file (a typo, a swapped argument) must not cost that file.
             if status.st_size > 0, !StoreFile.isSQLiteDatabase(self.target.path) {
-                throw fail("'\(self.target.path)' is not a SQLite database, and pipectl replaces only stores: "
+                throw fail(.storeNotADatabase, "'\(self.target.path)' is not a SQLite database, and pipectl replaces only stores: "
                                   + "move the file away or choose another store path")
             }
         }
@@ -147,7 +148,7 @@ public struct StoreFile {
             try remove(building.path + suffix, what: "the temporary store")
             let side = target.path + suffix
             if StoreFile.holdsChanges(side) {
-                throw failure("'\(side)' beside the store holds changes not yet in it: is an app or sqlite3 using the store? "
+                throw failure(.storeInUse, "'\(side)' beside the store holds changes not yet in it: is an app or sqlite3 using the store? "
                                   + "Close it (or run `sqlite3 '\(target.path)' 'PRAGMA wal_checkpoint'`) and run again; "
                                   + "the store was left as it was")
             }
@@ -157,13 +158,13 @@ public struct StoreFile {
         }
         guard rename(building.path, target.path) == 0 else {
             let reason = StoreFile.lastError()
-            throw failure("cannot move the new store into place at '\(target.path)': \(reason)")
+            throw failure(.storeCannotPublish, "cannot move the new store into place at '\(target.path)': \(reason)")
         }
         // The shared-memory index of a WAL that is gone: meaningless beside a store in journal mode DELETE.
         try remove(target.path + "-shm", what: "the previous store")
         try sync(folder.path, what: "the store's folder", isFolder: true)
         for suffix in StoreFile.sideSuffixes where access(target.path + suffix, F_OK) == 0 {
-            throw failure("'\(target.path + suffix)' appeared beside the new store; is another process using it?")
+            throw failure(.storeInUse, "'\(target.path + suffix)' appeared beside the new store; is another process using it?")
         }
         release()
     }
@@ -185,14 +186,14 @@ public struct StoreFile {
     private static func remove(_ path: String, what: String, location: Location?) throws {
         guard unlink(path) != 0, errno != ENOENT else { return }
         let reason = StoreFile.lastError()
-        throw PipelineError(.io, at: location, stage: "sqlite", "cannot remove '\(path)' (\(what)): \(reason)")
+        throw PipelineError(.io, code: .storeCannotRemove, at: location, stage: "sqlite", "cannot remove '\(path)' (\(what)): \(reason)")
     }
 
     private func sync(_ path: String, what: String, isFolder: Bool = false) throws {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else {
             let reason = StoreFile.lastError()
-            throw failure("cannot open \(what) '\(path)' to flush it: \(reason)")
+            throw failure(.storeCannotFlush, "cannot open \(what) '\(path)' to flush it: \(reason)")
         }
         defer { close(descriptor) }
         #if canImport(Darwin)
@@ -203,11 +204,11 @@ public struct StoreFile {
         let code = errno
         // Some file systems cannot flush a folder; the rename itself has happened.
         if isFolder, code == EINVAL || code == ENOTSUP || code == EBADF { return }
-        throw failure("cannot flush \(what) '\(path)' to disk: \(StoreFile.lastError(code))")
+        throw failure(.storeCannotFlush, "cannot flush \(what) '\(path)' to disk: \(StoreFile.lastError(code))")
     }
 
-    private func failure(_ message: String) -> PipelineError {
-        PipelineError(.io, at: location, stage: "sqlite", message)
+    private func failure(_ code: PipelineError.Code, _ message: String) -> PipelineError {
+        PipelineError(.io, code: code, at: location, stage: "sqlite", message)
     }
 
     /// The system's words for `code`; read errno right after the failing call.

@@ -38,7 +38,8 @@ public final class StoreLock {
             let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else {
                 let reason = String(cString: strerror(errno))
-                throw PipelineError(.io, at: location, stage: "sqlite", "cannot create the store's lock file '\(url.path)': \(reason)")
+                throw PipelineError(.io, code: .storeCannotLock, at: location, stage: "sqlite",
+                                    "cannot create the store's lock file '\(url.path)': \(reason)")
             }
             if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
                 if StoreLock.isStillNamed(descriptor, url.path) {
@@ -52,13 +53,13 @@ public final class StoreLock {
             let holder = StoreLock.holder(descriptor)
             close(descriptor)
             guard code == EWOULDBLOCK || code == EAGAIN else {
-                throw PipelineError(.io, at: location, stage: "sqlite",
+                throw PipelineError(.io, code: .storeCannotLock, at: location, stage: "sqlite",
                                     "cannot lock '\(url.path)': \(String(cString: strerror(code)))")
             }
             guard Date() < deadline else {
                 let who = holder.map { "another pipectl run (process \($0))" } ?? "another pipectl run"
                 let waited = wait > 0 ? " after waiting \(StoreLock.seconds(wait))" : ""
-                throw PipelineError(.busy, at: location, stage: "sqlite",
+                throw PipelineError(.busy, code: .storeLocked, at: location, stage: "sqlite",
                                     "\(who) is building the store '\(target.path)'\(waited); it was left as it was. "
                                         + "Run again when that run is done, or give --wait SECONDS to wait for it")
             }

@@ -20,7 +20,7 @@ extension SQLiteSink {
         for slot in record.lists.indices where !record.lists[slot].isEmpty {
             let relationship = writer.relationships[slot]
             guard !relationship.isTransient else {
-                throw PipelineError(.invalidPipeline, at: record.location, stage: "sqlite",
+                throw PipelineError(.invalidPipeline, code: .pipelineTransientProperty, at: record.location, stage: "sqlite",
                                     "'\(writer.name).\(relationship.name)' is transient: Core Data keeps it in memory only, "
                                         + "so it has nothing in the store to load")
             }
@@ -28,7 +28,7 @@ extension SQLiteSink {
             for k in record.lists[slot].indices {
                 let target = try self.writer(for: record.lists[slot][k])
                 guard writer.listTargets[slot].contains(target.entity) else {
-                    throw PipelineError(.invalidPipeline, at: record.location, stage: "sqlite",
+                    throw PipelineError(.invalidPipeline, code: .pipelineWrongDestination, at: record.location, stage: "sqlite",
                                         "'\(writer.name).\(relationship.name)' links to '\(relationship.destination)', not to '\(target.name)'")
                 }
                 if let join {
@@ -45,7 +45,7 @@ extension SQLiteSink {
                     continue
                 }
                 guard let inverse = relationship.inverse, let inverseSlot = target.relationships.firstIndex(where: { $0.name == inverse }) else {
-                    throw PipelineError(.invalidPipeline, at: record.location, stage: "sqlite",
+                    throw PipelineError(.invalidPipeline, code: .modelNoInverse, at: record.location, stage: "sqlite",
                                         "'\(writer.name).\(relationship.name)' has no inverse in the model, and pipectl writes a to-many "
                                             + "relationship through its inverse or a join table")
                 }

@@ -349,16 +349,16 @@ extension SQLiteSink {
     /// every standard library since Swift 5, on Linux and Apple's platforms.)
     private func unretainedWriter(for record: EntityRecord) throws -> Unmanaged<EntityWriter> {
         guard writers.indices.contains(record.entity) else {
-            throw PipelineError(.invalidPipeline, at: record.location, stage: "sqlite",
+            throw PipelineError(.invalidPipeline, code: .recordUnknownEntity, at: record.location, stage: "sqlite",
                                 "a record names entity number \(record.entity), but the model has \(writers.count) entities")
         }
         guard let writer = writers[record.entity] else {
-            throw PipelineError(.invalidPipeline, at: record.location, stage: "sqlite",
+            throw PipelineError(.invalidPipeline, code: .recordAbstractEntity, at: record.location, stage: "sqlite",
                                 "entity number \(record.entity) is abstract and has no rows of its own; load one of its concrete entities")
         }
         guard record.values.count == writer.attributes.count, record.links.count == writer.relationships.count,
               record.lists.isEmpty || record.lists.count == writer.relationships.count else {
-            throw PipelineError(.invalidPipeline, at: record.location, stage: "sqlite",
+            throw PipelineError(.invalidPipeline, code: .recordShapeMismatch, at: record.location, stage: "sqlite",
                                 "a record for '\(writer.name)' has \(record.values.count) values and \(record.links.count) links; "
                                     + "the entity has \(writer.attributes.count) attributes and \(writer.relationships.count) relationships")
         }
@@ -375,11 +375,12 @@ extension SQLiteSink {
             } else {
                 "is a to-many relationship: it links the records of a list (`EntityRecord.lists`), not one record"
             }
-            throw PipelineError(.invalidPipeline, at: location, stage: "sqlite", "'\(writer.name).\(relationship.name)' \(why)")
+            throw PipelineError(.invalidPipeline, code: relationship.isTransient ? .pipelineTransientProperty : .recordToManyAsLink,
+                                at: location, stage: "sqlite", "'\(writer.name).\(relationship.name)' \(why)")
         }
         guard targets.contains(entity) else {
             let given = writers.indices.contains(entity) ? writers[entity].map { "'\($0.name)'" } ?? "an abstract entity" : "an unknown entity"
-            throw PipelineError(.invalidPipeline, at: location, stage: "sqlite",
+            throw PipelineError(.invalidPipeline, code: .pipelineWrongDestination, at: location, stage: "sqlite",
                                 "'\(writer.name).\(relationship.name)' links to '\(relationship.destination)', not to \(given)")
         }
     }
@@ -395,7 +396,8 @@ extension SQLiteSink {
             target = writers.lazy.compactMap { $0 }.first { $0.entityNumber == number }
         }
         guard let target else {
-            throw PipelineError(.io, stage: "sqlite", "'\(writer.name).\(writer.relationships[slot].name)' links to a row of no known entity")
+            throw PipelineError(.io, code: .storeInconsistent, stage: "sqlite",
+                                "'\(writer.name).\(writer.relationships[slot].name)' links to a row of no known entity")
         }
         return target
     }

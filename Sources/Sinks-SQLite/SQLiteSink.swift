@@ -144,7 +144,8 @@ public final class SQLiteSink: PrefetchingSink {
             try check(connection)
             let mode = try connection.rows("PRAGMA journal_mode=DELETE").first?.first
             guard mode == .text("delete") else {
-                throw PipelineError(.io, stage: "sqlite", "cannot switch the new store to journal mode DELETE (it reports \(mode?.displayText ?? "nothing"))")
+                throw PipelineError(.io, code: .storeJournalMode, stage: "sqlite",
+                                    "cannot switch the new store to journal mode DELETE (it reports \(mode?.displayText ?? "nothing"))")
             }
             writers = []  // finalizes the statements, so that the connection closes now
             try connection.close()
@@ -209,7 +210,7 @@ public final class SQLiteSink: PrefetchingSink {
         let orphans = try connection.rows("PRAGMA foreign_key_check")
         if let first = orphans.first {
             // Rows: table, rowid, referenced table, foreign key index.
-            throw PipelineError(.io, stage: "sqlite",
+            throw PipelineError(.io, code: .storeCheckFailed, stage: "sqlite",
                                 "the new store fails its foreign key check: \(orphans.count) row(s) link to missing rows, "
                                     + "first row \(first[1].displayText) of '\(first[0].displayText)' to '\(first[2].displayText)'")
         }
@@ -219,13 +220,13 @@ public final class SQLiteSink: PrefetchingSink {
         // row), so that lookup would check SQLite against itself.
         let problems = try connection.rows("PRAGMA quick_check").map { $0.first?.displayText ?? "" }
         guard problems == ["ok"] else {
-            throw PipelineError(.io, stage: "sqlite",
+            throw PipelineError(.io, code: .storeCheckFailed, stage: "sqlite",
                                 "the new store fails its integrity check: \(problems.prefix(3).joined(separator: "; "))")
         }
     }
 
     private func notBuilding() -> PipelineError {
-        PipelineError(.io, at: location, stage: "sqlite",
+        PipelineError(.io, code: .storeNotBuilding, at: location, stage: "sqlite",
                       "the store '\(file.target.path)' was already \(state == .finished ? "finished" : "discarded")")
     }
 }

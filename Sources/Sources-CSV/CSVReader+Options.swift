@@ -28,40 +28,43 @@ extension CSVReader {
             if let node = options.node("encoding") {
                 // The spec's oneOf list has already refused unknown names; this only converts.
                 guard let value = node.scalar.flatMap(Encoding.init(rawValue:)) else {
-                    throw node.error("'encoding' must be one of \(Encoding.allCases.map(\.rawValue).joined(separator: ", "))",
+                    throw node.error(.pipelineValueNotAllowed,
+                                     "'encoding' must be one of \(Encoding.allCases.map(\.rawValue).joined(separator: ", "))",
                                      stage: options.stage)
                 }
                 encoding = value
             }
             if let node = options.node("delimiter") {
                 guard let value = node.scalar.flatMap(Delimiter.init(name:)) else {
-                    throw node.error("'delimiter' must be auto, \",\", \";\", tab (or \"\\t\") or \"|\", not "
-                                     + (node.scalar.map { "'\($0)'" } ?? node.kindDescription), stage: options.stage)
+                    throw node.error(.pipelineValueNotAllowed, "'delimiter' must be auto, \",\", \";\", tab (or \"\\t\") or \"|\", not "
+                                                               + (node.scalar.map { "'\($0)'" } ?? node.kindDescription), stage: options.stage)
                 }
                 delimiter = value
             }
             header = options.bool("header") ?? true
             if let node = options.node("columns") {
                 if header {
-                    throw node.error("'columns' names the fields of a file without a header row, but this file's first row "
+                    throw node.error(.pipelineConflictingOptions,
+                                     "'columns' names the fields of a file without a header row, but this file's first row "
                                      + "is its header (remove 'columns', or set header: false if the file has no header row)",
                                      stage: options.stage)
                 }
                 let items = node.sequence ?? []
                 guard !items.isEmpty else {
-                    throw node.error("'columns' needs at least one field name", stage: options.stage)
+                    throw node.error(.pipelineEmptyValue, "'columns' needs at least one field name", stage: options.stage)
                 }
                 var seen: Set<String> = []
                 for item in items {
                     let name = item.scalar ?? ""
-                    if name.isEmpty { throw item.error("a field name in 'columns' is empty", stage: options.stage) }
+                    if name.isEmpty { throw item.error(.pipelineEmptyValue, "a field name in 'columns' is empty", stage: options.stage) }
                     if !seen.insert(name).inserted {
-                        throw item.error("'\(name)' appears twice in 'columns' (field names must be unique)", stage: options.stage)
+                        throw item.error(.pipelineDuplicateName, "'\(name)' appears twice in 'columns' (field names must be unique)",
+                                         stage: options.stage)
                     }
                 }
                 columns = items.compactMap(\.scalar)
             } else if !header {
-                throw (options.node("header") ?? options.node).error(
+                throw (options.node("header") ?? options.node).error(.pipelineMissingKey,
                     "header: false needs 'columns' to name the fields, e.g. columns: [name, quantity, unit]",
                     stage: options.stage)
             }

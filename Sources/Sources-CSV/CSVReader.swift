@@ -63,7 +63,7 @@ public final class CSVReader: TrimmingReader, RecyclingReader {
     init(input: Input, options: Options, chunkSize: Int) throws {
         let descriptor = open(input.url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw PipelineError(.io, at: Location(file: input.displayPath), stage: "csv",
+            throw PipelineError(.io, code: .inputCannotOpen, at: Location(file: input.displayPath), stage: "csv",
                                 "cannot open the file: \(String(cString: strerror(errno)))")
         }
         self.input = input
@@ -83,13 +83,13 @@ public final class CSVReader: TrimmingReader, RecyclingReader {
         assembler = Pinned(RecordAssembler(file: input.displayPath, header: options.header, columns: options.columns ?? []))
 
         if !options.header, options.columns?.isEmpty ?? true {
-            throw PipelineError(.invalidPipeline, at: Location(file: input.displayPath), stage: "csv",
+            throw PipelineError(.invalidPipeline, code: .pipelineMissingKey, at: Location(file: input.displayPath), stage: "csv",
                                 "header: false needs 'columns' to name the fields")
         }
         while assembler.pointee.headerPending, !finished, pendingError == nil { try advance() }
         if assembler.pointee.headerPending {
             throw pendingError ?? PipelineError(
-                .invalidInput, at: Location(file: input.displayPath, line: 1, column: 1), stage: "csv",
+                .invalidInput, code: .inputEmpty, at: Location(file: input.displayPath, line: 1, column: 1), stage: "csv",
                 sawText ? "the file holds only blank lines: expected a header row" : "the file is empty: expected a header row")
         }
     }
@@ -140,7 +140,7 @@ public final class CSVReader: TrimmingReader, RecyclingReader {
                 atEOF = true
                 break
             } else if errno != EINTR {
-                throw PipelineError(.io, at: Location(file: input.displayPath), stage: "csv",
+                throw PipelineError(.io, code: .inputCannotRead, at: Location(file: input.displayPath), stage: "csv",
                                     "cannot read the file: \(String(cString: strerror(errno)))")
             }
         }
@@ -165,7 +165,7 @@ public final class CSVReader: TrimmingReader, RecyclingReader {
             parse(decoded.utf8)
         }
         if pendingError == nil, let invalid = decoded.invalid {
-            pendingError = PipelineError(.invalidInput, at: location(scanner.position), stage: "csv", invalid)
+            pendingError = PipelineError(.invalidInput, code: .inputInvalidText, at: location(scanner.position), stage: "csv", invalid)
         }
         if pendingError != nil {
             finished = true
@@ -210,7 +210,8 @@ public final class CSVReader: TrimmingReader, RecyclingReader {
         let mark = EncodingDetector.byteOrderMark(bytes)
         let resolved: EncodingDetector.Resolved
         func refuse(_ message: String) -> PipelineError {
-            PipelineError(.invalidInput, at: Location(file: input.displayPath, line: 1, column: 1), stage: "csv", message)
+            PipelineError(.invalidInput, code: .csvByteOrderMarkMismatch, at: Location(file: input.displayPath, line: 1, column: 1),
+                          stage: "csv", message)
         }
         switch options.encoding {
         case .auto:
@@ -256,20 +257,22 @@ public final class CSVReader: TrimmingReader, RecyclingReader {
                 var starts: [TextPosition] = []
                 probe.scan(UnsafeRawBufferPointer(rebasing: utf8[0..<parsed]), into: &starts)
                 let position = probe.position
-                var message = utf8[parsed] == FieldScanner.quote
+                let isQuote = utf8[parsed] == FieldScanner.quote
+                var message = isQuote
                     ? "a quote inside an unquoted field (a field with quotes in it must be quoted as a whole, "
                         + "with each quote inside doubled)"
                     : "unexpected text after the closing quote of a field (a quote inside a quoted field must be doubled)"
                 if probe.recordStartLine != position.line { message += "; the record starts on line \(probe.recordStartLine)" }
-                pendingError = PipelineError(.invalidInput, at: location(position), stage: "csv", message,
+                pendingError = PipelineError(.invalidInput, code: isQuote ? .csvQuoteInUnquotedField : .csvTextAfterClosingQuote,
+                                             at: location(position), stage: "csv", message,
                                              sourceLine: sourceLine(at: parsed, column: position.column, in: utf8))
             } else {
-                pendingError = PipelineError(.io, at: location(scanner.fieldStart), stage: "csv",
+                pendingError = PipelineError(.io, code: .inputOutOfMemory, at: location(scanner.fieldStart), stage: "csv",
                                              "out of memory while reading the field that starts here")
             }
         } else if parser.pointee.entry_pos > CSVReader.maxFieldBytes {
             pendingError = PipelineError(
-                .invalidInput, at: location(scanner.fieldStart), stage: "csv",
+                .invalidInput, code: .csvFieldTooLong, at: location(scanner.fieldStart), stage: "csv",
                 "a field longer than \(CSVReader.maxFieldBytes >> 20) MB starts here (the quote that opens it is "
                     + "probably never closed)",
                 sourceLine: fieldSourceLine())
@@ -285,7 +288,7 @@ public final class CSVReader: TrimmingReader, RecyclingReader {
             if scanner.recordStartLine != scanner.fieldStart.line {
                 message += "; the record starts on line \(scanner.recordStartLine)"
             }
-            pendingError = PipelineError(.invalidInput, at: location(scanner.fieldStart), stage: "csv", message + ")",
+            pendingError = PipelineError(.invalidInput, code: .csvUnterminatedQuote, at: location(scanner.fieldStart), stage: "csv", message + ")",
                                          sourceLine: fieldSourceLine())
         }
     }

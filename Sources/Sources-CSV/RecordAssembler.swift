@@ -118,19 +118,22 @@ struct RecordAssembler {
         guard pendingError == nil else { return }
         let row = min(fieldStartsUsed, fieldStarts.count)
         let message: String
+        let code: PipelineError.Code
         let start: TextPosition?
         if fieldCount > RecordAssembler.maxFields {
+            code = .csvTooManyFields
             // Where the first field too many starts (the scanner has seen the whole chunk).
             start = row + RecordAssembler.maxFields < fieldStarts.count ? fieldStarts[row + RecordAssembler.maxFields]
                 : fieldStarts.indices.contains(row) ? fieldStarts[row] : nil
             message = "a row of more than \(RecordAssembler.maxFields.grouped) fields (Excel's maximum): field "
                 + "\((RecordAssembler.maxFields + 1).grouped) starts here (is the delimiter right, or the file damaged?)"
         } else {
+            code = .csvRowTooLong
             start = fieldStarts.indices.contains(row) ? fieldStarts[row] : nil
             message = "a row longer than \(RecordAssembler.maxRecordBytes >> 20) MB starts here (\(fieldCount.grouped) "
                 + "fields so far; is a quote never closed, or the file damaged?)"
         }
-        pendingError = PipelineError(.invalidInput, at: Location(file: file, line: start?.line, column: start?.column),
+        pendingError = PipelineError(.invalidInput, code: code, at: Location(file: file, line: start?.line, column: start?.column),
                                      stage: "csv", message)
     }
 
@@ -195,14 +198,14 @@ struct RecordAssembler {
             let location = Location(file: file, line: start.line, column: start.column)
             if name.isEmpty {
                 pendingError = PipelineError(
-                    .invalidInput, at: location, stage: "csv",
+                    .invalidInput, code: .csvEmptyHeaderName, at: location, stage: "csv",
                     "column \(k + 1) of the header row has no name (every column needs one: name it, or delete the "
                         + "empty column in the spreadsheet)")
                 return
             }
             if let earlier = columns[name] {
                 pendingError = PipelineError(
-                    .invalidInput, at: location, stage: "csv",
+                    .invalidInput, code: .inputDuplicateHeaderName, at: location, stage: "csv",
                     "column \(k + 1) of the header row is named '\(name)' like column \(earlier + 1) (header names must be unique)")
                 return
             }

@@ -25,7 +25,7 @@ public final class JSONLinesReader: TrimmingReader, RecyclingReader {
     /// `chunkSize` is settable for tests that cut values at chunk boundaries.
     init(input: Input, fields: [String], chunkSize: Int) throws {
         guard let tree = FieldTree(fields: fields) else {
-            throw PipelineError(.invalidPipeline, at: Location(file: input.displayPath), stage: "jsonl",
+            throw PipelineError(.invalidPipeline, code: .jsonInvalidFieldPath, at: Location(file: input.displayPath), stage: "jsonl",
                                 "the field name '\(FieldTree.malformedName(in: fields) ?? "")' has an empty part between dots")
         }
         self.input = input

@@ -75,7 +75,7 @@ extension JSONParser {
     private func parseTree(trim: Bool, budget: inout Int, path: String) throws -> Value {
         budget -= 1
         guard budget >= 0 else {
-            throw error("the lists in '\(path)' hold more than \(JSONParser.maxListValues.grouped) values in one record")
+            throw error(.jsonTooManyListValues, "the lists in '\(path)' hold more than \(JSONParser.maxListValues.grouped) values in one record")
         }
         switch try peek() {
         case UInt8(ascii: "["):

@@ -106,7 +106,7 @@ final class JSONParser {
     init(input: Input, stage: String, chunkSize: Int) throws {
         let descriptor = open(input.url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw PipelineError(.io, at: Location(file: input.displayPath), stage: stage,
+            throw PipelineError(.io, code: .inputCannotOpen, at: Location(file: input.displayPath), stage: stage,
                                 "cannot open the file: \(String(cString: strerror(errno)))")
         }
         self.descriptor = descriptor
@@ -182,8 +182,8 @@ final class JSONParser {
         return location
     }
 
-    func error(_ message: String, at position: TextPosition? = nil) -> PipelineError {
-        PipelineError(.invalidInput, at: location(position ?? self.position), stage: stage, message)
+    func error(_ code: PipelineError.Code, _ message: String, at position: TextPosition? = nil) -> PipelineError {
+        PipelineError(.invalidInput, code: code, at: location(position ?? self.position), stage: stage, message)
     }
 
     /// Reads the next chunk; false at the end of the file.
@@ -200,7 +200,7 @@ final class JSONParser {
             } else if count == 0 {
                 atEOF = true
             } else if errno != EINTR {
-                throw PipelineError(.io, at: Location(file: file), stage: stage,
+                throw PipelineError(.io, code: .inputCannotRead, at: Location(file: file), stage: stage,
                                     "cannot read the file: \(String(cString: strerror(errno)))")
             }
         }
@@ -226,7 +226,7 @@ final class JSONParser {
             } else if got == 0 {
                 atEOF = true
             } else if errno != EINTR {
-                throw PipelineError(.io, at: Location(file: file), stage: stage,
+                throw PipelineError(.io, code: .inputCannotRead, at: Location(file: file), stage: stage,
                                     "cannot read the file: \(String(cString: strerror(errno)))")
             }
         }
@@ -254,7 +254,7 @@ final class JSONParser {
             matched += 1
         }
         if matched < 3 {
-            throw error("the file starts with an incomplete byte order mark (invalid UTF-8)", at: TextPosition(line: 1, column: 1))
+            throw error(.inputInvalidText, "the file starts with an incomplete byte order mark (invalid UTF-8)", at: TextPosition(line: 1, column: 1))
         }
         // The mark is not a character of the first line.
         lineStart = 3
@@ -341,7 +341,7 @@ final class JSONParser {
         var hint = ""
         if pos < end, bytes[pos] == UInt8(ascii: "/") { hint = " (JSON allows no comments)" }
         if pos < end, bytes[pos] == UInt8(ascii: "'") { hint = " (JSON strings take double quotes)" }
-        return error("expected \(what), found \(found)\(hint)")
+        return error(.jsonUnexpectedToken, "expected \(what), found \(found)\(hint)")
     }
 
     // MARK: Containers
@@ -349,7 +349,7 @@ final class JSONParser {
     private func openContainer(_ kind: String) throws {
         depth += 1
         if depth > JSONParser.maxDepth {
-            throw error("\(kind) nested deeper than \(JSONParser.maxDepth) levels")
+            throw error(.jsonTooDeep, "\(kind) nested deeper than \(JSONParser.maxDepth) levels")
         }
         pos += 1
     }
@@ -401,7 +401,7 @@ final class JSONParser {
             let comma = position
             pos += 1
             if try skipWhitespace() == UInt8(ascii: "}") {
-                throw error("a comma after the last member of an object (JSON allows no trailing comma)", at: comma)
+                throw error(.jsonTrailingComma, "a comma after the last member of an object (JSON allows no trailing comma)", at: comma)
             }
             return true
         case UInt8(ascii: "}"):
@@ -422,7 +422,7 @@ final class JSONParser {
             pos += 1
             switch try skipWhitespace() {
             case UInt8(ascii: "]"):
-                throw error("a comma after the last element of an array (JSON allows no trailing comma)", at: comma)
+                throw error(.jsonTrailingComma, "a comma after the last element of an array (JSON allows no trailing comma)", at: comma)
             case nil, 0x0A:
                 throw try expected("a value after ','")
             default:
@@ -510,7 +510,7 @@ final class JSONParser {
         let text = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
         for expectedByte in text {
             guard try ensure(), bytes[pos] == expectedByte else {
-                throw error("expected '\(word)' (JSON literals are true, false and null, in lower case)", at: start)
+                throw error(.jsonInvalidLiteral, "expected '\(word)' (JSON literals are true, false and null, in lower case)", at: start)
             }
             pos += 1
         }
@@ -544,7 +544,7 @@ final class JSONParser {
                 pos = i
             }
             guard try ensure() else {
-                throw error("the string that starts here is never closed (the file ends inside it)", at: start)
+                throw error(.jsonUnterminatedString, "the string that starts here is never closed (the file ends inside it)", at: start)
             }
             let b = bytes[pos]
             if b == JSONParser.quote {
@@ -558,18 +558,18 @@ final class JSONParser {
                 length += try scanMultibyte(capture)
                 if length > JSONParser.maxStringBytes { throw tooLong(at: start) }
             } else if b == 0x0A {
-                throw error("a line break inside a string (write it as \\n, or close the string that starts at "
-                            + "\(start.line):\(start.column))")
+                throw error(.jsonControlCharacter, "a line break inside a string (write it as \\n, or close the string that starts at "
+                                                   + "\(start.line):\(start.column))")
             } else if b < 0x20 {
-                throw error("a control character (U+\(hex(b, width: 4))) inside a string must be escaped")
+                throw error(.jsonControlCharacter, "a control character (U+\(hex(b, width: 4))) inside a string must be escaped")
             }
             // Otherwise the run stopped at the end of a chunk: go on in the next one.
         }
     }
 
     private func tooLong(at start: TextPosition) -> PipelineError {
-        error("a string longer than \(JSONParser.maxStringBytes >> 20) MB starts here (is its closing quote missing?)",
-              at: start)
+        error(.jsonStringTooLong, "a string longer than \(JSONParser.maxStringBytes >> 20) MB starts here (is its closing quote missing?)",
+                                  at: start)
     }
 
     /// Checks one multi-byte UTF-8 character (shortest form, no surrogates, at most U+10FFFF);
@@ -606,8 +606,8 @@ final class JSONParser {
     }
 
     private func invalidUTF8(_ lead: UInt8, at position: TextPosition) -> PipelineError {
-        error("invalid UTF-8 (a malformed sequence starting with byte 0x\(hex(lead, width: 2))); "
-              + "JSON files must be UTF-8", at: position)
+        error(.inputInvalidText, "invalid UTF-8 (a malformed sequence starting with byte 0x\(hex(lead, width: 2))); "
+                                 + "JSON files must be UTF-8", at: position)
     }
 
     /// Decodes the escape whose backslash is at the current position; returns the length of
@@ -616,7 +616,7 @@ final class JSONParser {
         let start = position
         pos += 1
         guard try ensure() else {
-            throw error("the string that starts here is never closed (the file ends inside it)", at: stringStart)
+            throw error(.jsonUnterminatedString, "the string that starts here is never closed (the file ends inside it)", at: stringStart)
         }
         let e = bytes[pos]
         pos += 1
@@ -630,12 +630,13 @@ final class JSONParser {
         case UInt8(ascii: "u"):
             var scalar = try hex4(escapeAt: start)
             if (0xDC00...0xDFFF).contains(scalar) {
-                throw error("\\u\(hex(scalar, width: 4)) is the second half of a surrogate pair without a first half", at: start)
+                throw error(.jsonUnpairedSurrogate,
+                            "\\u\(hex(scalar, width: 4)) is the second half of a surrogate pair without a first half", at: start)
             }
             if (0xD800...0xDBFF).contains(scalar) {
                 let second = position
-                let unpaired = error("\\u\(hex(scalar, width: 4)) is the first half of a surrogate pair and must be "
-                                     + "followed by a \\uDC00-\\uDFFF escape", at: start)
+                let unpaired = error(.jsonUnpairedSurrogate, "\\u\(hex(scalar, width: 4)) is the first half of a surrogate pair and must be "
+                                                             + "followed by a \\uDC00-\\uDFFF escape", at: start)
                 guard try ensure(), bytes[pos] == JSONParser.backslash else { throw unpaired }
                 pos += 1
                 guard try ensure(), bytes[pos] == UInt8(ascii: "u") else { throw unpaired }
@@ -650,8 +651,8 @@ final class JSONParser {
             return scalar < 0x80 ? 1 : scalar < 0x800 ? 2 : scalar < 0x10000 ? 3 : 4
         default:
             pos -= 1
-            throw error("invalid escape \\\(try describeNext().trimmingCharacters(in: ["'"])) in a string "
-                        + "(JSON has \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX)", at: start)
+            throw error(.jsonInvalidEscape, "invalid escape \\\(try describeNext().trimmingCharacters(in: ["'"])) in a string "
+                                            + "(JSON has \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX)", at: start)
         }
         return 1
     }
@@ -659,14 +660,14 @@ final class JSONParser {
     private func hex4(escapeAt start: TextPosition) throws -> UInt32 {
         var result: UInt32 = 0
         for _ in 0..<4 {
-            guard try ensure() else { throw error("\\u must be followed by four hexadecimal digits", at: start) }
+            guard try ensure() else { throw error(.jsonInvalidEscape, "\\u must be followed by four hexadecimal digits", at: start) }
             let b = bytes[pos]
             let digit: UInt8
             switch b {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = b - UInt8(ascii: "0")
             case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = b - UInt8(ascii: "a") + 10
             case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = b - UInt8(ascii: "A") + 10
-            default: throw error("\\u must be followed by four hexadecimal digits", at: start)
+            default: throw error(.jsonInvalidEscape, "\\u must be followed by four hexadecimal digits", at: start)
             }
             result = result << 4 | UInt32(digit)
             pos += 1
@@ -690,8 +691,8 @@ final class JSONParser {
                 // exponent marker are left out, a few characters at most.
                 length += i - pos
                 if length > JSONParser.maxNumberLength {
-                    throw error("a number of more than \(JSONParser.maxNumberLength.grouped) digits starts here (no "
-                                + "spreadsheet value is this long; is it damaged?)", at: start)
+                    throw error(.jsonNumberTooLong, "a number of more than \(JSONParser.maxNumberLength.grouped) digits starts here (no "
+                                                    + "spreadsheet value is this long; is it damaged?)", at: start)
                 }
                 append(capture, bytes + pos, i - pos)
                 pos = i
@@ -710,7 +711,7 @@ final class JSONParser {
         if bytes[pos] == UInt8(ascii: "0") {
             take()
             if try ensure(), isDigit(bytes[pos]) {
-                throw error("a number cannot start with 0 followed by more digits", at: start)
+                throw error(.jsonInvalidNumber, "a number cannot start with 0 followed by more digits", at: start)
             }
         } else {
             _ = try digits()

@@ -43,12 +43,12 @@ public final class JSONReader: TrimmingReader, RecyclingReader {
     /// `chunkSize` is settable for tests that cut values at chunk boundaries.
     init(input: Input, fields: [String], records: String?, chunkSize: Int) throws {
         guard let tree = FieldTree(fields: fields) else {
-            throw PipelineError(.invalidPipeline, at: Location(file: input.displayPath), stage: "json",
+            throw PipelineError(.invalidPipeline, code: .jsonInvalidFieldPath, at: Location(file: input.displayPath), stage: "json",
                                 "the field name '\(FieldTree.malformedName(in: fields) ?? "")' has an empty part between dots")
         }
         let path = records.map { $0.split(separator: ".", omittingEmptySubsequences: false).map(String.init) } ?? []
         if path.contains(where: \.isEmpty) {
-            throw PipelineError(.invalidPipeline, at: Location(file: input.displayPath), stage: "json",
+            throw PipelineError(.invalidPipeline, code: .jsonInvalidFieldPath, at: Location(file: input.displayPath), stage: "json",
                                 "records: '\(records ?? "")' has an empty part between dots")
         }
         self.input = input
@@ -61,7 +61,7 @@ public final class JSONReader: TrimmingReader, RecyclingReader {
         self.recordsLocation = recordsLocation
         try parser.skipByteOrderMark()
         guard try parser.skipWhitespace() != nil else {
-            throw parser.error("the file is empty", at: TextPosition(line: 1, column: 1))
+            throw parser.error(.inputEmpty, "the file is empty", at: TextPosition(line: 1, column: 1))
         }
         try openRecords()
     }
@@ -71,19 +71,19 @@ public final class JSONReader: TrimmingReader, RecyclingReader {
         let top = try parser.kindOfNext()
         if recordsPath.isEmpty {
             guard top == "an array" else {
-                throw parser.error("the top level is \(top), not an array of records"
-                                   + (top == "an object" ? ": set 'records:' to the dotted path of the array of records "
-                                      + "inside it (such as records: data.items)" : ""))
+                throw parser.error(.jsonRecordsNotFound, "the top level is \(top), not an array of records"
+                                                         + (top == "an object" ? ": set 'records:' to the dotted path of the array of records "
+                                                            + "inside it (such as records: data.items)" : ""))
             }
         } else if top != "an object" {
-            throw parser.error("records: '\(pathPrefix)' names an array inside an object, but the top level is \(top)")
+            throw parser.error(.jsonRecordsNotFound, "records: '\(pathPrefix)' names an array inside an object, but the top level is \(top)")
         }
         for (level, name) in recordsPath.enumerated() {
             let objectStart = parser.position
             let here = level == 0 ? "the top-level object" : "'\(recordsPath[..<level].joined(separator: "."))'"
             var keys: [String] = []
             guard try parser.enterObject() else {
-                throw parser.error("records: \(here) is empty, it has no key '\(name)'", at: objectStart)
+                throw parser.error(.jsonRecordsNotFound, "records: \(here) is empty, it has no key '\(name)'", at: objectStart)
             }
             while true {
                 try parser.readKey()
@@ -92,16 +92,16 @@ public final class JSONReader: TrimmingReader, RecyclingReader {
                 if keys.count < 100 { keys.append(key) }
                 try parser.skipValue()
                 guard try parser.nextMember() else {
-                    throw parser.error("records: \(here) has no key '\(name)'\(Suggestion.hint(for: name, in: keys))",
-                                       at: objectStart)
+                    throw parser.error(.jsonRecordsNotFound, "records: \(here) has no key '\(name)'\(Suggestion.hint(for: name, in: keys))",
+                                                             at: objectStart)
                 }
             }
             let kind = try parser.kindOfNext()
             let expected = level == recordsPath.count - 1 ? "an array" : "an object"
             guard kind == expected else {
                 let whole = recordsPath[...level].joined(separator: ".")
-                throw parser.error("records: '\(whole)' is \(kind), not \(expected)"
-                                   + (expected == "an array" ? " of records" : ""))
+                throw parser.error(.jsonRecordsNotFound, "records: '\(whole)' is \(kind), not \(expected)"
+                                                         + (expected == "an array" ? " of records" : ""))
             }
         }
         if try !parser.enterArray() { try finish() }
@@ -117,7 +117,7 @@ public final class JSONReader: TrimmingReader, RecyclingReader {
             }
         }
         if try parser.skipWhitespace() != nil {
-            throw parser.error("trailing data after the JSON value: found \(try parser.describeNext())")
+            throw parser.error(.jsonTrailingData, "trailing data after the JSON value: found \(try parser.describeNext())")
         }
     }
 

@@ -33,8 +33,8 @@ public struct JSONReaderKind: ReaderKind {
             guard let node = options.node(key) else { continue }
             for item in node.sequence ?? [node] {
                 if let name = item.scalar, FieldTree.malformedName(in: [name]) != nil {
-                    throw item.error("'\(name)' has an empty part between dots (write a.b to reach the key b inside a)",
-                                     stage: options.stage)
+                    throw item.error(.jsonInvalidFieldPath, "'\(name)' has an empty part between dots (write a.b to reach the key b inside a)",
+                                                            stage: options.stage)
                 }
             }
         }

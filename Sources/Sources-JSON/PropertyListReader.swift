@@ -29,21 +29,21 @@ public final class PropertyListReader: RecordReader {
 
     public init(input: Input, fields: [String], keyField: String? = nil) throws {
         self.input = input
-        func fail(_ message: String) -> PipelineError {
-            PipelineError(.invalidInput, at: Location(file: input.displayPath), stage: "plist", message)
+        func fail(_ code: PipelineError.Code, _ message: String) -> PipelineError {
+            PipelineError(.invalidInput, code: code, at: Location(file: input.displayPath), stage: "plist", message)
         }
         let data: Data
         do {
             data = try Data(contentsOf: input.url)
         } catch {
-            throw PipelineError(.io, at: Location(file: input.displayPath), stage: "plist",
+            throw PipelineError(.io, code: .inputCannotRead, at: Location(file: input.displayPath), stage: "plist",
                                 "cannot read the file: \(error.localizedDescription)")
         }
         bytesRead = Int64(data.count)
-        guard !data.isEmpty else { throw fail("the file is empty") }
+        guard !data.isEmpty else { throw fail(.inputEmpty, "the file is empty") }
         // Before Foundation: it would copy shared objects once per reference, without bound.
         if let overrun = data.withUnsafeBytes(PropertyListBudget.overrun(in:)) {
-            throw fail("the binary property list \(overrun)")
+            throw fail(.plistOverBudget, "the binary property list \(overrun)")
         }
         let root: Any
         do {
@@ -54,10 +54,10 @@ public final class PropertyListReader: RecordReader {
             // reason then speaks of text: say what the file is first.
             if data.starts(with: Array("bplist".utf8)) {
                 // Foundation's reason then speaks of text ("Unexpected character b at line 1"): no help.
-                throw fail("not a valid property list: the file starts like a binary property list but "
-                           + (PropertyListReader.binaryDamage(in: data) ?? "is corrupt or truncated"))
+                throw fail(.plistMalformed, "not a valid property list: the file starts like a binary property list but "
+                                            + (PropertyListReader.binaryDamage(in: data) ?? "is corrupt or truncated"))
             }
-            throw fail("not a valid property list: \(reason)")
+            throw fail(.plistMalformed, "not a valid property list: \(reason)")
         }
 
         var names: [String] = []
@@ -71,12 +71,12 @@ public final class PropertyListReader: RecordReader {
             entries = array.enumerated().map { (path: "[\($0.offset)]", key: nil, value: $0.element) }
         } else if let dictionary = root as? [String: Any] {
             guard keyField != nil else {
-                throw fail("the root is a dictionary: set 'key_field:' to the field that receives each entry's key "
-                           + "(such as key_field: name), or make the root an array of dictionaries")
+                throw fail(.plistNeedsKeyField, "the root is a dictionary: set 'key_field:' to the field that receives each entry's key "
+                                                + "(such as key_field: name), or make the root an array of dictionaries")
             }
             entries = dictionary.keys.sorted().map { (path: $0, key: $0, value: dictionary[$0] as Any) }
         } else {
-            throw fail("the root is \(PropertyListReader.kind(of: root)), not an array or dictionary of records")
+            throw fail(.plistNoRecords, "the root is \(PropertyListReader.kind(of: root)), not an array or dictionary of records")
         }
     }
 

@@ -37,11 +37,12 @@ struct XMLErrorTrap {
         case Int(XML_ERR_ENTITY_LOOP.rawValue):
             // libxml2 finds entities that expand into each other ("billion laughs") before the
             // reference reaches the reader; it expands nothing either way.
-            self.error = PipelineError(.invalidInput, at: location, stage: "xml",
+            self.error = PipelineError(.invalidInput, code: .xmlEntitiesRefused, at: location, stage: "xml",
                                        "the file uses entities that refer to each other over and over; pipectl does not expand "
                                            + "entities (they can read local files or explode in size): replace them with their text")
         default:
-            self.error = PipelineError(.invalidInput, at: location, stage: "xml", XMLErrorTrap.message(of: error))
+            self.error = PipelineError(.invalidInput, code: XMLErrorTrap.code(of: error), at: location, stage: "xml",
+                                       XMLErrorTrap.message(of: error))
         }
     }
 
@@ -79,6 +80,17 @@ struct XMLErrorTrap {
             return "malformed attributes (is a quote missing?)"
         default:
             return original
+        }
+    }
+
+    /// The code of the failure `message(of:)` words, told apart the same way.
+    static func code(of error: xmlError) -> PipelineError.Code {
+        guard error.domain == Int32(XML_FROM_PARSER.rawValue) else { return .xmlMalformed }
+        switch Int(error.code) {
+        case Int(XML_ERR_INTERNAL_ERROR.rawValue): return error.int1 > 0 ? .xmlTooDeep : .xmlValueTooLong
+        case Int(XML_ERR_NO_MEMORY.rawValue): return .xmlValueTooLong
+        case Int(XML_ERR_INVALID_CHAR.rawValue): return error.str1 != nil ? .inputInvalidText : .xmlInvalidCharacter
+        default: return .xmlMalformed
         }
     }
 }

@@ -23,22 +23,23 @@ extension XMLReader {
             let recordNode = options.node("record") ?? options.node
             let record = options.string("record") ?? ""
             if XMLReader.steps(of: record) == nil {
-                throw recordNode.error("'record' must name an element (item) or a path of elements from the root "
-                                       + "(items/item), not '\(record)'", stage: options.stage)
+                throw recordNode.error(.xmlInvalidPath, "'record' must name an element (item) or a path of elements from the root "
+                                                        + "(items/item), not '\(record)'", stage: options.stage)
             }
             self.init(record: record, fields: fields)
             if let node = options.node("fields") {
                 let items = node.sequence ?? []
-                guard !items.isEmpty else { throw node.error("'fields' needs at least one field name", stage: options.stage) }
+                guard !items.isEmpty else { throw node.error(.pipelineEmptyValue, "'fields' needs at least one field name", stage: options.stage) }
                 var seen: Set<String> = []
                 for item in items {
                     let name = item.scalar ?? ""
                     if XMLReader.steps(of: name) == nil {
-                        throw item.error("'\(name)' is not a field name: use an attribute or element name, or a path "
-                                         + "of child elements such as 'details/price'", stage: options.stage)
+                        throw item.error(.xmlInvalidPath, "'\(name)' is not a field name: use an attribute or element name, or a path "
+                                                          + "of child elements such as 'details/price'", stage: options.stage)
                     }
                     if !seen.insert(name).inserted {
-                        throw item.error("'\(name)' appears twice in 'fields' (field names must be unique)", stage: options.stage)
+                        throw item.error(.pipelineDuplicateName, "'\(name)' appears twice in 'fields' (field names must be unique)",
+                                         stage: options.stage)
                     }
                 }
                 self.fields = items.compactMap(\.scalar)

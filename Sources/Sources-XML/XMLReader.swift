@@ -105,33 +105,34 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
     /// Opens `input`; throws when the file cannot be opened or is empty.
     public init(input: Input, options: Options) throws {
         guard let recordSteps = XMLReader.steps(of: options.record) else {
-            throw PipelineError(.invalidPipeline, at: Location(file: input.displayPath), stage: "xml",
+            throw PipelineError(.invalidPipeline, code: .xmlInvalidPath, at: Location(file: input.displayPath), stage: "xml",
                                 "'record' must name an element (item) or a path of elements (items/item), not '\(options.record)'")
         }
         var fieldSteps: [[String]] = []
         for field in options.fields {
             guard let steps = XMLReader.steps(of: field) else {
-                throw PipelineError(.invalidPipeline, at: Location(file: input.displayPath), stage: "xml",
+                throw PipelineError(.invalidPipeline, code: .xmlInvalidPath, at: Location(file: input.displayPath), stage: "xml",
                                     "'\(field)' is not a field name: use an attribute or element name, or a path of child elements")
             }
             fieldSteps.append(steps)
         }
         let descriptor = open(input.url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw PipelineError(.io, at: Location(file: input.displayPath), stage: "xml",
+            throw PipelineError(.io, code: .inputCannotOpen, at: Location(file: input.displayPath), stage: "xml",
                                 "cannot open the file: \(String(cString: strerror(errno)))")
         }
         var status = stat()
         if fstat(descriptor, &status) == 0, status.st_size == 0 || XMLReader.isBlank(descriptor, size: Int(status.st_size)) {
             close(descriptor)
-            throw PipelineError(.invalidInput, at: Location(file: input.displayPath, line: 1, column: 1), stage: "xml",
+            throw PipelineError(.invalidInput, code: .inputEmpty, at: Location(file: input.displayPath, line: 1, column: 1), stage: "xml",
                                 "the file is empty")
         }
         let feed = Pinned(Feed(descriptor: descriptor))
         // The path is the document's URL only so that libxml2 can tell its errors from those inside an entity.
         guard let reader = xmlReaderForIO(feedXML, nil, feed.context, input.url.path, nil, XMLReader.parseOptions) else {
             close(descriptor)
-            throw PipelineError(.io, at: Location(file: input.displayPath), stage: "xml", "libxml2 cannot start reading the file")
+            throw PipelineError(.io, code: .xmlCannotStartParser, at: Location(file: input.displayPath), stage: "xml",
+                                "libxml2 cannot start reading the file")
         }
         self.feed = feed
         self.input = input
@@ -150,7 +151,7 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
         steps = recordSteps.compactMap(intern)
         tree = FieldTree(fields: fieldSteps, intern: intern)
         if steps.count != recordSteps.count {
-            throw PipelineError(.io, at: Location(file: input.displayPath), stage: "xml", "out of memory")
+            throw PipelineError(.io, code: .inputOutOfMemory, at: Location(file: input.displayPath), stage: "xml", "out of memory")
         }
     }
 
@@ -187,7 +188,7 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
                 if !sawRoot {
                     sawRoot = true
                     if !matchesAnywhere, !same(name, steps[0]) {
-                        throw PipelineError(.invalidPipeline, at: location(of: node), stage: "xml",
+                        throw PipelineError(.invalidPipeline, code: .xmlRecordPathMismatch, at: location(of: node), stage: "xml",
                                             "record path '\(options.record)' does not match the root element <\(String(cString: name))>")
                     }
                 }
@@ -298,7 +299,7 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
                     // libxml2 limits each text node; comments, CDATA sections and child elements
                     // cut a value into many, so the limit is checked again on the whole value.
                     if record.texts[slot].count > XMLReader.maxTextBytes {
-                        throw PipelineError(.invalidInput, at: location(of: node), stage: "xml",
+                        throw PipelineError(.invalidInput, code: .xmlValueTooLong, at: location(of: node), stage: "xml",
                                             "the text of field '\(options.fields[slot])' grows past \(XMLReader.maxTextBytes / 1_000_000) MB "
                                                 + "here, more than pipectl reads (its pieces between comments, CDATA sections "
                                                 + "and child elements count together; is a closing tag missing?)")
@@ -323,7 +324,7 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
                 break
             }
         }
-        throw PipelineError(.invalidInput, at: Location(file: input.displayPath), stage: "xml", "the file ends inside a record")
+        throw PipelineError(.invalidInput, code: .xmlTruncated, at: Location(file: input.displayPath), stage: "xml", "the file ends inside a record")
     }
 
     /// The value of field `slot` once its element ends: its attributes and child elements as an
@@ -399,12 +400,13 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
         if let reported = trap.pointee.error { throw located(reported) }
         if status == 1, let node = xmlTextReaderCurrentNode(reader) { return node }
         if status == 0 { return nil }
-        throw PipelineError(.invalidInput, at: Location(file: input.displayPath), stage: "xml", "libxml2 cannot read the file on")
+        throw PipelineError(.invalidInput, code: .xmlMalformed, at: Location(file: input.displayPath), stage: "xml",
+                            "libxml2 cannot read the file on")
     }
 
     private func readAheadError() -> PipelineError {
         let line = Int(xmlTextReaderGetParserLineNumber(reader))
-        return PipelineError(.invalidInput, at: Location(file: input.displayPath, line: line > 0 ? line : nil), stage: "xml",
+        return PipelineError(.invalidInput, code: .xmlValueTooLong, at: Location(file: input.displayPath, line: line > 0 ? line : nil), stage: "xml",
                              "a text cut into pieces (by comments, CDATA sections or processing instructions) runs on for "
                                  + "more than \(XMLReader.maxReadAhead >> 20) MB up to here, more than pipectl reads (values "
                                  + "are at most 10 MB; is a closing tag missing?)")
@@ -496,7 +498,7 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
     }
 
     static func entityError(named name: String, at location: Location) -> PipelineError {
-        PipelineError(.invalidInput, at: location, stage: "xml",
+        PipelineError(.invalidInput, code: .xmlEntitiesRefused, at: location, stage: "xml",
                       "the file uses the entity '&\(name);'; pipectl does not expand entities (they can read local files "
                           + "or explode in size): replace it with its text")
     }

@@ -34,7 +34,7 @@ public enum DataChecks {
     public static func failure(of results: [CheckResult], naming offending: Bool, then ending: String = "") -> PipelineError? {
         guard let failed = results.first(where: { !$0.passed }) else { return nil }
         let count = results.filter { !$0.passed }.count
-        return PipelineError(.checksFailed, at: failed.location, stage: "checks",
+        return PipelineError(.checksFailed, code: .checksFailed, at: failed.location, stage: "checks",
                              "\(count) check\(count == 1 ? "" : "s") failed, first: \(failed.name): \(failed.detail)"
                                  + (offending && !failed.offending.isEmpty ? " (\(failed.offending.joined(separator: "; ")))" : "")
                                  + ending)
@@ -147,7 +147,7 @@ public enum DataChecks {
                 switch attribute.type.convert(.text(text)) {
                 case .success(let value): return sqlLiteral(value)
                 case .failure(let failure):
-                    throw PipelineError(.invalidPipeline, at: check.location, stage: "checks",
+                    throw PipelineError(.invalidPipeline, code: .pipelineValueDoesNotFit, at: check.location, stage: "checks",
                                         "\(entity).\(attributeName) (\(attribute.type.rawValue)) cannot hold \(Snippet.quoted(text)): \(failure.reason)")
                 }
             }

@@ -69,17 +69,17 @@ public struct StoreComparison {
     private func open(_ url: URL, name: String) throws -> SQLiteConnection {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
-            throw PipelineError(.invalidInput, at: Location(file: name), stage: "diff", "no such store")
+            throw PipelineError(.invalidInput, code: .inspectNotFound, at: Location(file: name), stage: "diff", "no such store")
         }
         guard !isFolder.boolValue else {
-            throw PipelineError(.invalidInput, at: Location(file: name), stage: "diff", "this is a folder, not a store")
+            throw PipelineError(.invalidInput, code: .inspectIsAFolder, at: Location(file: name), stage: "diff", "this is a folder, not a store")
         }
         do {
             let connection = try SQLiteConnection(path: url.path, readOnly: true)
             try connection.checkReadable()
             return connection
         } catch {
-            throw PipelineError(.invalidInput, at: Location(file: name), stage: "diff", PipelineError(error).message)
+            throw PipelineError(.invalidInput, code: .inspectUnreadable, at: Location(file: name), stage: "diff", PipelineError(error).message)
         }
     }
 

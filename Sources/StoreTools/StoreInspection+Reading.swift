@@ -13,15 +13,15 @@ extension StoreInspection {
     /// database and only fails on a non-database at the first query, with a vaguer message.
     /// Returns the first 100 bytes (SQLite's file header).
     static func header(of url: URL, name: String) throws -> Data {
-        func failure(_ kind: PipelineError.Kind, _ message: String) -> PipelineError {
-            PipelineError(kind, at: Location(file: name), stage: "inspect", message)
+        func failure(_ kind: PipelineError.Kind, _ code: PipelineError.Code, _ message: String) -> PipelineError {
+            PipelineError(kind, code: code, at: Location(file: name), stage: "inspect", message)
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw failure(.invalidInput, "no such file")
+            throw failure(.invalidInput, .inspectNotFound, "no such file")
         }
         guard !isDirectory.boolValue else {
-            throw failure(.invalidInput, "this is a folder, not a SQLite database")
+            throw failure(.invalidInput, .inspectIsAFolder, "this is a folder, not a SQLite database")
         }
         let header: Data
         do {
@@ -29,13 +29,13 @@ extension StoreInspection {
             defer { try? handle.close() }
             header = try handle.read(upToCount: 100) ?? Data()
         } catch {
-            throw failure(.io, "cannot read the file: \(error.localizedDescription)")
+            throw failure(.io, .inputCannotRead, "cannot read the file: \(error.localizedDescription)")
         }
         guard !header.isEmpty else {
-            throw failure(.invalidInput, "the file is empty, not a SQLite database")
+            throw failure(.invalidInput, .inspectEmptyFile, "the file is empty, not a SQLite database")
         }
         guard header.starts(with: sqliteHeader) else {
-            throw failure(.invalidInput, "this file is not a SQLite database (it does not begin with \"SQLite format 3\")")
+            throw failure(.invalidInput, .inspectNotADatabase, "this file is not a SQLite database (it does not begin with \"SQLite format 3\")")
         }
         return header
     }
@@ -50,7 +50,7 @@ extension StoreInspection {
             if let wal { try FileManager.default.copyItem(at: wal, to: URL(fileURLWithPath: copy.path + "-wal")) }
         } catch {
             try? FileManager.default.removeItem(at: folder)
-            throw PipelineError(.io, at: Location(file: name), stage: "inspect",
+            throw PipelineError(.io, code: .inspectCannotCopy, at: Location(file: name), stage: "inspect",
                                 "cannot copy this WAL-mode store to read it without touching its folder: \(error.localizedDescription)")
         }
         return copy
@@ -131,13 +131,14 @@ extension StoreInspection {
         do {
             plist = try BinaryPropertyList.decode(Data(bytes))
         } catch let error as BinaryPropertyList.BudgetError {
-            throw PipelineError(.invalidInput, at: Location(file: name), stage: "inspect", "Z_METADATA's Z_PLIST: \(error)")
+            throw PipelineError(.invalidInput, code: .inspectInvalidMetadata, at: Location(file: name), stage: "inspect",
+                                "Z_METADATA's Z_PLIST: \(error)")
         } catch {
-            throw PipelineError(.invalidInput, at: Location(file: name), stage: "inspect",
+            throw PipelineError(.invalidInput, code: .inspectInvalidMetadata, at: Location(file: name), stage: "inspect",
                                 "Z_METADATA's Z_PLIST (\(bytes.count) bytes) is not a property list; Core Data cannot open this store")
         }
         guard case .dictionary(let dictionary) = plist else {
-            throw PipelineError(.invalidInput, at: Location(file: name), stage: "inspect",
+            throw PipelineError(.invalidInput, code: .inspectInvalidMetadata, at: Location(file: name), stage: "inspect",
                                 "Z_METADATA's Z_PLIST is not a dictionary; Core Data cannot open this store")
         }
         return .coreData(version: integer(row[0]), uuid: uuid, plist: dictionary)

@@ -160,7 +160,7 @@ public struct StoreInspection: Sendable {
             store = try SQLiteStore(readingAt: file)
         } catch {
             // The header was right, so the rest of the file is damaged or unreadable.
-            throw PipelineError(.invalidInput, at: Location(file: name), stage: "inspect",
+            throw PipelineError(.invalidInput, code: .inspectUnreadable, at: Location(file: name), stage: "inspect",
                                 "cannot read this SQLite database: \(error.message)")
         }
         do {

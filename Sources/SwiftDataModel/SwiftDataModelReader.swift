@@ -39,7 +39,7 @@ public enum SwiftDataModelReader {
         for url in urls {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
-                throw PipelineError(.io, at: Location(file: url.path), stage: "model", "no such Swift source")
+                throw PipelineError(.io, code: .modelNotFound, at: Location(file: url.path), stage: "model", "no such Swift source")
             }
             guard isFolder.boolValue else {
                 files.append(url)
@@ -51,7 +51,7 @@ public enum SwiftDataModelReader {
         var sources: [(text: String, file: String)] = []
         for file in files {
             guard let data = FileManager.default.contents(atPath: file.path) else {
-                throw PipelineError(.io, at: Location(file: file.path), stage: "model", "cannot read the Swift source")
+                throw PipelineError(.io, code: .modelCannotRead, at: Location(file: file.path), stage: "model", "cannot read the Swift source")
             }
             sources.append((String(decoding: data, as: UTF8.self), file.path))
         }
@@ -74,7 +74,7 @@ public enum SwiftDataModelReader {
             for (name, type) in finder.valueTypes where valueTypes[name] == nil { valueTypes[name] = type }
         }
         guard !classes.isEmpty else {
-            throw PipelineError(.invalidPipeline, at: Location(file: sources.first?.file ?? ""), stage: "model",
+            throw PipelineError(.invalidPipeline, code: .modelNoModelClass, at: Location(file: sources.first?.file ?? ""), stage: "model",
                                 "no @Model class in the Swift source")
         }
         var version = [1, 0, 0]
@@ -89,13 +89,13 @@ public enum SwiftDataModelReader {
     /// The classes a `VersionedSchema` lists: those declared in it, else those declared outside any.
     private static func listed(in schema: VersionedSchemaDeclaration, from classes: [ModelClass]) throws -> [ModelClass] {
         guard !schema.models.isEmpty else {
-            throw PipelineError(.invalidPipeline, at: schema.location, stage: "model",
+            throw PipelineError(.invalidPipeline, code: .modelUnreadableSchemaModels, at: schema.location, stage: "model",
                                 "\(schema.name): pipectl cannot tell which classes its 'models' lists; write them as [Recipe.self, Tag.self]")
         }
         return try schema.models.map { name in
             if let own = classes.first(where: { $0.name == name && $0.schema == schema.name }) { return own }
             if let outside = classes.first(where: { $0.name == name && $0.schema == nil }) { return outside }
-            throw PipelineError(.invalidPipeline, at: schema.location, stage: "model",
+            throw PipelineError(.invalidPipeline, code: .modelUnknownSchemaModel, at: schema.location, stage: "model",
                                 "\(schema.name) lists '\(name)', which is no @Model class of the source")
         }
     }

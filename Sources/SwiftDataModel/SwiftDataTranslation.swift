@@ -47,15 +47,16 @@ struct Translation {
         return model
     }
 
-    private func fail(_ model: ModelClass, _ property: ModelClass.Property, _ message: String) -> PipelineError {
-        PipelineError(.invalidPipeline, at: property.location, stage: "model", "\(model.name).\(property.name): \(message)")
+    private func fail(_ model: ModelClass, _ property: ModelClass.Property, _ code: PipelineError.Code, _ message: String) -> PipelineError {
+        PipelineError(.invalidPipeline, code: code, at: property.location, stage: "model", "\(model.name).\(property.name): \(message)")
     }
 
     /// A stored property that is no relationship: an attribute, or a composite's elements.
     private func add(_ property: ModelClass.Property, of model: ModelClass, to entity: inout Entity) throws {
         let type = property.type
         guard !type.base.isEmpty else {
-            throw fail(model, property, "write its type (`var \(property.name): String`); pipectl cannot tell it from its initial value")
+            throw fail(model, property, .modelUntypedProperty,
+                       "write its type (`var \(property.name): String`); pipectl cannot tell it from its initial value")
         }
         func attribute(_ name: String, _ attributeType: AttributeType, optional: Bool, part: CompositePart? = nil,
                        defaultValue: Value? = nil) -> Attribute {
@@ -102,7 +103,8 @@ struct Translation {
                 } else if let plain = member.type.attributeType {
                     memberType = plain
                 } else {
-                    throw fail(model, property, "pipectl cannot translate '\(member.name): \(member.type.written)' of '\(type.base)' yet "
+                    throw fail(model, property, .modelUntranslatableType,
+                               "pipectl cannot translate '\(member.name): \(member.type.written)' of '\(type.base)' yet "
                                    + "(it reads plain types and arrays in a struct)")
                 }
                 entity.attributes.append(attribute(property.name + "." + member.name, memberType, optional: true,
@@ -111,7 +113,8 @@ struct Translation {
             entity.composites.append(composite)
         case .enumeration(let rawType, let cases, _):
             if let payload = cases.first(where: \.hasPayload) {
-                throw fail(model, property, "pipectl cannot translate '\(type.base)' yet: its case '\(payload.name)' has associated values")
+                throw fail(model, property, .modelUntranslatableType,
+                           "pipectl cannot translate '\(type.base)' yet: its case '\(payload.name)' has associated values")
             }
             // `= .paperback` fills the enum's columns of each new row that gives no value.
             let initial = cases.first { $0.name == property.initialCase }
@@ -138,7 +141,7 @@ struct Translation {
     }
 
     private func untranslatable(_ model: ModelClass, _ property: ModelClass.Property) -> PipelineError {
-        fail(model, property, "pipectl cannot translate the type '\(property.type.written)' yet "
+        fail(model, property, .modelUntranslatableType, "pipectl cannot translate the type '\(property.type.written)' yet "
                  + "(it reads Int, Int64, Int32, Int16, Double, Float, Bool, String, Date, Data, UUID, URL, Decimal, "
                  + "their optionals and arrays, structs and enums declared in the source, and @Model classes and arrays of them)")
     }
@@ -150,7 +153,7 @@ struct Translation {
                 let relationship = relationships[entity.name]![index]
                 if let inverse = relationship.inverse {
                     guard let other = relationships[relationship.destination]?.firstIndex(where: { $0.name == inverse }) else {
-                        throw PipelineError(.invalidPipeline, at: relationship.location, stage: "model",
+                        throw PipelineError(.invalidPipeline, code: .modelUnknownInverse, at: relationship.location, stage: "model",
                                             "\(entity.name).\(relationship.name): its inverse '\(inverse)' is no relationship of '\(relationship.destination)'")
                     }
                     relationships[relationship.destination]![other].inverse = relationship.name

@@ -53,28 +53,31 @@ public struct DateTransform: TransformKind {
         switch (options.node("format"), options.node("formats")) {
         case (let single?, nil): formatNodes = [single]
         case (nil, let list?):
-            guard let items = list.sequence, !items.isEmpty else { throw list.error("'formats' lists no formats", stage: name) }
+            guard let items = list.sequence, !items.isEmpty else { throw list.error(.pipelineEmptyValue, "'formats' lists no formats", stage: name) }
             formatNodes = items
-        case (_?, let list?): throw list.error("use either 'format' or 'formats', not both", stage: name)
-        case (nil, nil): throw node.error("'date' needs 'format' (or 'formats', a list tried in order)", stage: name)
+        case (_?, let list?): throw list.error(.pipelineConflictingOptions, "use either 'format' or 'formats', not both", stage: name)
+        case (nil, nil): throw node.error(.pipelineMissingKey, "'date' needs 'format' (or 'formats', a list tried in order)", stage: name)
         }
         var patterns: [DatePattern] = []
         for formatNode in formatNodes {
             do {
                 patterns.append(try DatePattern(formatNode.scalar ?? ""))
             } catch {
-                throw formatNode.error("format \(UTF8Text.quoted(formatNode.scalar ?? "")): \(error.message)", stage: name)
+                throw formatNode.error(.dateInvalidFormat, "format \(UTF8Text.quoted(formatNode.scalar ?? "")): \(error.message)", stage: name)
             }
         }
 
         if let pivotNode = options.node("pivot"), let pivot = options.integer("pivot") {
             guard patterns.contains(where: \.hasTwoDigitYear) else {
-                throw pivotNode.error("'pivot' is only used with two-digit years ('yy'), and no format has them", stage: name)
+                throw pivotNode.error(.pipelineConflictingOptions,
+                                      "'pivot' is only used with two-digit years ('yy'), and no format has them", stage: name)
             }
-            guard (1...9900).contains(pivot) else { throw pivotNode.error("'pivot' must be a year between 1 and 9900", stage: name) }
+            guard (1...9900).contains(pivot) else {
+                throw pivotNode.error(.pipelineValueOutOfRange, "'pivot' must be a year between 1 and 9900", stage: name)
+            }
             for k in patterns.indices { patterns[k].pivot = pivot }
         } else if let k = patterns.firstIndex(where: \.hasTwoDigitYear) {
-            throw formatNodes[k].error(
+            throw formatNodes[k].error(.pipelineMissingKey,
                 "'yy' needs 'pivot', the first year two-digit years stand for (pivot: 1950 reads 00-49 as 2000-2049"
                     + " and 50-99 as 1950-1999)", stage: name)
         }
@@ -89,15 +92,16 @@ public struct DateTransform: TransformKind {
         if options.node("timezone") == nil {
             // Values that say their own offset need no zone; any other format does.
             if let k = patterns.firstIndex(where: { !$0.hasOffset }) {
-                throw formatNodes[k].error("'date' needs 'timezone', the zone the values are in (an IANA name such as Europe/Berlin,"
+                throw formatNodes[k].error(.pipelineMissingKey,
+                                           "'date' needs 'timezone', the zone the values are in (an IANA name such as Europe/Berlin,"
                                                + " or UTC), as format \"\(patterns[k].source)\" has no UTC offset", stage: name)
             }
             return Step(fields: fields, patterns: patterns, zone: TimeZone(identifier: "UTC")!, zoneName: "UTC", fold: fold)
         }
         guard let zone = TimeZone(identifier: zoneName) else {
             let known = TimeZone.knownTimeZoneIdentifiers + ["UTC"]
-            throw zoneNode.error("unknown time zone '\(zoneName)'\(Suggestion.hint(for: zoneName, in: known))"
-                                     + " (use an IANA name such as Europe/Berlin, or UTC)", stage: name)
+            throw zoneNode.error(.pipelineUnknownTimeZone, "unknown time zone '\(zoneName)'\(Suggestion.hint(for: zoneName, in: known))"
+                                                               + " (use an IANA name such as Europe/Berlin, or UTC)", stage: name)
         }
         return Step(fields: fields, patterns: patterns, zone: zone, zoneName: zoneName, fold: fold)
     }

@@ -17,16 +17,17 @@ struct FieldReference: Sendable {
         } else if let sequence = node.sequence {
             items = sequence
         } else {
-            throw node.error("'\(option)' expects a field name or a list of field names, found \(node.kindDescription)", stage: stage)
+            throw node.error(.pipelineWrongType, "'\(option)' expects a field name or a list of field names, found \(node.kindDescription)",
+                             stage: stage)
         }
-        guard !items.isEmpty else { throw node.error("'\(option)' lists no fields", stage: stage) }
+        guard !items.isEmpty else { throw node.error(.pipelineEmptyValue, "'\(option)' lists no fields", stage: stage) }
         var references: [FieldReference] = []
         for item in items {
             guard let name = item.scalar, !name.isEmpty else {
-                throw item.error("'\(option)' expects field names, found \(item.kindDescription)", stage: stage)
+                throw item.error(.pipelineWrongType, "'\(option)' expects field names, found \(item.kindDescription)", stage: stage)
             }
             if references.contains(where: { $0.name == name }) {
-                throw item.error("field '\(name)' is listed twice", stage: stage)
+                throw item.error(.pipelineDuplicateName, "field '\(name)' is listed twice", stage: stage)
             }
             references.append(FieldReference(name: name, node: item))
         }
@@ -37,7 +38,7 @@ struct FieldReference: Sendable {
     /// naming it, with the closest field name and the fields that do reach the step.
     func index(in fields: [String], stage: String) throws -> Int {
         if let i = fields.firstIndex(of: name) { return i }
-        throw node.error(FieldReference.missing(name, in: fields, stage: stage), stage: stage)
+        throw node.error(.pipelineUnknownField, FieldReference.missing(name, in: fields, stage: stage), stage: stage)
     }
 
     /// Where a step writes the field it makes: the field's index where it reaches the step,

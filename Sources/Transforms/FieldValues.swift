@@ -12,16 +12,18 @@ struct FieldValues: Sendable {
     /// Reads `{ unit: pcs, listed: "true" }`: field names to values, kept as text as written.
     init(_ node: ConfigNode, stage: String) throws {
         guard let pairs = node.mapping, !pairs.isEmpty else {
-            throw node.error("'\(stage)' expects a mapping of field names to values, e.g. { unit: pcs },"
-                                 + " found \(node.kindDescription)", stage: stage)
+            throw node.error(.pipelineWrongType, "'\(stage)' expects a mapping of field names to values, e.g. { unit: pcs },"
+                                                     + " found \(node.kindDescription)", stage: stage)
         }
         entries = []
         for (key, value) in pairs {
-            guard let name = key.scalar, !name.isEmpty else { throw key.error("field names must be plain names", stage: stage) }
-            if entries.contains(where: { $0.field.name == name }) { throw key.error("field '\(name)' is listed twice", stage: stage) }
+            guard let name = key.scalar, !name.isEmpty else { throw key.error(.pipelineInvalidName, "field names must be plain names", stage: stage) }
+            if entries.contains(where: { $0.field.name == name }) {
+                throw key.error(.pipelineDuplicateName, "field '\(name)' is listed twice", stage: stage)
+            }
             guard let text = value.scalar else {
-                throw value.error("the value of '\(name)' must be a single value (write \"\" for empty text),"
-                                      + " found \(value.kindDescription)", stage: stage)
+                throw value.error(.pipelineWrongType, "the value of '\(name)' must be a single value (write \"\" for empty text),"
+                                                          + " found \(value.kindDescription)", stage: stage)
             }
             entries.append(Entry(field: FieldReference(name: name, node: key), value: .text(text)))
         }

@@ -62,13 +62,18 @@ public struct FilterTransform: TransformKind {
 
     public func make(_ node: ConfigNode) throws -> any Transform {
         guard let pairs = node.mapping, !pairs.isEmpty else {
-            throw node.error("'\(name)' expects a mapping of fields to conditions, e.g. { status: [active, new] }, found \(node.kindDescription)",
+            throw node.error(.pipelineWrongType,
+                             "'\(name)' expects a mapping of fields to conditions, e.g. { status: [active, new] }, found \(node.kindDescription)",
                              stage: name)
         }
         var conditions: [(FieldReference, Condition)] = []
         for (key, value) in pairs {
-            guard let field = key.scalar, !field.isEmpty else { throw key.error("field names must be plain names", stage: name) }
-            if conditions.contains(where: { $0.0.name == field }) { throw key.error("field '\(field)' is listed twice", stage: name) }
+            guard let field = key.scalar, !field.isEmpty else {
+                throw key.error(.pipelineInvalidName, "field names must be plain names", stage: name)
+            }
+            if conditions.contains(where: { $0.0.name == field }) {
+                throw key.error(.pipelineDuplicateName, "field '\(field)' is listed twice", stage: name)
+            }
             conditions.append((FieldReference(name: field, node: key), try condition(value, field: field)))
         }
         return Step(keeps: keeps, conditions: conditions)
@@ -78,28 +83,33 @@ public struct FilterTransform: TransformKind {
         if let text = node.scalar { return .anyOf([Trimming.trimmed(text) ?? text]) }
         if let items = node.sequence {
             let values = try items.map { item -> String in
-                guard let text = item.scalar else { throw item.error("'\(field)' lists values, found \(item.kindDescription)", stage: name) }
+                guard let text = item.scalar else {
+                    throw item.error(.pipelineWrongType, "'\(field)' lists values, found \(item.kindDescription)", stage: name)
+                }
                 return Trimming.trimmed(text) ?? text
             }
-            guard !values.isEmpty else { throw node.error("'\(field)' lists no values", stage: name) }
+            guard !values.isEmpty else { throw node.error(.pipelineEmptyValue, "'\(field)' lists no values", stage: name) }
             return .anyOf(values)
         }
         guard let pairs = node.mapping, pairs.count == 1, let key = pairs[0].key.scalar, let text = pairs[0].value.scalar else {
-            throw node.error("'\(field)' expects a value, a list of values, { matches: REGEX } or { empty: true|false }, "
-                                 + "found \(node.kindDescription)", stage: name)
+            throw node.error(.pipelineWrongType, "'\(field)' expects a value, a list of values, { matches: REGEX } or { empty: true|false }, "
+                                                     + "found \(node.kindDescription)", stage: name)
         }
         switch key {
         case "matches":
             do {
                 return .matches(try Regex(text), pattern: text)
             } catch {
-                throw pairs[0].value.error("'\(text)' is not a regular expression: \(error)", stage: name)
+                throw pairs[0].value.error(.filterInvalidRegex, "'\(text)' is not a regular expression: \(error)", stage: name)
             }
         case "empty":
-            guard let wanted = Options.bool(text) else { throw pairs[0].value.error("'empty' is true or false, not '\(text)'", stage: name) }
+            guard let wanted = Options.bool(text) else {
+                throw pairs[0].value.error(.pipelineValueNotAllowed, "'empty' is true or false, not '\(text)'", stage: name)
+            }
             return .empty(wanted)
         default:
-            throw pairs[0].key.error("'\(key)' is no condition; write a value, a list, { matches: REGEX } or { empty: true|false }"
+            throw pairs[0].key.error(.pipelineUnknownKey,
+                                     "'\(key)' is no condition; write a value, a list, { matches: REGEX } or { empty: true|false }"
                                          + Suggestion.hint(for: key, in: ["matches", "empty"]), stage: name)
         }
     }

@@ -38,17 +38,22 @@ public struct MapTransform: TransformKind {
         var table: [String: Value] = [:]
         var keys: [String] = []
         for (key, value) in valuesNode.mapping ?? [] {
-            guard let from = key.scalar else { throw key.error("'values' keys are the values to map, found \(key.kindDescription)", stage: name) }
+            guard let from = key.scalar else {
+                throw key.error(.pipelineWrongType, "'values' keys are the values to map, found \(key.kindDescription)", stage: name)
+            }
             guard let to = value.scalar else {
-                throw value.error("'\(from)' maps to one value (write \"\" for none), found \(value.kindDescription)", stage: name)
+                throw value.error(.pipelineWrongType, "'\(from)' maps to one value (write \"\" for none), found \(value.kindDescription)",
+                                  stage: name)
             }
             let normalized = Step.key(from, ignoreCase: ignoreCase)
             guard table.updateValue(to.isEmpty ? .null : .text(to), forKey: normalized) == nil else {
-                throw key.error("'\(from)' is mapped twice\(ignoreCase ? " (ignoring case)" : "")", stage: name)
+                throw key.error(.pipelineDuplicateName, "'\(from)' is mapped twice\(ignoreCase ? " (ignoring case)" : "")", stage: name)
             }
             keys.append(from)
         }
-        guard !table.isEmpty else { throw valuesNode.error("'values' maps nothing: give each value the text it becomes", stage: name) }
+        guard !table.isEmpty else {
+            throw valuesNode.error(.pipelineEmptyValue, "'values' maps nothing: give each value the text it becomes", stage: name)
+        }
         let otherwise: Step.Otherwise
         switch options.string("otherwise") ?? "reject" {
         case "reject": otherwise = .reject

@@ -41,7 +41,8 @@ public struct NumberTransform: TransformKind {
         let decimal = options.string("decimal")?.utf8.first ?? UInt8(ascii: ".")
         let grouping = options.string("grouping")?.utf8.first
         if let grouping, grouping == decimal, let groupingNode = options.node("grouping") {
-            throw groupingNode.error("'grouping' must differ from 'decimal' (both are \(NumberFormat.show(decimal)))", stage: name)
+            throw groupingNode.error(.pipelineConflictingOptions,
+                                     "'grouping' must differ from 'decimal' (both are \(NumberFormat.show(decimal)))", stage: name)
         }
         return Step(fields: fields, format: NumberFormat(decimal: decimal, grouping: grouping))
     }

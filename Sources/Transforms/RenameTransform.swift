@@ -27,15 +27,17 @@ public struct RenameTransform: TransformKind {
 
     public func make(_ node: ConfigNode) throws -> any Transform {
         guard let pairs = node.mapping, !pairs.isEmpty else {
-            throw node.error("'rename' expects a mapping of old field names to new ones, e.g. { \"Item Name\": name },"
-                                 + " found \(node.kindDescription)", stage: name)
+            throw node.error(.pipelineWrongType, "'rename' expects a mapping of old field names to new ones, e.g. { \"Item Name\": name },"
+                                                     + " found \(node.kindDescription)", stage: name)
         }
         var renames: [(from: FieldReference, to: String)] = []
         for (key, value) in pairs {
-            guard let old = key.scalar, !old.isEmpty else { throw key.error("field names must be plain names", stage: name) }
-            if renames.contains(where: { $0.from.name == old }) { throw key.error("field '\(old)' is renamed twice", stage: name) }
+            guard let old = key.scalar, !old.isEmpty else { throw key.error(.pipelineInvalidName, "field names must be plain names", stage: name) }
+            if renames.contains(where: { $0.from.name == old }) {
+                throw key.error(.pipelineDuplicateName, "field '\(old)' is renamed twice", stage: name)
+            }
             guard let new = value.scalar, !new.isEmpty else {
-                throw value.error("the new name of '\(old)' must be a field name, found \(value.kindDescription)", stage: name)
+                throw value.error(.pipelineInvalidName, "the new name of '\(old)' must be a field name, found \(value.kindDescription)", stage: name)
             }
             renames.append((FieldReference(name: old, node: key), new))
         }
@@ -61,7 +63,7 @@ public struct RenameTransform: TransformKind {
                 let i = try from.index(in: fields, stage: "rename")
                 if let clash = output.indices.first(where: { $0 != i && output[$0] == to }) {
                     let other = renamed.contains(clash) ? "'\(fields[clash])' is renamed to it too" : "a field '\(to)' already reaches 'rename'"
-                    throw from.node.error("cannot rename '\(from.name)' to '\(to)': \(other)", stage: "rename")
+                    throw from.node.error(.pipelineDuplicateName, "cannot rename '\(from.name)' to '\(to)': \(other)", stage: "rename")
                 }
             }
             return output

@@ -35,7 +35,7 @@ public struct SplitTransform: TransformKind {
         let fields = try FieldReference.list(options.node("fields") ?? node, option: "fields", stage: name)
         let separator = options.string("separator") ?? ","
         guard !separator.isEmpty else {
-            throw (options.node("separator") ?? node).error("'separator' must not be empty", stage: name)
+            throw (options.node("separator") ?? node).error(.pipelineEmptyValue, "'separator' must not be empty", stage: name)
         }
         return Step(fields: fields, separator: separator)
     }

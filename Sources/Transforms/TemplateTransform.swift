@@ -48,13 +48,13 @@ public struct TemplateTransform: TransformKind {
             rest = rest.dropFirst()
             if c == "{", rest.first == "{" { literal.append("{"); rest = rest.dropFirst(); continue }
             if c == "}", rest.first == "}" { literal.append("}"); rest = rest.dropFirst(); continue }
-            if c == "}" { throw node.error("template: a '}' closes nothing; write '}}' for a brace", stage: "template") }
+            if c == "}" { throw node.error(.templateMalformed, "template: a '}' closes nothing; write '}}' for a brace", stage: "template") }
             guard c == "{" else { literal.append(c); continue }
             guard let end = rest.firstIndex(of: "}") else {
-                throw node.error("template: '{' opens a field name that no '}' closes; write '{{' for a brace", stage: "template")
+                throw node.error(.templateMalformed, "template: '{' opens a field name that no '}' closes; write '{{' for a brace", stage: "template")
             }
             let name = String(rest[..<end])
-            guard !name.isEmpty else { throw node.error("template: '{}' names no field", stage: "template") }
+            guard !name.isEmpty else { throw node.error(.templateMalformed, "template: '{}' names no field", stage: "template") }
             if !literal.isEmpty { parts.append(.text(literal)); literal = "" }
             parts.append(.field(name))
             rest = rest[rest.index(after: end)...]
@@ -66,11 +66,11 @@ public struct TemplateTransform: TransformKind {
     public func make(_ node: ConfigNode) throws -> any Transform {
         let options = try Options(node, spec: spec)
         guard let field = options.string("field"), !field.isEmpty else {
-            throw (options.node("field") ?? node).error("'field' names the field that takes the text", stage: name)
+            throw (options.node("field") ?? node).error(.pipelineEmptyValue, "'field' names the field that takes the text", stage: name)
         }
         let valueNode = options.node("value") ?? node
         guard let template = valueNode.scalar else {
-            throw valueNode.error("'value' is the template text, found \(valueNode.kindDescription)", stage: name)
+            throw valueNode.error(.pipelineWrongType, "'value' is the template text, found \(valueNode.kindDescription)", stage: name)
         }
         return Step(field: field, parts: try Self.parts(template, at: valueNode), node: valueNode)
     }
@@ -93,7 +93,7 @@ public struct TemplateTransform: TransformKind {
             indexes = try parts.map { part in
                 guard case .field(let name) = part else { return nil }
                 guard let i = fields.firstIndex(of: name) else {
-                    throw node.error(FieldReference.missing(name, in: fields, stage: "template"), stage: "template")
+                    throw node.error(.pipelineUnknownField, FieldReference.missing(name, in: fields, stage: "template"), stage: "template")
                 }
                 return i
             }

@@ -30,8 +30,8 @@ public struct TrimTransform: TransformKind {
     public func make(_ node: ConfigNode) throws -> any Transform {
         if node.mapping == nil {
             guard node.scalar != nil || node.sequence != nil else {
-                throw node.error("'trim' expects `all`, a list of fields or { fields: [...] }, found \(node.kindDescription)",
-                                 stage: name)
+                throw node.error(.pipelineWrongType, "'trim' expects `all`, a list of fields or { fields: [...] }, found \(node.kindDescription)",
+                                                     stage: name)
             }
             return Step(try FieldSelection.parse(node, option: "trim", stage: name))
         }

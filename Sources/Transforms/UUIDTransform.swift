@@ -60,7 +60,8 @@ public struct UUIDTransform: TransformKind {
             return nil
         }
         guard let from = loads.lazy.compactMap(keyFields).first else {
-            throw node.error("uuid: no entity with a unique key loads '\(field)': name the fields the UUID is made from with 'from:'",
+            throw node.error(.pipelineMissingKey,
+                             "uuid: no entity with a unique key loads '\(field)': name the fields the UUID is made from with 'from:'",
                              stage: name)
         }
         pairs.append((ConfigNode(.scalar("from"), at: node.location),
@@ -71,15 +72,16 @@ public struct UUIDTransform: TransformKind {
     public func make(_ node: ConfigNode) throws -> any Transform {
         let options = try Options(node, spec: spec)
         guard let field = options.string("field"), !field.isEmpty else {
-            throw (options.node("field") ?? node).error("'field' names the field that takes the UUID", stage: name)
+            throw (options.node("field") ?? node).error(.pipelineEmptyValue, "'field' names the field that takes the UUID", stage: name)
         }
         guard let fromNode = options.node("from") else {
-            throw node.error("uuid: name the fields the UUID is made from with 'from:'", stage: name)
+            throw node.error(.pipelineMissingKey, "uuid: name the fields the UUID is made from with 'from:'", stage: name)
         }
         var namespace = Self.defaultNamespace
         if let text = options.string("namespace") {
             guard let parsed = UUID(uuidString: text) else {
-                throw (options.node("namespace") ?? node).error("'namespace' expects a UUID such as 3F2504E0-4F89-11D3-9A0C-0305E82C3301, found '\(text)'", stage: name)
+                throw (options.node("namespace") ?? node).error(
+                    .pipelineInvalidUUID, "'namespace' expects a UUID such as 3F2504E0-4F89-11D3-9A0C-0305E82C3301, found '\(text)'", stage: name)
             }
             namespace = parsed
         }

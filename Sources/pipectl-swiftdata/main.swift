@@ -26,7 +26,7 @@ do {
 } catch let error as PipelineError {
     answer = .failure(error)
 } catch {
-    answer = .failure(PipelineError(.io, stage: "model", "\(error)"))
+    answer = .failure(PipelineError(.io, code: .modelReaderFailed, stage: "model", "\(error)"))
 }
 let encoder = JSONEncoder()
 encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")

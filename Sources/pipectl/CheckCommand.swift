@@ -26,7 +26,8 @@ struct CheckCommand: ParsableCommand {
         do {
             let definition = try PipelineOptions(pipeline: pipeline, variables: variables).load()
             guard !definition.checks.isEmpty else {
-                throw PipelineError(.invalidPipeline, at: Location(file: pipeline), stage: "checks", "the pipeline has no checks: section")
+                throw PipelineError(.invalidPipeline, code: .checksNoneDeclared, at: Location(file: pipeline), stage: "checks",
+                                    "the pipeline has no checks: section")
             }
             let results = try DataChecks.run(definition, storeAt: URL(fileURLWithPath: store), placeholders: nil)
             RunSummary.printChecks(results)

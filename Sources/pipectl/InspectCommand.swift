@@ -69,7 +69,7 @@ struct InspectCommand: ParsableCommand {
             if let model {
                 let storeModel = try ModelFiles.read(URL(fileURLWithPath: model))
                 guard inspection.layout == .coreData else {
-                    throw PipelineError(.invalidInput, at: Location(file: store), stage: "inspect",
+                    throw PipelineError(.invalidInput, code: .inspectNoVersionHashes, at: Location(file: store), stage: "inspect",
                                         "--model checks Core Data version hashes, and this store has layout "
                                             + "'\(inspection.layout.displayName)', which keeps none")
                 }

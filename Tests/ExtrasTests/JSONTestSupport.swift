@@ -1,6 +1,7 @@
 import Foundation
 import Diagnostics
 import Pipeline
+import Testing
 @testable import SourcesJSON
 
 /// Everything a reader hands out for one file, collected as the runner does (going on after rejections).
@@ -47,17 +48,22 @@ enum JSONTest {
         try collect(JSONLinesReader(input: file("items.jsonl", text), fields: fields, chunkSize: chunkSize))
     }
 
-    /// The message of the error reading fails with, or nil if it reads fine.
-    static func failure(_ bytes: [UInt8], fields: [String] = ["name"], records: String? = nil, chunkSize: Int = 128 * 1024) -> String? {
+    /// The error reading fails with, or nil if it reads fine.
+    static func failure(_ bytes: [UInt8], fields: [String] = ["name"], records: String? = nil,
+                        chunkSize: Int = 128 * 1024) -> PipelineError? {
         do {
             _ = try collect(JSONReader(input: file("items.json", bytes), fields: fields, records: records, chunkSize: chunkSize))
             return nil
+        } catch let error as PipelineError {
+            return error
         } catch {
-            return (error as? PipelineError)?.description ?? "unexpected error: \(error)"
+            Issue.record("unexpected error: \(error)")
+            return nil
         }
     }
 
-    static func failure(_ text: String, fields: [String] = ["name"], records: String? = nil, chunkSize: Int = 128 * 1024) -> String? {
+    static func failure(_ text: String, fields: [String] = ["name"], records: String? = nil,
+                        chunkSize: Int = 128 * 1024) -> PipelineError? {
         failure(Array(text.utf8), fields: fields, records: records, chunkSize: chunkSize)
     }
 }

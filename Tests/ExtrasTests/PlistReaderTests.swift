@@ -13,12 +13,15 @@ struct PlistReaderTests {
         return try JSONTest.file(name, [UInt8](data))
     }
 
-    func failure(_ input: Input, keyField: String? = nil) -> String? {
+    func failure(_ input: Input, keyField: String? = nil) -> PipelineError? {
         do {
             _ = try JSONTest.collect(PropertyListReader(input: input, fields: ["name"], keyField: keyField))
             return nil
+        } catch let error as PipelineError {
+            return error
         } catch {
-            return (error as? PipelineError)?.description ?? "unexpected error: \(error)"
+            Issue.record("unexpected error: \(error)")
+            return nil
         }
     }
 
@@ -88,31 +91,28 @@ struct PlistReaderTests {
     }
 
     @Test func dictionaryRootNeedsKeyField() throws {
-        #expect(failure(try write(["Milk": ["unit": "l"]], .xml)) == """
+        let error = failure(try write(["Milk": ["unit": "l"]], .xml))
+        #expect(error?.code == .plistNeedsKeyField)
+        #expect(error?.description == """
             data/grocery.plist: error: plist: the root is a dictionary: set 'key_field:' to the field that receives \
             each entry's key (such as key_field: name), or make the root an array of dictionaries
             """)
     }
 
     @Test func rootThatIsNotACollection() throws {
-        #expect(failure(try write("Milk", .xml)) == """
-            data/grocery.plist: error: plist: the root is a string, not an array or dictionary of records
-            """)
-        #expect(failure(try write(42, .binary)) == """
-            data/grocery.plist: error: plist: the root is a number, not an array or dictionary of records
-            """)
+        expectError(failure(try write("Milk", .xml)), .plistNoRecords, at: "data/grocery.plist")
+        expectError(failure(try write(42, .binary)), .plistNoRecords, at: "data/grocery.plist")
     }
 
     @Test func corruptAndEmptyFiles() throws {
         let valid = try PropertyListSerialization.data(fromPropertyList: [["name": "Milk"]], format: .binary, options: 0)
         let corrupt = try JSONTest.file("corrupt.plist", Array([UInt8](valid).prefix(valid.count - 12)))
-        let message = try #require(failure(corrupt))
-        // The trailer, read from the wrong place, is what gives the damage away.
-        #expect(message == "data/corrupt.plist: error: plist: not a valid property list: the file starts like a "
-                    + "binary property list but has a trailer with impossible sizes: truncated or damaged?")
+        // The trailer, read from the wrong place, is what gives the damage away (the corpus's plist-binary-truncated).
+        expectError(failure(corrupt), .plistMalformed, at: "data/corrupt.plist")
         let xml = try JSONTest.file("broken.plist", "<?xml version=\"1.0\"?><plist version=\"1.0\"><array><dict><key>name</key>")
-        #expect(failure(xml)?.hasPrefix("data/broken.plist: error: plist: not a valid property list: ") == true)
-        #expect(failure(xml)?.contains("binary") == false)
-        #expect(failure(try JSONTest.file("empty.plist", "")) == "data/empty.plist: error: plist: the file is empty")
+        expectError(failure(xml), .plistMalformed, at: "data/broken.plist")
+        // Foundation's own reason for a text property list, without a word of the binary format.
+        #expect(failure(xml)?.message.contains("binary") == false)
+        expectError(failure(try JSONTest.file("empty.plist", "")), .inputEmpty, at: "data/empty.plist")
     }
 }

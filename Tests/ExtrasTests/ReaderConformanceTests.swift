@@ -143,7 +143,8 @@ final class ReaderConformanceTests: XCTestCase {
                 XCTAssertThrowsError(try read(format, []), format.kind.name) { error in
                     let error = error as? PipelineError
                     XCTAssertEqual(error?.kind, .invalidInput, format.kind.name)
-                    XCTAssertTrue(error?.description.hasPrefix(format.fileName) == true, "\(format.kind.name): \(String(describing: error))")
+                    XCTAssertEqual(error?.code, .inputEmpty, format.kind.name)
+                    XCTAssertEqual(error?.location?.file, format.fileName, "\(format.kind.name): \(String(describing: error))")
                 }
             } else {
                 XCTAssertEqual(try read(format, []).records.count, 0, format.kind.name)

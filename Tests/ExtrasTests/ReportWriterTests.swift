@@ -56,6 +56,7 @@ final class ReportWriterTests: XCTestCase {
     func testWorkbookThatCannotBeWrittenSaysWhyAndLeavesNothing() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-folder-\(UUID().uuidString)")
         XCTAssertThrowsError(try XLSXReportWriter().write(report, to: folder.appendingPathComponent("r.xlsx"), name: "r.xlsx")) { error in
+            XCTAssertEqual((error as? PipelineError)?.code, .reportCannotWrite)
             XCTAssertEqual((error as? PipelineError)?.description,
                            "r.xlsx: error: report: cannot write the workbook: Error creating output xlsx file. Usually a permissions error.")
         }

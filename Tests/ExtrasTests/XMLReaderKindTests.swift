@@ -1,4 +1,5 @@
 import Foundation
+import Diagnostics
 import Pipeline
 import PipelineFile
 import SourcesXML
@@ -17,12 +18,15 @@ import Testing
         return options
     }
 
-    static func failure(_ yaml: String) -> String? {
+    static func failure(_ yaml: String) -> PipelineError? {
         do {
             _ = try options(yaml)
             return nil
+        } catch let error as PipelineError {
+            return error
         } catch {
-            return "\(error)".components(separatedBy: "\n").first
+            Issue.record("unexpected error: \(error)")
+            return nil
         }
     }
 
@@ -47,15 +51,12 @@ import Testing
     }
 
     @Test func optionsAreChecked() {
-        #expect(Self.failure("{ xml: g.xml }") == "pipeline.yaml:1:1: error: pipeline: 'read' needs the key 'record' "
-                    + "(The element that is one record: its name (item) or its path from the root element (items/item). "
-                    + "Names match local names: namespace prefixes are ignored.)")
-        #expect(Self.failure("{ xml: g.xml, record: items//item }")
-                    == "pipeline.yaml:1:23: error: pipeline: 'record' must name an element (item) or a path of elements from the root (items/item), not 'items//item'")
-        #expect(Self.failure("{ xml: g.xml, record: item, fields: [name, name] }")
-                    == "pipeline.yaml:1:44: error: pipeline: 'name' appears twice in 'fields' (field names must be unique)")
-        #expect(Self.failure("{ xml: g.xml, record: item, fields: [a/, b] }")
-                    == "pipeline.yaml:1:38: error: pipeline: 'a/' is not a field name: use an attribute or element name, or a path of child elements such as 'details/price'")
-        #expect(Self.failure("{ xml: g.xml, recrod: item }")?.hasPrefix("pipeline.yaml:1:15: error: pipeline: unknown key 'recrod' in 'read'") == true)
+        expectError(Self.failure("{ xml: g.xml }"), .pipelineMissingKey, at: "pipeline.yaml:1:1")
+        expectError(Self.failure("{ xml: g.xml, record: items//item }"), .xmlInvalidPath, at: "pipeline.yaml:1:23")
+        expectError(Self.failure("{ xml: g.xml, record: item, fields: [name, name] }"), .pipelineDuplicateName, at: "pipeline.yaml:1:44")
+        let field = Self.failure("{ xml: g.xml, record: item, fields: [a/, b] }")
+        expectError(field, .xmlInvalidPath, at: "pipeline.yaml:1:38")
+        #expect(field?.message == "'a/' is not a field name: use an attribute or element name, or a path of child elements such as 'details/price'")
+        expectError(Self.failure("{ xml: g.xml, recrod: item }"), .pipelineUnknownKey, at: "pipeline.yaml:1:15")
     }
 }

@@ -1,6 +1,8 @@
 import Foundation
+import Diagnostics
 import Pipeline
 import SourcesXML
+import Testing
 
 /// Reads XML written to temporary files, as the runner does.
 enum XMLTest {
@@ -34,13 +36,16 @@ enum XMLTest {
         try read(input, record: record, fields: fields).map { $0.values.map(\.displayText) }
     }
 
-    /// The description of the `PipelineError` reading `input` throws, or nil if it reads fine.
-    static func failure(_ input: Input, record: String = "items/item", fields: [String] = ["name"]) -> String? {
+    /// The `PipelineError` reading `input` throws, or nil if it reads fine.
+    static func failure(_ input: Input, record: String = "items/item", fields: [String] = ["name"]) -> PipelineError? {
         do {
             _ = try read(input, record: record, fields: fields)
             return nil
+        } catch let error as PipelineError {
+            return error
         } catch {
-            return "\(error)"
+            Issue.record("unexpected error: \(error)")
+            return nil
         }
     }
 }

@@ -8,111 +8,74 @@ import SourcesJSON
 import SourcesXML
 import Transforms
 
-/// Whole messages, with `file:line:col`, the source line and the caret, for each kind of mistake.
+/// Each kind of mistake: its code and where it points; the wording of the messages no bad-input case shows.
 @Suite struct PipelineLoaderErrorTests {
     // MARK: YAML
 
     @Test func yamlSyntaxError() {
-        expectLoadError(loaderBase.swapping("  Item:\n", "  Item\n"), """
-            pipelines/test.yaml:7:11: error: pipeline: invalid YAML: could not find expected ':' (while scanning a simple key at line 6, column 3)
-                unique: name
-                      ^
-            """)
+        expectLoadError(loaderBase.swapping("  Item:\n", "  Item\n"), .pipelineInvalidYAML, at: "pipelines/test.yaml:7:11")
     }
 
     @Test func duplicateKeyInABlockMapping() {
-        expectLoadError(loaderBase.swapping("name: test\n", "name: test\nversion: 1\n"), """
-            pipelines/test.yaml:3:1: error: pipeline: duplicate key 'version' in this mapping; the first one is on line 1
-            version: 1
-            ^
-            """)
+        let error = expectLoadError(loaderBase.swapping("name: test\n", "name: test\nversion: 1\n"),
+            .pipelineDuplicateKey, at: "pipelines/test.yaml:3:1")
+        #expect(error?.message == "duplicate key 'version' in this mapping; the first one is on line 1")
     }
 
     @Test func duplicateKeyInAFlowMapping() {
-        expectLoadError(loaderBase.swapping("read: { csv: data/items.csv }", "read: { csv: data/items.csv, header: true, header: false }"), """
-            pipelines/test.yaml:12:48: error: pipeline: duplicate key 'header' in this mapping; the first one is on line 12
-                read: { csv: data/items.csv, header: true, header: false }
-                                                           ^
-            """)
+        expectLoadError(loaderBase.swapping("read: { csv: data/items.csv }", "read: { csv: data/items.csv, header: true, header: false }"),
+            .pipelineDuplicateKey, at: "pipelines/test.yaml:12:48")
     }
 
     @Test func duplicateKeyThreeTimesPointsAtTheSecond() {
-        expectLoadError(loaderBase.swapping("name: test\n", "name: test\nname: again\nname: thrice\n"), """
-            pipelines/test.yaml:3:1: error: pipeline: duplicate key 'name' in this mapping; the first one is on line 2
-            name: again
-            ^
-            """)
+        expectLoadError(loaderBase.swapping("name: test\n", "name: test\nname: again\nname: thrice\n"),
+            .pipelineDuplicateKey, at: "pipelines/test.yaml:3:1")
     }
 
     @Test func keysEqualAsTextButNotAsYAMLAreDuplicates() {
-        expectLoadError(loaderBase.swapping("attributes: { name: string,", "attributes: { 1: string, \"1\": int, name: string,"), """
-            pipelines/test.yaml:8:30: error: pipeline: duplicate key '1' in this mapping; the first one is on line 8
-                attributes: { 1: string, "1": int, name: string, quantity: { type: float, default: 1 } }
-                                         ^
-            """)
+        expectLoadError(loaderBase.swapping("attributes: { name: string,", "attributes: { 1: string, \"1\": int, name: string,"),
+            .pipelineDuplicateKey, at: "pipelines/test.yaml:8:30")
     }
 
     @Test func secondDocument() {
-        expectLoadError(loaderBase + "\n---\nversion: 1", """
-            pipelines/test.yaml:15:1: error: pipeline: a pipeline file holds one YAML document, but another one starts here
-            ---
-            ^
-            """)
+        let error = expectLoadError(loaderBase + "\n---\nversion: 1", .pipelineInvalidYAML, at: "pipelines/test.yaml:15:1")
+        #expect(error?.message == "a pipeline file holds one YAML document, but another one starts here")
     }
 
     @Test func emptyFile() {
-        expectLoadError("# nothing here\n", "pipelines/test.yaml:1:1: error: pipeline: the pipeline file is empty")
+        expectLoadError("# nothing here\n", .pipelineEmptyFile, at: "pipelines/test.yaml:1:1")
     }
 
     @Test func topLevelMustBeAMapping() {
-        expectLoadError("- a\n- b\n", """
-            pipelines/test.yaml:1:1: error: pipeline: 'pipeline' expects a mapping of options, found a list
-            - a
-            ^
-            """)
+        expectLoadError("- a\n- b\n", .pipelineWrongType, at: "pipelines/test.yaml:1:1")
     }
 
     // MARK: Top level
 
     @Test func unknownTopLevelKeyWithSuggestion() {
-        expectLoadError(loaderBase + "\nreprot: { json: r.json }", """
-            pipelines/test.yaml:15:1: error: pipeline: unknown key 'reprot' in 'pipeline'; did you mean 'report'? \
-            (known keys: version, name, store, entities, sources, report, checks, on_reject, allow_empty)
-            reprot: { json: r.json }
-            ^
-            """)
+        expectLoadError(loaderBase + "\nreprot: { json: r.json }", .pipelineUnknownKey, at: "pipelines/test.yaml:15:1")
     }
 
     @Test func missingRequiredKey() {
-        expectLoadError(loaderBase.swapping("name: test\n", ""), """
-            pipelines/test.yaml:1:1: error: pipeline: 'pipeline' needs the key 'name' (The pipeline's name, shown in the report.)
-            version: 1
-            ^
-            """)
+        let error = expectLoadError(loaderBase.swapping("name: test\n", ""), .pipelineMissingKey, at: "pipelines/test.yaml:1:1")
+        #expect(error?.message == "'pipeline' needs the key 'name' (The pipeline's name, shown in the report.)")
     }
 
     @Test func versionTwo() {
-        expectLoadError(loaderBase.swapping("version: 1", "version: 2"), """
-            pipelines/test.yaml:1:10: error: pipeline: unsupported format version 2; this pipectl reads version 1
-            version: 2
-                     ^
-            """)
+        let error = expectLoadError(loaderBase.swapping("version: 1", "version: 2"),
+            .pipelineUnsupportedVersion, at: "pipelines/test.yaml:1:10")
+        #expect(error?.message == "unsupported format version 2; this pipectl reads version 1")
     }
 
     @Test func sourcesMustBeAList() {
-        expectLoadError(loaderBase.swapping("sources:\n", "sources: foo\nsources_: \n").components(separatedBy: "sources_:")[0], """
-            pipelines/test.yaml:10:10: error: pipeline: 'sources' expects a list of sources, found the value "foo"
-            sources: foo
-                     ^
-            """)
+        let error = expectLoadError(loaderBase.swapping("sources:\n", "sources: foo\nsources_: \n").components(separatedBy: "sources_:")[0],
+            .pipelineWrongType, at: "pipelines/test.yaml:10:10")
+        #expect(error?.message == #"'sources' expects a list of sources, found the value "foo""#)
     }
 
     @Test func onRejectValue() {
-        expectLoadError(loaderBase + "\non_reject: stop", """
-            pipelines/test.yaml:15:12: error: pipeline: 'on_reject' must be one of 'continue', 'fail', not 'stop'
-            on_reject: stop
-                       ^
-            """)
+        let error = expectLoadError(loaderBase + "\non_reject: stop", .pipelineValueNotAllowed, at: "pipelines/test.yaml:15:12")
+        #expect(error?.message == "'on_reject' must be one of 'continue', 'fail', not 'stop'")
     }
 
     // MARK: Store
@@ -120,199 +83,136 @@ import Transforms
     @Test func missingModelFile() {
         guard let error = loadTestPipelineError(loaderBase.swapping("store: { path: out.sqlite }", "store: { path: out.sqlite, model: App.xcdatamodeld }")) else { return }
         #expect(error.kind == .io)
+        #expect(error.code == .modelNotFound)
         #expect(error.location?.description == "pipelines/test.yaml:3:35")
-        #expect(error.message.hasPrefix("no such model: "))
         #expect(error.message.hasSuffix("/pipelines/App.xcdatamodeld"))
     }
 
     @Test func entityKeysAreChecked() {
-        expectLoadError(loaderBase.swapping("    unique: name", "    uniqe: name"), """
-            pipelines/test.yaml:7:5: error: pipeline: unknown key 'uniqe' in 'Item'; did you mean 'unique'? \
-            (known keys: unique, parent, abstract, attributes, relationships)
-                uniqe: name
-                ^
-            """)
+        expectLoadError(loaderBase.swapping("    unique: name", "    uniqe: name"),
+            .pipelineUnknownKey, at: "pipelines/test.yaml:7:5")
     }
 
     @Test func entitiesAreRequired() {
         let yaml = loaderBase.components(separatedBy: "entities:")[0] + "sources:" + loaderBase.components(separatedBy: "sources:")[1]
-        expectLoadError(yaml, """
-            pipelines/test.yaml:1:1: error: pipeline: the pipeline declares no entities: add an 'entities:' section or name the app's model in 'store.model'
-            version: 1
-            ^
-            """)
+        let error = expectLoadError(yaml, .pipelineNoEntities, at: "pipelines/test.yaml:1:1")
+        #expect(error?.message == "the pipeline declares no entities: add an 'entities:' section or name the app's model in 'store.model'")
     }
 
     // MARK: Sources
 
     @Test func misspelledReadOption() {
-        expectLoadError(loaderBase.swapping("read: { csv: data/items.csv }", "read: { csv: data/items.csv, delimter: \";\" }"), """
-            pipelines/test.yaml:12:34: error: pipeline: unknown key 'delimter' in 'read'; did you mean 'delimiter'? \
-            (known keys: encoding, delimiter, header, columns)
-                read: { csv: data/items.csv, delimter: ";" }
-                                             ^
-            """)
+        expectLoadError(loaderBase.swapping("read: { csv: data/items.csv }", "read: { csv: data/items.csv, delimter: \";\" }"),
+            .pipelineUnknownKey, at: "pipelines/test.yaml:12:34")
     }
 
     @Test func wrongReadOptionValue() {
-        expectLoadError(loaderBase.swapping("read: { csv: data/items.csv }", "read: { csv: data/items.csv, header: maybe }"), """
-            pipelines/test.yaml:12:42: error: pipeline: 'header' expects true or false, found the value "maybe"
-                read: { csv: data/items.csv, header: maybe }
-                                                     ^
-            """)
+        expectLoadError(loaderBase.swapping("read: { csv: data/items.csv }", "read: { csv: data/items.csv, header: maybe }"),
+            .pipelineWrongType, at: "pipelines/test.yaml:12:42")
     }
 
     @Test func readerValidationRuns() {
-        expectLoadError(loaderBase.swapping("read: { csv: data/items.csv }", "read: { csv: data/items.csv, header: false }"), """
-            pipelines/test.yaml:12:42: error: pipeline: header: false needs 'columns' to name the fields, e.g. columns: [name, quantity, unit]
-                read: { csv: data/items.csv, header: false }
-                                                     ^
-            """)
+        expectLoadError(loaderBase.swapping("read: { csv: data/items.csv }", "read: { csv: data/items.csv, header: false }"),
+            .pipelineMissingKey, at: "pipelines/test.yaml:12:42")
     }
 
     @Test func unknownReaderFormat() {
-        expectLoadError(loaderBase.swapping("read: { csv: data/items.csv }", "read: { cvsv: data/items.csv }"), """
-            pipelines/test.yaml:12:13: error: pipeline: unknown reader format 'cvsv'; did you mean 'csv'? (formats: csv, xml, json, jsonl, plist, xlsx)
-                read: { cvsv: data/items.csv }
-                        ^
-            """)
+        let error = expectLoadError(loaderBase.swapping("read: { csv: data/items.csv }", "read: { cvsv: data/items.csv }"),
+            .pipelineUnknownFormat, at: "pipelines/test.yaml:12:13")
+        #expect(error?.message == "unknown reader format 'cvsv'; did you mean 'csv'? (formats: csv, xml, json, jsonl, plist, xlsx)")
     }
 
     @Test func readWithoutFormat() {
-        expectLoadError(loaderBase.swapping("read: { csv: data/items.csv }", "read: { header: true }"), """
-            pipelines/test.yaml:12:11: error: pipeline: 'read' needs a key naming the format and the input file, \
-            e.g. 'csv: data/items.csv' (formats: csv, xml, json, jsonl, plist, xlsx)
-                read: { header: true }
-                      ^
-            """)
+        let error = expectLoadError(loaderBase.swapping("read: { csv: data/items.csv }", "read: { header: true }"),
+            .pipelineMissingKey, at: "pipelines/test.yaml:12:11")
+        #expect(error?.message == "'read' needs a key naming the format and the input file, e.g. 'csv: data/items.csv' (formats: csv, xml, json, jsonl, plist, xlsx)")
     }
 
     @Test func missingInputFile() {
-        let missing = loaderSandbox.appendingPathComponent("pipelines/data/missing.csv").standardizedFileURL.path
-        expectLoadError(loaderBase.swapping("data/items.csv", "data/missing.csv"), """
-            pipelines/test.yaml:12:18: error: pipeline: no such file: \(missing)
-                read: { csv: data/missing.csv }
-                             ^
-            """, kind: .io)
+        expectLoadError(loaderBase.swapping("data/items.csv", "data/missing.csv"),
+            .inputNotFound, at: "pipelines/test.yaml:12:18", kind: .io)
     }
 
     @Test func inputIsADirectory() {
-        let folder = loaderSandbox.appendingPathComponent("pipelines/data").standardizedFileURL.path
-        expectLoadError(loaderBase.swapping("data/items.csv", "data"), """
-            pipelines/test.yaml:12:18: error: pipeline: \(folder) is a directory, not an input file
-                read: { csv: data }
-                             ^
-            """, kind: .io)
+        expectLoadError(loaderBase.swapping("data/items.csv", "data"),
+            .inputIsAFolder, at: "pipelines/test.yaml:12:18", kind: .io)
     }
 
     @Test func unknownTransform() {
-        expectLoadError(loaderBase.swapping("    load:\n", "    transform:\n      - trimm: all\n    load:\n"), """
-            pipelines/test.yaml:14:9: error: pipeline: unknown transform 'trimm'; did you mean 'trim'? (transforms: trim, number, date, default, set, rename, split, map, uuid, template, keep, drop)
-                  - trimm: all
-                    ^
-            """)
+        let error = expectLoadError(loaderBase.swapping("    load:\n", "    transform:\n      - trimm: all\n    load:\n"),
+            .pipelineUnknownTransform, at: "pipelines/test.yaml:14:9")
+        #expect(error?.message == "unknown transform 'trimm'; did you mean 'trim'? (transforms: trim, number, date, default, set, rename, split, map, uuid, template, keep, drop)")
     }
 
     @Test func transformOptionsAreCheckedAtLoad() {
-        expectLoadError(loaderBase.swapping("    load:\n", "    transform:\n      - number: { field: [quantity] }\n    load:\n"), """
-            pipelines/test.yaml:14:19: error: pipeline: unknown key 'field' in 'number'; did you mean 'fields'? \
-            (known keys: fields, decimal, grouping)
-                  - number: { field: [quantity] }
-                              ^
-            """)
+        expectLoadError(loaderBase.swapping("    load:\n", "    transform:\n      - number: { field: [quantity] }\n    load:\n"),
+            .pipelineUnknownKey, at: "pipelines/test.yaml:14:19")
     }
 
     @Test func duplicateSourceName() {
         let second = "  - name: items\n    read: { csv: data/items.csv }\n    load: { Unit: { name: unit } }\n"
-        expectLoadError(loaderBase + "\n" + second, """
-            pipelines/test.yaml:15:11: error: pipeline: there is already a source named 'items' (line 11); source names must be unique
-              - name: items
-                      ^
-            """)
+        let error = expectLoadError(loaderBase + "\n" + second, .pipelineDuplicateName, at: "pipelines/test.yaml:15:11")
+        #expect(error?.message == "there is already a source named 'items' (line 11); source names must be unique")
     }
 
     // MARK: Loads
 
     @Test func unknownEntityInLoad() {
-        expectLoadError(loaderBase.swapping("      Item: { name: name,", "      Iten: { name: name,"), """
-            pipelines/test.yaml:14:7: error: pipeline: unknown entity 'Iten'; did you mean 'Item'? (entities: Unit, Item)
-                  Iten: { name: name, unit: { Unit: { name: unit } } }
-                  ^
-            """)
+        let error = expectLoadError(loaderBase.swapping("      Item: { name: name,", "      Iten: { name: name,"),
+            .pipelineUnknownEntity, at: "pipelines/test.yaml:14:7")
+        #expect(error?.message == "unknown entity 'Iten'; did you mean 'Item'? (entities: Unit, Item)")
     }
 
     @Test func unknownAttributeInLoad() {
-        expectLoadError(loaderBase.swapping("{ name: name, unit:", "{ name: name, quantty: qty, unit:"), """
-            pipelines/test.yaml:14:27: error: pipeline: entity 'Item' has no attribute 'quantty'; did you mean 'quantity'?
-                  Item: { name: name, quantty: qty, unit: { Unit: { name: unit } } }
-                                      ^
-            """)
+        let error = expectLoadError(loaderBase.swapping("{ name: name, unit:", "{ name: name, quantty: qty, unit:"),
+            .pipelineUnknownAttribute, at: "pipelines/test.yaml:14:27")
+        #expect(error?.message == "entity 'Item' has no attribute 'quantty'; did you mean 'quantity'?")
     }
 
     @Test func unknownRelationshipInLoad() {
-        expectLoadError(loaderBase.swapping("unit: { Unit: { name: unit } }", "units: { Unit: { name: unit } }"), """
-            pipelines/test.yaml:14:27: error: pipeline: entity 'Item' has no relationship 'units'; did you mean 'unit'?
-                  Item: { name: name, units: { Unit: { name: unit } } }
-                                      ^
-            """)
+        expectLoadError(loaderBase.swapping("unit: { Unit: { name: unit } }", "units: { Unit: { name: unit } }"),
+            .pipelineUnknownRelationship, at: "pipelines/test.yaml:14:27")
     }
 
     @Test func linkTargetWithoutUniqueKey() {
-        expectLoadError(loaderBase.swapping("  Unit: { unique: name, attributes", "  Unit: { attributes"), """
-            pipelines/test.yaml:14:35: error: pipeline: 'Unit' has no unique key, so the record to link cannot be found: \
-            give 'Unit' one with 'unique:' under 'entities'
-                  Item: { name: name, unit: { Unit: { name: unit } } }
-                                              ^
-            """)
+        let error = expectLoadError(loaderBase.swapping("  Unit: { unique: name, attributes", "  Unit: { attributes"),
+            .pipelineNoUniqueKey, at: "pipelines/test.yaml:14:35")
+        #expect(error?.message == "'Unit' has no unique key, so the record to link cannot be found: give 'Unit' one with 'unique:' under 'entities'")
     }
 
     @Test func linkMustSetTheTargetsKey() {
-        expectLoadError(loaderBase.swapping("  Unit: { unique: name, attributes: { name: string } }",
+        let error = expectLoadError(loaderBase.swapping("  Unit: { unique: name, attributes: { name: string } }",
                               "  Unit: { unique: name, attributes: { name: string, symbol: string } }")
-                        .swapping("{ Unit: { name: unit } }", "{ Unit: { symbol: unit } }"), """
-            pipelines/test.yaml:14:35: error: pipeline: the link to 'Unit' must set its unique key: 'name' is missing
-                  Item: { name: name, unit: { Unit: { symbol: unit } } }
-                                              ^
-            """)
+                        .swapping("{ Unit: { name: unit } }", "{ Unit: { symbol: unit } }"), .pipelineUniqueKeyNotLoaded, at: "pipelines/test.yaml:14:35")
+        #expect(error?.message == "the link to 'Unit' must set its unique key: 'name' is missing")
     }
 
     @Test func linkTargetMustBeTheDestination() {
-        expectLoadError(loaderBase.swapping("{ Unit: { name: unit } }", "{ Item: { name: unit } }"), """
-            pipelines/test.yaml:14:35: error: pipeline: relationship 'Item.unit' leads to 'Unit', and 'Item' is not 'Unit' \
-            or one of its sub-entities
-                  Item: { name: name, unit: { Item: { name: unit } } }
-                                              ^
-            """)
+        let error = expectLoadError(loaderBase.swapping("{ Unit: { name: unit } }", "{ Item: { name: unit } }"),
+            .pipelineWrongDestination, at: "pipelines/test.yaml:14:35")
+        #expect(error?.message == "relationship 'Item.unit' leads to 'Unit', and 'Item' is not 'Unit' or one of its sub-entities")
     }
 
     @Test func abstractEntityLoaded() {
-        expectLoadError(loaderBase.swapping("  Item:\n    unique: name\n", """
+        let error = expectLoadError(loaderBase.swapping("  Item:\n    unique: name\n", """
               Thing: { abstract: true, unique: name, attributes: { name: string } }
               Item:
                 parent: Thing
 
-            """).swapping("{ name: string, quantity:", "{ quantity:").swapping("      Item: { name: name,", "      Thing: { name: name,"), """
-            pipelines/test.yaml:15:7: error: pipeline: entity 'Thing' is abstract: load one of its sub-entities (Item)
-                  Thing: { name: name, unit: { Unit: { name: unit } } }
-                  ^
-            """)
+            """).swapping("{ name: string, quantity:", "{ quantity:").swapping("      Item: { name: name,", "      Thing: { name: name,"),
+            .pipelineAbstractEntity, at: "pipelines/test.yaml:15:7")
+        #expect(error?.message == "entity 'Thing' is abstract: load one of its sub-entities (Item)")
     }
 
     @Test func loadedEntityMustSetItsUniqueKey() {
-        expectLoadError(loaderBase.swapping("      Item: { name: name,", "      Item: { quantity: qty,"), """
-            pipelines/test.yaml:14:7: error: pipeline: loading 'Item' must set its unique key: 'name' is missing
-                  Item: { quantity: qty, unit: { Unit: { name: unit } } }
-                  ^
-            """)
+        expectLoadError(loaderBase.swapping("      Item: { name: name,", "      Item: { quantity: qty,"),
+            .pipelineUniqueKeyNotLoaded, at: "pipelines/test.yaml:14:7")
     }
 
     @Test func relationshipNeedsALink() {
-        expectLoadError(loaderBase.swapping("unit: { Unit: { name: unit } }", "unit: unit"), """
-            pipelines/test.yaml:14:33: error: pipeline: relationship 'Item.unit' links a record found by its unique key: \
-            write '{ Unit: { name: field } }', found the value "unit"
-                  Item: { name: name, unit: unit }
-                                            ^
-            """)
+        let error = expectLoadError(loaderBase.swapping("unit: { Unit: { name: unit } }", "unit: unit"),
+            .pipelineWrongType, at: "pipelines/test.yaml:14:33")
+        #expect(error?.message == #"relationship 'Item.unit' links a record found by its unique key: write '{ Unit: { name: field } }', found the value "unit""#)
     }
 
     @Test func subEntitiesInheritKeysAndAttributes() throws {
@@ -337,7 +237,8 @@ import Transforms
             _ = try PipelineLoader.load(contentsOf: file, registry: loaderTestRegistry)
             Issue.record("a missing pipeline file loaded")
         } catch let error as PipelineError {
-            #expect(error.description == "pipelines/nope.yaml: error: pipeline: no such file")
+            #expect(error.code == .pipelineNotFound)
+            #expect(error.location?.description == "pipelines/nope.yaml")
             #expect(error.kind == .io)
         } catch {
             Issue.record("unexpected \(error)")

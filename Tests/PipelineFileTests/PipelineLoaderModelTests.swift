@@ -52,8 +52,8 @@ import Transforms
         try PipelineLoader.load(yaml: yaml, file: loaderTestFile, registry: Self.registry)
     }
 
-    func error(_ yaml: String) -> String? {
-        do { _ = try load(yaml) } catch let error as PipelineError { return error.description } catch { return "\(error)" }
+    func error(_ yaml: String) -> PipelineError? {
+        do { _ = try load(yaml) } catch let error as PipelineError { return error } catch { Issue.record("unexpected error: \(error)") }
         return nil
     }
 
@@ -70,40 +70,33 @@ import Transforms
     @Test func withoutEntitiesTheModelIsTakenAsItIs() throws {
         let yaml = Self.base.swapping("entities:\n  Unit: { unique: name }\n  Item: { unique: name, attributes: { quantity: float } }\n", "")
         // Find-or-create needs a unique key, which only the pipeline can give.
-        #expect(error(yaml)?.contains("'Unit' has no unique key") == true)
+        #expect(error(yaml)?.code == .pipelineNoUniqueKey)
     }
 
     @Test func mismatchesAreErrorsAtTheirLocation() {
-        #expect(error(Self.base.swapping("  Unit: { unique: name }", "  Unti: { unique: name }")) == """
-            pipelines/test.yaml:5:3: error: pipeline: the model has no entity 'Unti'; did you mean 'Unit'? (entities: Item, Unit)
-              Unti: { unique: name }
-              ^
-            """)
-        #expect(error(Self.base.swapping("attributes: { quantity: float }", "attributes: { quantity: double }")) == """
-            pipelines/test.yaml:6:49: error: pipeline: Item.quantity is float in the model, not double
-              Item: { unique: name, attributes: { quantity: double } }
-                                                            ^
-            """)
-        #expect(error(Self.base.swapping("attributes: { quantity: float }", "attributes: { amount: float }")) == """
-            pipelines/test.yaml:6:39: error: pipeline: the model's 'Item' has no attribute 'amount'; did you mean 'count'? (attributes: name, quantity, count, code)
-              Item: { unique: name, attributes: { amount: float } }
-                                                  ^
-            """)
-        #expect(error(Self.base.swapping("attributes: { quantity: float }", "attributes: { quantity: { type: float, default: 2 } }")) == """
-            pipelines/test.yaml:6:64: error: pipeline: 'default' of Item.quantity comes from the model file; change it there
-              Item: { unique: name, attributes: { quantity: { type: float, default: 2 } } }
-                                                                           ^
-            """)
-        #expect(error(Self.base.swapping("  Unit: { unique: name }", "  Unit: { unique: nme }")) == """
-            pipelines/test.yaml:5:19: error: pipeline: unique key 'nme' is not an attribute or to-one relationship of 'Unit' in the model; did you mean 'name'? (attributes: name)
-              Unit: { unique: nme }
-                              ^
-            """)
+        let entity = error(Self.base.swapping("  Unit: { unique: name }", "  Unti: { unique: name }"))
+        #expect(entity?.code == .pipelineUnknownEntity)
+        #expect(entity?.location?.description == "pipelines/test.yaml:5:3")
+        let type = error(Self.base.swapping("attributes: { quantity: float }", "attributes: { quantity: double }"))
+        #expect(type?.code == .pipelineTypeMismatch)
+        #expect(type?.location?.description == "pipelines/test.yaml:6:49")
+        #expect(type?.message == "Item.quantity is float in the model, not double")
+        let attribute = error(Self.base.swapping("attributes: { quantity: float }", "attributes: { amount: float }"))
+        #expect(attribute?.code == .pipelineUnknownAttribute)
+        #expect(attribute?.location?.description == "pipelines/test.yaml:6:39")
+        let owned = error(Self.base.swapping("attributes: { quantity: float }", "attributes: { quantity: { type: float, default: 2 } }"))
+        #expect(owned?.code == .pipelineOwnedByModel)
+        #expect(owned?.location?.description == "pipelines/test.yaml:6:64")
+        #expect(owned?.message == "'default' of Item.quantity comes from the model file; change it there")
+        let key = error(Self.base.swapping("  Unit: { unique: name }", "  Unit: { unique: nme }"))
+        #expect(key?.code == .pipelineUnknownAttribute)
+        #expect(key?.location?.description == "pipelines/test.yaml:5:19")
     }
 
     @Test func withoutAModelReaderModelFilesAreRefused() throws {
-        #expect(throws: PipelineError.self) {
+        let error = #expect(throws: PipelineError.self) {
             try PipelineLoader.load(yaml: Self.base, file: loaderTestFile, registry: loaderTestRegistry)
         }
+        #expect(error?.code == .pipelineModelFilesUnsupported)
     }
 }

@@ -50,13 +50,17 @@ func loadTestPipelineError(_ yaml: String, sourceLocation: SourceLocation = #_so
     return nil
 }
 
-/// Asserts the whole message (location, text, source line and caret).
-func expectLoadError(_ yaml: String, _ expected: String, kind: PipelineError.Kind = .invalidPipeline,
-                 sourceLocation: SourceLocation = #_sourceLocation) {
-    guard let error = loadTestPipelineError(yaml, sourceLocation: sourceLocation) else { return }
-    #expect(error.description == expected, sourceLocation: sourceLocation)
+/// Asserts what code decides on: the error's code, kind and stage, and where it points. Returns
+/// the error for a test that also checks the wording of a message nothing else shows users.
+@discardableResult
+func expectLoadError(_ yaml: String, _ code: PipelineError.Code, at location: String, kind: PipelineError.Kind = .invalidPipeline,
+                     sourceLocation: SourceLocation = #_sourceLocation) -> PipelineError? {
+    guard let error = loadTestPipelineError(yaml, sourceLocation: sourceLocation) else { return nil }
+    #expect(error.code == code, sourceLocation: sourceLocation)
+    #expect(error.location?.description == location, sourceLocation: sourceLocation)
     #expect(error.kind == kind, sourceLocation: sourceLocation)
     #expect(error.stage == "pipeline", sourceLocation: sourceLocation)
+    return error
 }
 
 /// A small valid pipeline; tests change one line of it.

@@ -54,7 +54,8 @@ struct ImportLogTests {
                             temporaryDirectory: URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)"))
         let duplicate = ImportLog.Duplicate(entity: "Item", key: "name=Milk", first: Location(file: "a.csv", line: 2),
                                             again: Location(file: "a.csv", line: 3), differences: [], updated: false)
-        #expect(throws: PipelineError.self) { try log.duplicate(duplicate) }
+        let error = #expect(throws: PipelineError.self) { try log.duplicate(duplicate) }
+        #expect(error?.code == .tempCannotCreate)
         #expect(log.duplicates.isEmpty)
     }
 }

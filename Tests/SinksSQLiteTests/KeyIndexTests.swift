@@ -275,7 +275,8 @@ struct KeyIndexTests {
         let at = Location(file: "items.csv", line: 2)
         try index.insert(.text("a"), rowID: 1, first: at)
         try index.insert(.text("b"), rowID: 2, first: at)
-        #expect(throws: PipelineError.self) { try index.insert(.text("c"), rowID: 3, first: at) }
+        let error = #expect(throws: PipelineError.self) { try index.insert(.text("c"), rowID: 3, first: at) }
+        #expect(error?.code == .tempCannotCreate)
         #expect(try index.lookup(.text("b"))?.rowID == 2)
     }
 

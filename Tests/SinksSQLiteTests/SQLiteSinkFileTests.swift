@@ -64,8 +64,9 @@ struct SQLiteSinkFileTests {
             let wal = target.path + "-wal"
             let before = try (Data(contentsOf: target), Data(contentsOf: URL(fileURLWithPath: wal)))
             #expect(before.1.count > 32)
-            let message = pipelineError { try buildStore(at: target, Self.records) }
-            #expect(message?.contains("'\(wal)' beside the store holds changes not yet in it") == true, "\(message ?? "")")
+            let error = pipelineError { try buildStore(at: target, Self.records) }
+            #expect(error?.code == .storeInUse, "\(String(describing: error))")
+            #expect(error?.message.hasPrefix("'\(wal)' beside the store holds changes not yet in it") == true, "\(String(describing: error))")
             #expect(try Data(contentsOf: target) == before.0)
             #expect(try Data(contentsOf: URL(fileURLWithPath: wal)) == before.1)
             #expect(try app.rows("SELECT text FROM note") == [[.text("kept")]])
@@ -87,9 +88,10 @@ struct SQLiteSinkFileTests {
             try sink.finish(log: log)
             #expect(!FileManager.default.fileExists(atPath: building.path))
             #expect(try SQLiteStore(readingAt: target).scalar("SELECT count(*) FROM Item") == .integer(2))
-            #expect(pipelineError { try sink.finish(log: log) } == "error: sqlite: the store '\(target.standardizedFileURL.path)' was already finished")
-            #expect(pipelineError { try sink.write(Self.records[0], onDuplicate: .keep, log: log) }
-                        == "error: sqlite: the store '\(target.standardizedFileURL.path)' was already finished")
+            let finished = pipelineError { try sink.finish(log: log) }
+            expectError(finished, .storeNotBuilding, at: nil)
+            #expect(finished?.message == "the store '\(target.standardizedFileURL.path)' was already finished")
+            expectError(pipelineError { try sink.write(Self.records[0], onDuplicate: .keep, log: log) }, .storeNotBuilding, at: nil)
         }
     }
 
@@ -107,7 +109,9 @@ struct SQLiteSinkFileTests {
             #expect(try Data(contentsOf: target) == before)
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["store.sqlite"])
             sink.discard()  // a second discard does nothing
-            #expect(pipelineError { try sink.finish(log: log) } == "error: sqlite: the store '\(target.path)' was already discarded")
+            let discarded = pipelineError { try sink.finish(log: log) }
+            expectError(discarded, .storeNotBuilding, at: nil)
+            #expect(discarded?.message.hasSuffix("was already discarded") == true)
 
             // Dropping an unfinished sink is a discard.
             do {
@@ -142,8 +146,8 @@ struct SQLiteSinkFileTests {
             try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: locked.path)
             let target = locked.appendingPathComponent("store.sqlite")
             let error = pipelineError { _ = try SQLiteSink(settings: StoreSettings(path: target, location: storeEntry), model: Grocery.model) }
-            #expect(error == "grocery.yaml:4:3: error: sqlite: cannot write the store '\(target.path)': "
-                        + "the folder '\(locked.path)' is not writable (Permission denied)")
+            expectError(error, .storeFolderNotWritable, at: "grocery.yaml:4:3")
+            #expect(error?.message == "cannot write the store '\(target.path)': the folder '\(locked.path)' is not writable (Permission denied)")
         }
     }
 
@@ -153,8 +157,7 @@ struct SQLiteSinkFileTests {
             let target = folder.appendingPathComponent("store.sqlite")
             try FileManager.default.createDirectory(at: target, withIntermediateDirectories: false)
             let error = pipelineError { _ = try SQLiteSink(settings: StoreSettings(path: target, location: storeEntry), model: Grocery.model) }
-            #expect(error == "grocery.yaml:4:3: error: sqlite: the store path '\(target.path)' is a folder; "
-                        + "name the store file inside it, such as '\(target.path)/Store.sqlite'")
+            expectError(error, .storePathIsAFolder, at: "grocery.yaml:4:3")
         }
     }
 
@@ -165,7 +168,8 @@ struct SQLiteSinkFileTests {
             try Data().write(to: file)
             let target = file.appendingPathComponent("store.sqlite")
             let error = pipelineError { _ = try SQLiteSink(settings: StoreSettings(path: target, location: storeEntry), model: Grocery.model) }
-            #expect(error == "grocery.yaml:4:3: error: sqlite: cannot write the store '\(target.path)': '\(file.path)' is not a folder")
+            expectError(error, .storeParentNotAFolder, at: "grocery.yaml:4:3")
+            #expect(error?.message == "cannot write the store '\(target.path)': '\(file.path)' is not a folder")
         }
     }
 }

@@ -27,20 +27,25 @@ struct SQLiteStoreTests {
             let target = folder.appendingPathComponent("store.sqlite")
             try buildStore(at: target, [])
             let store = try SQLiteStore(readingAt: target)
-            #expect(pipelineError { _ = try store.rows("SELECT * FROM Nope") }
-                        == "error: sqlite: cannot prepare SQL: no such table: Nope; SQL: SELECT * FROM Nope")
-            #expect(pipelineError { _ = try store.rows("SELECT 1; SELECT 2") }
-                        == "error: sqlite: cannot prepare SQL: it holds more than one statement; SQL: SELECT 1; SELECT 2")
-            #expect(pipelineError { _ = try store.rows("DELETE FROM Item") }
-                        == "error: sqlite: SQL failed: attempt to write a readonly database; SQL: DELETE FROM Item")
+            let table = pipelineError { _ = try store.rows("SELECT * FROM Nope") }
+            expectError(table, .sqliteFailed, at: nil)
+            #expect(table?.message == "cannot prepare SQL: no such table: Nope; SQL: SELECT * FROM Nope")
+            let two = pipelineError { _ = try store.rows("SELECT 1; SELECT 2") }
+            expectError(two, .sqliteFailed, at: nil)
+            #expect(two?.message.hasSuffix("; SQL: SELECT 1; SELECT 2") == true)
+            let write = pipelineError { _ = try store.rows("DELETE FROM Item") }
+            expectError(write, .sqliteFailed, at: nil)
+            #expect(write?.message.hasSuffix("; SQL: DELETE FROM Item") == true)
 
             let missing = folder.appendingPathComponent("missing.sqlite")
-            #expect(pipelineError { _ = try SQLiteStore(readingAt: missing) }
-                        == "error: sqlite: cannot open '\(missing.path)': unable to open database file")
+            let open = pipelineError { _ = try SQLiteStore(readingAt: missing) }
+            expectError(open, .sqliteCannotOpen, at: nil)
+            #expect(open?.message.contains("'\(missing.path)'") == true)
             let text = folder.appendingPathComponent("notes.txt")
             try Data(String(repeating: "not a database\n", count: 100).utf8).write(to: text)
-            #expect(pipelineError { _ = try SQLiteStore(readingAt: text) }
-                        == "error: sqlite: '\(text.path)' is not a readable SQLite store: file is not a database")
+            let notStore = pipelineError { _ = try SQLiteStore(readingAt: text) }
+            expectError(notStore, .sqliteNotADatabase, at: nil)
+            #expect(notStore?.message.contains("'\(text.path)'") == true)
         }
     }
 }

@@ -5,6 +5,7 @@ import SinksSQLite
 @testable import CoreDataFormat
 @testable import StoreTools
 import SQLite
+import Testing
 
 /// The grocery model of the design document, built in code.
 enum Grocery {
@@ -86,16 +87,26 @@ func buildStore(at target: URL, model: StoreModel = Grocery.model, metadata: [(k
     return log
 }
 
-/// Runs `body` and returns the description of the `PipelineError` it throws, or nil.
-func pipelineError(_ body: () throws -> Void) -> String? {
+/// Runs `body` and returns the `PipelineError` it throws, or nil.
+func pipelineError(_ body: () throws -> Void) -> PipelineError? {
     do {
         try body()
         return nil
     } catch let error as PipelineError {
-        return error.description
+        return error
     } catch {
-        return "unexpected \(type(of: error)): \(error)"
+        Issue.record("unexpected \(type(of: error)): \(error)")
+        return nil
     }
+}
+
+/// Checks a thrown `PipelineError` by what code decides on: its code and where it points
+/// (`nil` for an error that points nowhere). The wording is the bad-input corpus's to check.
+func expectError(_ error: PipelineError?, _ code: PipelineError.Code, at location: String?,
+                 sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(error != nil, "no error thrown", sourceLocation: sourceLocation)
+    #expect(error?.code == code, sourceLocation: sourceLocation)
+    #expect(error?.location?.description == location, sourceLocation: sourceLocation)
 }
 
 /// A location in a pipeline file, for errors about the store as a whole.

@@ -1,6 +1,7 @@
 import Foundation
 import Diagnostics
 import Pipeline
+import Testing
 @testable import SourcesCSV
 
 /// Everything a reader hands out for one file.
@@ -53,13 +54,16 @@ enum CSVTest {
         return result
     }
 
-    /// The message of the `PipelineError` that reading `input` throws, or nil if it reads fine.
-    static func failure(_ input: Input, _ options: CSVReader.Options = .init(), chunkSize: Int? = nil) -> String? {
+    /// The `PipelineError` that reading `input` throws, or nil if it reads fine.
+    static func failure(_ input: Input, _ options: CSVReader.Options = .init(), chunkSize: Int? = nil) -> PipelineError? {
         do {
             _ = try read(input, options, chunkSize: chunkSize)
             return nil
+        } catch let error as PipelineError {
+            return error
         } catch {
-            return (error as? PipelineError)?.description ?? "unexpected error: \(error)"
+            Issue.record("unexpected error: \(error)")
+            return nil
         }
     }
 }

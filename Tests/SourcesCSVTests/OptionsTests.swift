@@ -1,17 +1,21 @@
 import Foundation
+import Diagnostics
 import Pipeline
 import Testing
 @testable import SourcesCSV
 
 @Suite("CSV options in pipeline files")
 struct OptionsTests {
-    /// The message of the error checking `read:` with these options throws, through the kind's `validate`.
-    func failure(_ options: [(String, ConfigNode)]) -> String? {
+    /// The error checking `read:` with these options throws, through the kind's `validate`.
+    func failure(_ options: [(String, ConfigNode)]) -> PipelineError? {
         do {
             try CSVReaderKind().validate(try Config.options(options))
             return nil
+        } catch let error as PipelineError {
+            return error
         } catch {
-            return "\(error)"
+            Issue.record("unexpected error: \(error)")
+            return nil
         }
     }
 
@@ -41,54 +45,58 @@ struct OptionsTests {
     }
 
     @Test func unknownKeySuggestsTheRightOne() {
-        #expect(failure([("encodng", Config.scalar("utf-8", column: 40))]) == """
-            pipelines/grocery.yaml:5:40: error: csv: unknown key 'encodng' in 'csv'; did you mean 'encoding'? \
-            (known keys: encoding, delimiter, header, columns)
-            """)
-        #expect(failure([("delimeter", Config.scalar(";"))])?.contains("did you mean 'delimiter'?") == true)
+        let error = failure([("encodng", Config.scalar("utf-8", column: 40))])
+        #expect(error?.code == .pipelineUnknownKey)
+        #expect(error?.location?.description == "pipelines/grocery.yaml:5:40")
+        #expect(failure([("delimeter", Config.scalar(";"))])?.message.contains("did you mean 'delimiter'?") == true)
     }
 
     @Test func unknownEncodingIsRefusedWithTheList() {
-        #expect(failure([("encoding", Config.scalar("latin9", column: 50))]) == """
-            pipelines/grocery.yaml:5:50: error: csv: 'encoding' must be one of 'auto', 'utf-8', 'utf-16', 'utf-16le', \
-            'utf-16be', 'windows-1252', 'macroman', not 'latin9'
-            """)
-        #expect(failure([("encoding", Config.scalar("utf8"))])?.hasSuffix("not 'utf8'; did you mean 'utf-8'?") == true)
+        let error = failure([("encoding", Config.scalar("latin9", column: 50))])
+        #expect(error?.code == .pipelineValueNotAllowed)
+        #expect(error?.location?.description == "pipelines/grocery.yaml:5:50")
+        #expect(failure([("encoding", Config.scalar("utf8"))])?.message.hasSuffix("not 'utf8'; did you mean 'utf-8'?") == true)
     }
 
     @Test func unknownDelimiterIsRefused() {
-        #expect(failure([("delimiter", Config.scalar(":", column: 44, quoted: true))]) == """
+        let error = failure([("delimiter", Config.scalar(":", column: 44, quoted: true))])
+        #expect(error?.code == .pipelineValueNotAllowed)
+        #expect(error?.description == """
             pipelines/grocery.yaml:5:44: error: csv: 'delimiter' must be auto, ",", ";", tab (or "\\t") or "|", not ':'
             """)
     }
 
     @Test func headerMustBeABool() {
-        #expect(failure([("header", Config.scalar("first", column: 30))]) == """
-            pipelines/grocery.yaml:5:30: error: csv: 'header' expects true or false, found the value "first"
-            """)
+        let error = failure([("header", Config.scalar("first", column: 30))])
+        #expect(error?.code == .pipelineWrongType)
+        #expect(error?.location?.description == "pipelines/grocery.yaml:5:30")
     }
 
     @Test func columnsWithAHeaderRowIsAContradiction() {
-        #expect(failure([("columns", Config.list(["name", "unit"], column: 33))]) == """
+        let error = failure([("columns", Config.list(["name", "unit"], column: 33))])
+        #expect(error?.code == .pipelineConflictingOptions)
+        #expect(error?.description == """
             pipelines/grocery.yaml:5:33: error: csv: 'columns' names the fields of a file without a header row, but \
             this file's first row is its header (remove 'columns', or set header: false if the file has no header row)
             """)
     }
 
     @Test func noHeaderNeedsColumns() {
-        #expect(failure([("header", Config.scalar("false", column: 30))]) == """
+        let error = failure([("header", Config.scalar("false", column: 30))])
+        #expect(error?.code == .pipelineMissingKey)
+        #expect(error?.description == """
             pipelines/grocery.yaml:5:30: error: csv: header: false needs 'columns' to name the fields, \
             e.g. columns: [name, quantity, unit]
             """)
     }
 
     @Test func columnNamesMustBeUniqueAndNonEmpty() {
-        #expect(failure([("header", Config.scalar("no")), ("columns", Config.list(["name", "unit", "name"], column: 40))]) == """
-            pipelines/grocery.yaml:5:53: error: csv: 'name' appears twice in 'columns' (field names must be unique)
-            """)
-        #expect(failure([("header", Config.scalar("no")), ("columns", Config.list(["name", ""], column: 40))]) == """
-            pipelines/grocery.yaml:5:47: error: csv: a field name in 'columns' is empty
-            """)
+        let twice = failure([("header", Config.scalar("no")), ("columns", Config.list(["name", "unit", "name"], column: 40))])
+        #expect(twice?.code == .pipelineDuplicateName)
+        #expect(twice?.location?.description == "pipelines/grocery.yaml:5:53")
+        let empty = failure([("header", Config.scalar("no")), ("columns", Config.list(["name", ""], column: 40))])
+        #expect(empty?.code == .pipelineEmptyValue)
+        #expect(empty?.location?.description == "pipelines/grocery.yaml:5:47")
     }
 
     @Test func makeReaderOpensAReaderWithTheOptions() throws {

@@ -223,37 +223,30 @@ struct TransformDateTests {
 
     @Test func optionErrors() {
         let zone = #"{ fields: added, format: "dd/MM/yyyy", timezone: Europe/Berln }"#
-        #expect(TransformFixture.pipelineError { _ = try TransformFixture.make("date", zone) }
-                    == "pipeline.yaml:12:64: error: date: unknown time zone 'Europe/Berln'; did you mean 'Europe/Berlin'?"
-                    + " (use an IANA name such as Europe/Berlin, or UTC)" + TransformFixture.caret("date", zone, at: 64))
+        let unknown = TransformFixture.expectError(.pipelineUnknownTimeZone, at: 64) { _ = try TransformFixture.make("date", zone) }
+        #expect(unknown?.message == "unknown time zone 'Europe/Berln'; did you mean 'Europe/Berlin'? (use an IANA name such as Europe/Berlin, or UTC)")
         #expect(TransformFixture.column("date", zone, of: "Europe/Berln") == 64)
 
         let noZone = #"{ fields: added, format: "dd/MM/yyyy" }"#
-        #expect(TransformFixture.pipelineError { _ = try TransformFixture.make("date", noZone) }
-                    == #"pipeline.yaml:12:40: error: date: 'date' needs 'timezone', the zone the values are in (an IANA name such as"#
-                    + #" Europe/Berlin, or UTC), as format "dd/MM/yyyy" has no UTC offset"# + TransformFixture.caret("date", noZone, at: 40))
+        let needsZone = TransformFixture.expectError(.pipelineMissingKey, at: 40) { _ = try TransformFixture.make("date", noZone) }
+        #expect(needsZone?.message == #"'date' needs 'timezone', the zone the values are in (an IANA name such as"#
+                    + #" Europe/Berlin, or UTC), as format "dd/MM/yyyy" has no UTC offset"#)
 
         let noFormat = "{ fields: added, timezone: UTC }"
-        #expect(TransformFixture.pipelineError { _ = try TransformFixture.make("date", noFormat) }
-                    == "pipeline.yaml:12:15: error: date: 'date' needs 'format' (or 'formats', a list tried in order)"
-                    + TransformFixture.caret("date", noFormat, at: 15))
+        TransformFixture.expectError(.pipelineMissingKey, at: 15) { _ = try TransformFixture.make("date", noFormat) }
 
         let both = #"{ fields: added, format: "dd/MM/yyyy", formats: ["yyyy"], timezone: UTC }"#
-        #expect(TransformFixture.pipelineError { _ = try TransformFixture.make("date", both) }
-                    == "pipeline.yaml:12:63: error: date: use either 'format' or 'formats', not both"
-                    + TransformFixture.caret("date", both, at: 63))
+        TransformFixture.expectError(.pipelineConflictingOptions, at: 63) { _ = try TransformFixture.make("date", both) }
 
         let letter = #"{ fields: added, format: "dd/MM/yyyy QQ", timezone: UTC }"#
-        #expect(TransformFixture.pipelineError { _ = try TransformFixture.make("date", letter) }
-                    == #"pipeline.yaml:12:40: error: date: format "dd/MM/yyyy QQ": 'QQ' is not supported (supported: yyyy, yy,"#
+        let unsupported = TransformFixture.expectError(.dateInvalidFormat, at: 40) { _ = try TransformFixture.make("date", letter) }
+        #expect(unsupported?.message == #"format "dd/MM/yyyy QQ": 'QQ' is not supported (supported: yyyy, yy,"#
                     + " M, MM, MMM, MMMM, d, dd, H, HH, h, hh, a, m, mm, s, ss, S to SSSSSSSSS, EEE, EEEE, X, XX, XXX, x, xx, xxx, Z, ZZZZZ;"
-                    + " quote literal letters: 'T')"
-                    + TransformFixture.caret("date", letter, at: 40))
+                    + " quote literal letters: 'T')")
 
         let quote = #"{ fields: added, format: "yyyy-MM-dd'T", timezone: UTC }"#
-        #expect(TransformFixture.pipelineError { _ = try TransformFixture.make("date", quote) }
-                    == #"pipeline.yaml:12:40: error: date: format "yyyy-MM-dd'T": a quote opened at character 11 is not closed"#
-                    + TransformFixture.caret("date", quote, at: 40))
+        let open = TransformFixture.expectError(.dateInvalidFormat, at: 40) { _ = try TransformFixture.make("date", quote) }
+        #expect(open?.message == #"format "yyyy-MM-dd'T": a quote opened at character 11 is not closed"#)
     }
 
     @Test("formats that cannot work are errors", arguments: [
@@ -266,20 +259,17 @@ struct TransformDateTests {
     ])
     func badFormats(format: String, problem: String) {
         let text = Self.options(format, "UTC")
-        #expect(TransformFixture.pipelineError { _ = try TransformFixture.make("date", text) }
-                    == "pipeline.yaml:12:40: error: date: format \"\(format)\": \(problem)"
-                    + TransformFixture.caret("date", text, at: 40))
+        let error = TransformFixture.expectError(.dateInvalidFormat, at: 40) { _ = try TransformFixture.make("date", text) }
+        #expect(error?.message == "format \"\(format)\": \(problem)")
     }
 
     @Test func pivotErrors() {
         let missing = #"{ fields: added, formats: ["yyyy-MM-dd", "dd.MM.yy"], timezone: UTC }"#
-        #expect(TransformFixture.pipelineError { _ = try TransformFixture.make("date", missing) }
-                    == "pipeline.yaml:12:56: error: date: 'yy' needs 'pivot', the first year two-digit years stand for"
-                    + " (pivot: 1950 reads 00-49 as 2000-2049 and 50-99 as 1950-1999)" + TransformFixture.caret("date", missing, at: 56))
+        let needsPivot = TransformFixture.expectError(.pipelineMissingKey, at: 56) { _ = try TransformFixture.make("date", missing) }
+        #expect(needsPivot?.message == "'yy' needs 'pivot', the first year two-digit years stand for"
+                    + " (pivot: 1950 reads 00-49 as 2000-2049 and 50-99 as 1950-1999)")
         let unused = #"{ fields: added, format: "dd.MM.yyyy", pivot: 1950, timezone: UTC }"#
-        #expect(TransformFixture.pipelineError { _ = try TransformFixture.make("date", unused) }
-                    == "pipeline.yaml:12:61: error: date: 'pivot' is only used with two-digit years ('yy'), and no format has them"
-                    + TransformFixture.caret("date", unused, at: 61))
+        TransformFixture.expectError(.pipelineConflictingOptions, at: 61) { _ = try TransformFixture.make("date", unused) }
     }
 }
 

@@ -49,16 +49,12 @@ struct TransformFieldTests {
     }
 
     @Test func defaultAndSetErrors() {
-        #expect(TransformFixture.pipelineError { _ = try TransformFixture.make("default", "[unit]") }
-                    == "pipeline.yaml:12:18: error: default: 'default' expects a mapping of field names to values, e.g. { unit: pcs },"
-                    + " found a list" + TransformFixture.caret("default", "[unit]", at: 18))
+        TransformFixture.expectError(.pipelineWrongType, at: 18) { _ = try TransformFixture.make("default", "[unit]") }
         let list = "{ unit: [pcs, kg] }"
-        #expect(TransformFixture.pipelineError { _ = try TransformFixture.make("set", list) }
-                    == #"pipeline.yaml:12:22: error: set: the value of 'unit' must be a single value (write "" for empty text),"#
-                    + " found a list" + TransformFixture.caret("set", list, at: 22))
+        let single = TransformFixture.expectError(.pipelineWrongType, at: 22) { _ = try TransformFixture.make("set", list) }
+        #expect(single?.message == #"the value of 'unit' must be a single value (write "" for empty text), found a list"#)
         let twice = "{ unit: pcs, unit: kg }"
-        #expect(TransformFixture.pipelineError { _ = try TransformFixture.make("set", twice) }
-                    == "pipeline.yaml:12:27: error: set: field 'unit' is listed twice" + TransformFixture.caret("set", twice, at: 27))
+        TransformFixture.expectError(.pipelineDuplicateName, at: 27) { _ = try TransformFixture.make("set", twice) }
     }
 
     @Test func renameRenamesAndLeavesValuesAlone() throws {
@@ -77,23 +73,19 @@ struct TransformFieldTests {
 
     @Test func renameErrors() {
         let missing = #"{ "Item Nmae": name }"#
-        #expect(TransformFixture.pipelineError { _ = try TransformFixture.bind("rename", missing, fields: ["Item Name", "Qty"]) }
-                    == "pipeline.yaml:12:19: error: rename: no field 'Item Nmae' reaches 'rename'; did you mean 'Item Name'?"
-                    + " (fields: Item Name, Qty)" + TransformFixture.caret("rename", missing, at: 19))
+        TransformFixture.expectError(.pipelineUnknownField, at: 19) {
+            _ = try TransformFixture.bind("rename", missing, fields: ["Item Name", "Qty"])
+        }
         let onto = "{ Qty: name }"
-        #expect(TransformFixture.pipelineError { _ = try TransformFixture.bind("rename", onto, fields: ["name", "Qty"]) }
-                    == "pipeline.yaml:12:19: error: rename: cannot rename 'Qty' to 'name': a field 'name' already reaches 'rename'"
-                    + TransformFixture.caret("rename", onto, at: 19))
+        let clash = TransformFixture.expectError(.pipelineDuplicateName, at: 19) {
+            _ = try TransformFixture.bind("rename", onto, fields: ["name", "Qty"])
+        }
+        #expect(clash?.message == "cannot rename 'Qty' to 'name': a field 'name' already reaches 'rename'")
         let both = "{ a: c, b: c }"
-        #expect(TransformFixture.pipelineError { _ = try TransformFixture.bind("rename", both, fields: ["a", "b"]) }
-                    == "pipeline.yaml:12:19: error: rename: cannot rename 'a' to 'c': 'b' is renamed to it too"
-                    + TransformFixture.caret("rename", both, at: 19))
+        let same = TransformFixture.expectError(.pipelineDuplicateName, at: 19) { _ = try TransformFixture.bind("rename", both, fields: ["a", "b"]) }
+        #expect(same?.message == "cannot rename 'a' to 'c': 'b' is renamed to it too")
         let empty = #"{ a: "" }"#
-        #expect(TransformFixture.pipelineError { _ = try TransformFixture.make("rename", empty) }
-                    == #"pipeline.yaml:12:22: error: rename: the new name of 'a' must be a field name, found the value """#
-                    + TransformFixture.caret("rename", empty, at: 22))
-        #expect(TransformFixture.pipelineError { _ = try TransformFixture.make("rename", "all") }
-                    == #"pipeline.yaml:12:17: error: rename: 'rename' expects a mapping of old field names to new ones, e.g. { "Item Name": name },"#
-                    + #" found the value "all""# + TransformFixture.caret("rename", "all", at: 17))
+        TransformFixture.expectError(.pipelineInvalidName, at: 22) { _ = try TransformFixture.make("rename", empty) }
+        TransformFixture.expectError(.pipelineWrongType, at: 17) { _ = try TransformFixture.make("rename", "all") }
     }
 }

@@ -38,9 +38,12 @@ struct TransformFilterTests {
 
     @Test("a field that does not reach the step, a bad regex and an unknown condition are errors in the pipeline file")
     func badConditions() throws {
-        #expect(throws: PipelineError.self) { try TransformFixture.bind("keep", "{ stauts: active }", fields: ["status"]) }
-        #expect(throws: PipelineError.self) { try TransformFixture.make("keep", #"{ status: { matches: "(" } }"#) }
+        let field = #expect(throws: PipelineError.self) { try TransformFixture.bind("keep", "{ stauts: active }", fields: ["status"]) }
+        #expect(field?.code == .pipelineUnknownField)
+        let regex = #expect(throws: PipelineError.self) { try TransformFixture.make("keep", #"{ status: { matches: "(" } }"#) }
+        #expect(regex?.code == .filterInvalidRegex)
         let unknown = try #require(throws: PipelineError.self) { try TransformFixture.make("drop", "{ status: { matchs: x } }") }
-        #expect(unknown.description.contains("'matchs' is no condition") && unknown.description.contains("did you mean 'matches'?"), "\(unknown)")
+        #expect(unknown.code == .pipelineUnknownKey)
+        #expect(unknown.message.hasPrefix("'matchs' is no condition") && unknown.message.contains("did you mean 'matches'?"), "\(unknown)")
     }
 }

@@ -38,8 +38,13 @@ struct TransformMapTests {
 
     @Test("a key given twice, an empty table and a field that does not reach the step are errors in the pipeline file")
     func badOptions() throws {
-        #expect(throws: PipelineError.self) { try TransformFixture.bind("map", "{ fields: v, values: { ja: 1, Ja: 2 }, ignore_case: true }", fields: ["v"]) }
-        #expect(throws: PipelineError.self) { try TransformFixture.bind("map", "{ fields: v, values: {} }", fields: ["v"]) }
-        #expect(throws: PipelineError.self) { try TransformFixture.bind("map", "{ fields: w, values: { a: b } }", fields: ["v"]) }
+        let twice = #expect(throws: PipelineError.self) {
+            try TransformFixture.bind("map", "{ fields: v, values: { ja: 1, Ja: 2 }, ignore_case: true }", fields: ["v"])
+        }
+        #expect(twice?.code == .pipelineDuplicateName)
+        let empty = #expect(throws: PipelineError.self) { try TransformFixture.bind("map", "{ fields: v, values: {} }", fields: ["v"]) }
+        #expect(empty?.code == .pipelineEmptyValue)
+        let field = #expect(throws: PipelineError.self) { try TransformFixture.bind("map", "{ fields: w, values: { a: b } }", fields: ["v"]) }
+        #expect(field?.code == .pipelineUnknownField)
     }
 }

@@ -235,16 +235,11 @@ struct TransformNumberTests {
 
     @Test func optionErrors() {
         let same = #"{ fields: quantity, decimal: ",", grouping: "," }"#
-        #expect(TransformFixture.pipelineError { _ = try TransformFixture.make("number", same) }
-                    == "pipeline.yaml:12:61: error: number: 'grouping' must differ from 'decimal' (both are ',')"
-                    + TransformFixture.caret("number", same, at: 61))
+        let error = TransformFixture.expectError(.pipelineConflictingOptions, at: 61) { _ = try TransformFixture.make("number", same) }
+        #expect(error?.message == "'grouping' must differ from 'decimal' (both are ',')")
         #expect(TransformFixture.column("number", same, of: #"",""#, occurrence: 2) == 61)
         let bad = #"{ fields: quantity, decimal: ";" }"#
-        #expect(TransformFixture.pipelineError { _ = try TransformFixture.make("number", bad) }
-                    == "pipeline.yaml:12:46: error: number: 'decimal' must be one of '.', ',', not ';'; did you mean '.'?"
-                    + TransformFixture.caret("number", bad, at: 46))
-        #expect(TransformFixture.pipelineError { _ = try TransformFixture.make("number", "{ fields: [] }") }
-                    == "pipeline.yaml:12:27: error: number: 'fields' lists no fields"
-                    + TransformFixture.caret("number", "{ fields: [] }", at: 27))
+        TransformFixture.expectError(.pipelineValueNotAllowed, at: 46) { _ = try TransformFixture.make("number", bad) }
+        TransformFixture.expectError(.pipelineEmptyValue, at: 27) { _ = try TransformFixture.make("number", "{ fields: [] }") }
     }
 }

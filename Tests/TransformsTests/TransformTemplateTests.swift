@@ -27,9 +27,11 @@ struct TransformTemplateTests {
         let missing = try #require(throws: PipelineError.self) {
             try TransformFixture.bind("template", #"{ field: title, value: "{frist} {last}" }"#, fields: ["first", "last"])
         }
-        #expect(missing.description.contains("no field 'frist' reaches 'template'; did you mean 'first'?"), "\(missing)")
-        #expect(throws: PipelineError.self) { try TransformFixture.make("template", #"{ field: t, value: "{open" }"#) }
-        #expect(throws: PipelineError.self) { try TransformFixture.make("template", #"{ field: t, value: "close}" }"#) }
-        #expect(throws: PipelineError.self) { try TransformFixture.make("template", #"{ field: t, value: "{}" }"#) }
+        #expect(missing.code == .pipelineUnknownField)
+        #expect(missing.message.hasPrefix("no field 'frist' reaches 'template'; did you mean 'first'?"), "\(missing)")
+        for value in [#""{open""#, #""close}""#, #""{}""#] {
+            let error = #expect(throws: PipelineError.self) { try TransformFixture.make("template", "{ field: t, value: \(value) }") }
+            #expect(error?.code == .templateMalformed, "\(value)")
+        }
     }
 }

@@ -6,7 +6,7 @@ import Testing
 import PipelineFile
 
 /// Builds transform steps from pipeline-file text and records from CSV-like rows, so that tests
-/// read like the pipelines they stand for and assert whole messages with real positions.
+/// read like the pipelines they stand for and assert codes at real positions.
 enum TransformFixture {
     static let file = "pipeline.yaml"
     /// The line of the pipeline file that the transform is written on.
@@ -47,17 +47,30 @@ enum TransformFixture {
 
     static func record(_ texts: [String]) -> Record { record(texts.map { Value.text($0) }) }
 
-    /// The pipeline error `body` throws, as the user sees it.
-    static func pipelineError(_ body: () throws -> Void) -> String? {
+    /// The pipeline error `body` throws.
+    static func pipelineError(_ body: () throws -> Void) -> PipelineError? {
         do {
             try body()
             return nil
         } catch let error as PipelineError {
             #expect(error.kind == .invalidPipeline)
-            return error.description
+            return error
         } catch {
-            return "unexpected \(error)"
+            Issue.record("unexpected \(error)")
+            return nil
         }
+    }
+
+    /// Checks the code of the error `body` throws and the column of the fixture's line it points
+    /// at; returns the error for a test that also checks the wording of a message no other test
+    /// shows users.
+    @discardableResult
+    static func expectError(_ code: PipelineError.Code, at column: Int, sourceLocation: SourceLocation = #_sourceLocation,
+                            _ body: () throws -> Void) -> PipelineError? {
+        let error = pipelineError(body)
+        #expect(error?.code == code, sourceLocation: sourceLocation)
+        #expect(error?.location?.description == "pipeline.yaml:12:\(column)", sourceLocation: sourceLocation)
+        return error
     }
 
     /// The rejection `body` throws, as the report shows it.
@@ -82,11 +95,6 @@ enum TransformFixture {
             searchStart = line.index(after: found)
         }
         return line.distance(from: line.startIndex, to: found) + 1
-    }
-
-    /// The caret block under a pipeline error at `column` of the fixture's line.
-    static func caret(_ kind: String, _ text: String, at column: Int) -> String {
-        "\n      - \(kind): \(text)\n" + String(repeating: " ", count: column - 1) + "^"
     }
 
     /// A one-line subset of YAML flow style: mappings, sequences, plain and double-quoted scalars.
@@ -181,40 +189,34 @@ struct TransformRegistryTests {
     @Test func unknownOptionKeyIsAnErrorWithASuggestion() {
         let text = #"{ fields: [quantity], decimals: "," }"#
         #expect(TransformFixture.column("number", text, of: "decimals") == 39)
-        let message = TransformFixture.pipelineError { _ = try TransformFixture.make("number", text) }
-        #expect(message == "pipeline.yaml:12:39: error: number: unknown key 'decimals' in 'number'; did you mean 'decimal'?"
-                    + " (known keys: fields, decimal, grouping)" + TransformFixture.caret("number", text, at: 39))
+        TransformFixture.expectError(.pipelineUnknownKey, at: 39) { _ = try TransformFixture.make("number", text) }
     }
 
     @Test func fieldThatDoesNotReachTheStepIsAnErrorAtTheOptionWithASuggestion() {
         let text = #"{ fields: [name, qantity], decimal: "," }"#
         #expect(TransformFixture.column("number", text, of: "qantity") == 34)
-        let message = TransformFixture.pipelineError {
+        let error = TransformFixture.expectError(.pipelineUnknownField, at: 34) {
             _ = try TransformFixture.bind("number", text, fields: ["name", "quantity", "unit"])
         }
-        #expect(message == "pipeline.yaml:12:34: error: number: no field 'qantity' reaches 'number'; did you mean 'quantity'?"
-                    + " (fields: name, quantity, unit)" + TransformFixture.caret("number", text, at: 34))
+        #expect(error?.message == "no field 'qantity' reaches 'number'; did you mean 'quantity'? (fields: name, quantity, unit)")
     }
 
     @Test func fieldWithNothingCloseGetsNoSuggestion() {
-        let message = TransformFixture.pipelineError { _ = try TransformFixture.bind("trim", "[price]", fields: ["name", "unit"]) }
-        #expect(message == "pipeline.yaml:12:16: error: trim: no field 'price' reaches 'trim' (fields: name, unit)"
-                    + TransformFixture.caret("trim", "[price]", at: 16))
+        let error = TransformFixture.expectError(.pipelineUnknownField, at: 16) {
+            _ = try TransformFixture.bind("trim", "[price]", fields: ["name", "unit"])
+        }
+        #expect(error?.message.contains("did you mean") == false)
     }
 
     @Test func fieldListedTwiceIsAnError() {
         let text = "{ fields: [price, price] }"
         #expect(TransformFixture.column("number", text, of: "price", occurrence: 2) == 35)
-        let message = TransformFixture.pipelineError { _ = try TransformFixture.make("number", text) }
-        #expect(message == "pipeline.yaml:12:35: error: number: field 'price' is listed twice"
-                    + TransformFixture.caret("number", text, at: 35))
+        TransformFixture.expectError(.pipelineDuplicateName, at: 35) { _ = try TransformFixture.make("number", text) }
     }
 
     @Test func missingRequiredKeyIsAnError() {
         let text = #"{ decimal: "," }"#
-        let message = TransformFixture.pipelineError { _ = try TransformFixture.make("number", text) }
-        #expect(message == "pipeline.yaml:12:17: error: number: 'number' needs the key 'fields' (The fields holding numbers.)"
-                    + TransformFixture.caret("number", text, at: 17))
+        TransformFixture.expectError(.pipelineMissingKey, at: 17) { _ = try TransformFixture.make("number", text) }
     }
 
     @Test func stepsChainFieldNames() throws {

@@ -74,14 +74,10 @@ struct TransformTrimTests {
     }
 
     @Test func rejectsOtherForms() {
-        #expect(TransformFixture.pipelineError { _ = try TransformFixture.make("trim", "") }
-                    == "pipeline.yaml:12:15: error: trim: 'trim' expects `all`, a list of fields or { fields: [...] }, found nothing"
-                    + "\n      - trim: \n              ^")
+        let nothing = TransformFixture.expectError(.pipelineWrongType, at: 15) { _ = try TransformFixture.make("trim", "") }
+        #expect(nothing?.message == "'trim' expects `all`, a list of fields or { fields: [...] }, found nothing")
         let text = "{ field: [name] }"
-        #expect(TransformFixture.pipelineError { _ = try TransformFixture.make("trim", text) }
-                    == "pipeline.yaml:12:17: error: trim: unknown key 'field' in 'trim'; did you mean 'fields'? (known keys: fields)"
-                    + TransformFixture.caret("trim", text, at: 17))
-        #expect(TransformFixture.pipelineError { _ = try TransformFixture.make("trim", "[]") }
-                    == "pipeline.yaml:12:15: error: trim: 'trim' lists no fields" + TransformFixture.caret("trim", "[]", at: 15))
+        TransformFixture.expectError(.pipelineUnknownKey, at: 17) { _ = try TransformFixture.make("trim", text) }
+        TransformFixture.expectError(.pipelineEmptyValue, at: 15) { _ = try TransformFixture.make("trim", "[]") }
     }
 }

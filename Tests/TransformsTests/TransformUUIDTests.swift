@@ -36,6 +36,9 @@ struct TransformUUIDTests {
         try step.apply(&record)
         // python3 -c "import uuid; print(uuid.uuid5(uuid.NAMESPACE_URL, 'Milk\x1fl'))"
         #expect(record.values[0] == .text("7944034B-F30B-5777-AAA6-5840355E0F89"))
-        #expect(throws: PipelineError.self) { try TransformFixture.bind("uuid", "{ field: id, from: name, namespace: nope }", fields: ["name"]) }
+        let namespace = #expect(throws: PipelineError.self) {
+            try TransformFixture.bind("uuid", "{ field: id, from: name, namespace: nope }", fields: ["name"])
+        }
+        #expect(namespace?.code == .pipelineInvalidUUID)
     }
 }

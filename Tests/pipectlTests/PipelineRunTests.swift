@@ -38,6 +38,7 @@ import Testing
         let run = PipelineRun(pipeline: try PipelineRun.load(file))
         let error = #expect(throws: PipelineError.self) { try run.run() }
         #expect(error?.kind == .checksFailed)
+        #expect(error?.code == .checksFailed)
         #expect(run.log.checkResults.filter { !$0.passed }.map(\.name) == ["Item count >= 4000"])
         #expect(try ws.bytes("build/Grocery.sqlite") == before)
         // The report says the run failed.

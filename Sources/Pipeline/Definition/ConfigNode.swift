@@ -57,8 +57,8 @@ public struct ConfigNode: Sendable {
         }
     }
 
-    /// An error pointing at this node.
-    public func error(_ message: String, stage: String = "pipeline") -> PipelineError {
-        PipelineError(.invalidPipeline, at: location, stage: stage, message, sourceLine: sourceLine)
+    /// An error pointing at this node, with the code that names the mistake.
+    public func error(_ code: PipelineError.Code, _ message: String, stage: String = "pipeline") -> PipelineError {
+        PipelineError(.invalidPipeline, code: code, at: location, stage: stage, message, sourceLine: sourceLine)
     }
 }

@@ -16,15 +16,15 @@ public struct Options: Sendable {
         self.node = node
         self.stage = stage ?? spec.name
         guard let pairs = node.mapping else {
-            throw node.error("'\(spec.name)' expects a mapping of options, found \(node.kindDescription)", stage: self.stage)
+            throw node.error(.pipelineWrongType, "'\(spec.name)' expects a mapping of options, found \(node.kindDescription)", stage: self.stage)
         }
         var values: [String: (key: ConfigNode, value: ConfigNode)] = [:]
         for pair in pairs {
-            guard let key = pair.key.scalar else { throw pair.key.error("keys must be plain names", stage: self.stage) }
+            guard let key = pair.key.scalar else { throw pair.key.error(.pipelineInvalidName, "keys must be plain names", stage: self.stage) }
             if ignoring.contains(key) { continue }
             guard let option = spec.option(named: key) else {
                 let known = spec.options.map(\.name)
-                throw pair.key.error(
+                throw pair.key.error(.pipelineUnknownKey,
                     "unknown key '\(key)' in '\(spec.name)'\(Suggestion.hint(for: key, in: known))"
                         + " (known keys: \(known.joined(separator: ", ")))",
                     stage: self.stage)
@@ -33,14 +33,14 @@ public struct Options: Sendable {
             values[key] = pair
         }
         for option in spec.options where option.required && values[option.name] == nil {
-            throw node.error("'\(spec.name)' needs the key '\(option.name)' (\(option.summary))", stage: self.stage)
+            throw node.error(.pipelineMissingKey, "'\(spec.name)' needs the key '\(option.name)' (\(option.summary))", stage: self.stage)
         }
         self.values = values
     }
 
     static func check(_ value: ConfigNode, against option: OptionSpec, stage: String) throws {
         func fail() -> PipelineError {
-            value.error("'\(option.name)' expects \(option.kind.description), found \(value.kindDescription)", stage: stage)
+            value.error(.pipelineWrongType, "'\(option.name)' expects \(option.kind.description), found \(value.kindDescription)", stage: stage)
         }
         switch option.kind {
         case .any: return
@@ -56,7 +56,7 @@ public struct Options: Sendable {
         case .oneOf(let allowed):
             guard let s = value.scalar else { throw fail() }
             if !allowed.contains(s) {
-                throw value.error(
+                throw value.error(.pipelineValueNotAllowed,
                     "'\(option.name)' must be \(option.kind.description), not '\(s)'\(Suggestion.hint(for: s, in: allowed))",
                     stage: stage)
             }

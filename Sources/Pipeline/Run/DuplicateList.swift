@@ -62,9 +62,9 @@ final class DuplicateStorage {
     func read(_ index: Int) -> ImportLog.Duplicate {
         let start = starts[index], length = Int(starts[index + 1] - start)
         do {
-            guard let file else { throw PipelineError(.io, stage: "run", "no file") }
+            guard let file else { throw PipelineError(.io, code: .tempCutShort, stage: "run", "no file") }
             guard try file.read(length, at: start, into: &readBuffer) == length else {
-                throw PipelineError(.io, stage: "run", "the temporary file of the duplicates found is cut short")
+                throw PipelineError(.io, code: .tempCutShort, stage: "run", "the temporary file of the duplicates found is cut short")
             }
             var reader = Reader(bytes: readBuffer, end: length)
             var duplicate = ImportLog.Duplicate(entity: "", key: "", first: Location(file: ""), again: Location(file: ""),
@@ -125,7 +125,7 @@ final class DuplicateStorage {
 
         mutating func integer<T: FixedWidthInteger>(_: T.Type) throws -> T {
             let size = MemoryLayout<T>.size
-            guard position + size <= end else { throw PipelineError(.io, stage: "run", "a duplicate cut short") }
+            guard position + size <= end else { throw PipelineError(.io, code: .tempCutShort, stage: "run", "a duplicate cut short") }
             let value = bytes.withUnsafeBytes { T(littleEndian: $0.loadUnaligned(fromByteOffset: position, as: T.self)) }
             position += size
             return value
@@ -133,7 +133,7 @@ final class DuplicateStorage {
 
         mutating func string() throws -> String {
             let count = Int(try integer(UInt32.self))
-            guard position + count <= end else { throw PipelineError(.io, stage: "run", "a duplicate cut short") }
+            guard position + count <= end else { throw PipelineError(.io, code: .tempCutShort, stage: "run", "a duplicate cut short") }
             defer { position += count }
             return String(decoding: bytes[position..<(position + count)], as: UTF8.self)
         }

@@ -61,7 +61,7 @@ final class LoadBinding {
 
     init(_ spec: LoadSpec, model: StoreModel, fields: [String], fieldIndex: [String: Int], source: String) throws {
         guard let entityIndex = model.index(of: spec.entity) else {
-            throw PipelineError(.invalidPipeline, at: spec.location, stage: "load",
+            throw PipelineError(.invalidPipeline, code: .pipelineUnknownEntity, at: spec.location, stage: "load",
                                 "unknown entity '\(spec.entity)'\(Suggestion.hint(for: spec.entity, in: model.entities.map(\.name)))")
         }
         let attributes = model.allAttributes(of: spec.entity)
@@ -95,7 +95,7 @@ final class LoadBinding {
         self.constants = constants
         slots = try plain.map { assignment in
             guard let a = attributes.firstIndex(where: { $0.name == assignment.attribute }) else {
-                throw PipelineError(.invalidPipeline, at: assignment.location, stage: "load",
+                throw PipelineError(.invalidPipeline, code: .pipelineUnknownAttribute, at: assignment.location, stage: "load",
                                     "entity '\(spec.entity)' has no attribute '\(assignment.attribute)'"
                                         + Suggestion.hint(for: assignment.attribute, in: attributes.map(\.name)),
                                     sourceLine: assignment.sourceLine)
@@ -103,7 +103,7 @@ final class LoadBinding {
             let f = try LoadBinding.field(of: assignment, in: fieldIndex, fields: fields, source: source)
             let attribute = attributes[a]
             guard !attribute.isTransient else {
-                throw PipelineError(.invalidPipeline, at: assignment.location, stage: "load",
+                throw PipelineError(.invalidPipeline, code: .pipelineTransientProperty, at: assignment.location, stage: "load",
                                     "\(spec.entity).\(attribute.name) is transient in the model: it has no column in the store, so nothing could be loaded into it",
                                     sourceLine: assignment.sourceLine)
             }
@@ -113,7 +113,7 @@ final class LoadBinding {
                 do throws(ConversionFailure) {
                     validation = try AttributeValidation.Checker(attribute.validation)
                 } catch {
-                    throw PipelineError(.invalidPipeline, at: attribute.location, stage: "model",
+                    throw PipelineError(.invalidPipeline, code: .modelInvalidValidation, at: attribute.location, stage: "model",
                                         "\(spec.entity).\(attribute.name): \(error.reason)")
                 }
             }
@@ -132,7 +132,7 @@ final class LoadBinding {
         var lists: [ListLink] = []
         for link in spec.links {
             guard let r = relationships.firstIndex(where: { $0.name == link.relationship }) else {
-                throw PipelineError(.invalidPipeline, at: link.location, stage: "load",
+                throw PipelineError(.invalidPipeline, code: .pipelineUnknownRelationship, at: link.location, stage: "load",
                                     "entity '\(spec.entity)' has no relationship '\(link.relationship)'"
                                         + Suggestion.hint(for: link.relationship, in: relationships.map(\.name)))
             }
@@ -259,14 +259,14 @@ final class LoadBinding {
     static func constant(_ text: String, of assignment: LoadSpec.Assignment, entity: String,
                          attributes: [Attribute]) throws -> (attribute: Int, value: Value) {
         guard let index = attributes.firstIndex(where: { $0.name == assignment.attribute }) else {
-            throw PipelineError(.invalidPipeline, at: assignment.location, stage: "load",
+            throw PipelineError(.invalidPipeline, code: .pipelineUnknownAttribute, at: assignment.location, stage: "load",
                                 "entity '\(entity)' has no attribute '\(assignment.attribute)'", sourceLine: assignment.sourceLine)
         }
         switch attributes[index].type.convert(.text(text)) {
         case .success(let value):
             return (index, value)
         case .failure(let failure):
-            throw PipelineError(.invalidPipeline, at: assignment.location, stage: "load",
+            throw PipelineError(.invalidPipeline, code: .pipelineValueDoesNotFit, at: assignment.location, stage: "load",
                                 "the value \"\(text)\" of \(entity).\(assignment.attribute) (\(attributes[index].type.rawValue)): \(failure.reason)",
                                 sourceLine: assignment.sourceLine)
         }
@@ -275,7 +275,7 @@ final class LoadBinding {
     /// The source field an assignment reads, or an error naming the fields there are.
     static func field(of assignment: LoadSpec.Assignment, in fieldIndex: [String: Int], fields: [String], source: String) throws -> Int {
         guard let field = fieldIndex[assignment.field] else {
-            throw PipelineError(.invalidPipeline, at: assignment.location, stage: "load",
+            throw PipelineError(.invalidPipeline, code: .pipelineUnknownField, at: assignment.location, stage: "load",
                                 "source '\(source)' has no field '\(assignment.field)'" + Suggestion.hint(for: assignment.field, in: fields)
                                     + " (fields: \(fields.joined(separator: ", ")))",
                                 sourceLine: assignment.sourceLine)
@@ -356,7 +356,7 @@ struct ListLink {
         collect(link.target)
         if let each = link.each {
             guard let field = fieldIndex[each] else {
-                throw PipelineError(.invalidPipeline, at: link.location, stage: "load",
+                throw PipelineError(.invalidPipeline, code: .pipelineUnknownField, at: link.location, stage: "load",
                                     "source '\(source)' has no field '\(each)' for 'each'" + Suggestion.hint(for: each, in: fields)
                                         + " (fields: \(fields.joined(separator: ", ")))")
             }
@@ -364,7 +364,7 @@ struct ListLink {
         } else {
             // Without `each:` the names are the source's own fields, checked as for any load.
             for name in names where fieldIndex[name] == nil {
-                throw PipelineError(.invalidPipeline, at: link.location, stage: "load",
+                throw PipelineError(.invalidPipeline, code: .pipelineUnknownField, at: link.location, stage: "load",
                                     "source '\(source)' has no field '\(name)'" + Suggestion.hint(for: name, in: fields)
                                         + " (fields: \(fields.joined(separator: ", ")); to read the fields of a list's "
                                         + "elements, name the list with 'each:')")

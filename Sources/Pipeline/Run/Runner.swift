@@ -48,13 +48,13 @@ public final class Runner {
             }
             if pipeline.onReject == .fail, !log.rejections.isEmpty {
                 let first = log.rejections[0]
-                throw PipelineError(.rejected, at: first.location, stage: first.stage,
+                throw PipelineError(.rejected, code: .runRejected, at: first.location, stage: first.stage,
                                     "\(log.rejections.count) record(s) rejected and the pipeline says on_reject: fail; first: "
                                         + first.description.dropPrefix("\(first.location): rejected: \(first.stage): "))
             }
             // After the rejections: records rejected whole may be why a field never came.
             if pipeline.onReject == .fail, let missing = log.missingFields.first {
-                throw PipelineError(.invalidPipeline, at: missing.location, stage: "pipeline",
+                throw PipelineError(.invalidPipeline, code: .runMissingField, at: missing.location, stage: "pipeline",
                                     missing.message + ", and the pipeline says on_reject: fail")
             }
             try checkEverySourceGaveRecords(into: sink)
@@ -82,7 +82,8 @@ public final class Runner {
             let lost = [counts.rejected > 0 ? "\(counts.rejected) rejected" : nil, counts.skipped > 0 ? "\(counts.skipped) skipped" : nil,
                         counts.filtered > 0 ? "\(counts.filtered) filtered" : nil]
                 .compactMap { $0 }.joined(separator: ", ")
-            throw PipelineError(counts.rejected > 0 ? .rejected : .invalidInput, at: source.location, stage: "pipeline",
+            throw PipelineError(counts.rejected > 0 ? .rejected : .invalidInput, code: .runSourceGaveNoRecords,
+                                at: source.location, stage: "pipeline",
                                 "source '\(source.name)' gave the store no record (\(counts.read) read: \(lost)), and the store it would "
                                     + "replace holds records: the store was left as it was. Fix the input, or say allow_empty: true "
                                     + "in the pipeline to let such a run replace it")
@@ -177,7 +178,7 @@ public final class Runner {
         // A header-only export, an empty array: most likely a wrong file or a failed export, and
         // the new store would silently lose every record of this source.
         if read == 0 {
-            throw PipelineError(.invalidInput, at: emptyInput, stage: source.reader.kind.name,
+            throw PipelineError(.invalidInput, code: .inputNoRecords, at: emptyInput, stage: source.reader.kind.name,
                                 "the file holds no records; the new store would have none from source '\(source.name)' "
                                     + "(is it the right file, or did the export fail?)")
         }

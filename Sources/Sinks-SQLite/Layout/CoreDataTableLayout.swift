@@ -58,7 +58,7 @@ struct CoreDataTableLayout: TableLayout {
         for table in schema.tables {
             // SQLite compares names without regard to case.
             if let other = rootTables.updateValue(table.entity, forKey: table.name.uppercased()) {
-                throw PipelineError(.invalidPipeline, at: model[table.entity]?.location ?? settings.location, stage: "sqlite",
+                throw PipelineError(.invalidPipeline, code: .modelNameClash, at: model[table.entity]?.location ?? settings.location, stage: "sqlite",
                                     "entities '\(other)' and '\(table.entity)' would both be the table '\(table.name)' "
                                         + "(SQLite table names ignore case); rename one of them")
             }
@@ -72,12 +72,12 @@ struct CoreDataTableLayout: TableLayout {
             }
             guard let table = schema.table(of: entity.name), let number = tree.number(of: entity.name),
                   let root = tree.root(of: entity.name) else {
-                throw PipelineError(.io, at: entity.location ?? settings.location, stage: "sqlite",
+                throw PipelineError(.io, code: .storeInconsistent, at: entity.location ?? settings.location, stage: "sqlite",
                                     "entity '\(entity.name)' has no table in the Core Data schema")
             }
             let lineage = model.lineage(of: entity.name)
             func missing(_ what: String) -> PipelineError {
-                PipelineError(.io, at: entity.location ?? settings.location, stage: "sqlite",
+                PipelineError(.io, code: .storeInconsistent, at: entity.location ?? settings.location, stage: "sqlite",
                               "\(what) of entity '\(entity.name)' has no column in the Core Data schema")
             }
 
@@ -167,7 +167,8 @@ struct CoreDataTableLayout: TableLayout {
         var extra: [String: Value] = [:]
         for (key, value) in settings.metadata {
             guard extra.updateValue(value, forKey: key) == nil else {
-                throw PipelineError(.invalidPipeline, at: settings.location, stage: "sqlite", "metadata key '\(key)' is given twice")
+                throw PipelineError(.invalidPipeline, code: .pipelineDuplicateKey, at: settings.location, stage: "sqlite",
+                                    "metadata key '\(key)' is given twice")
             }
         }
         do {
@@ -177,7 +178,7 @@ struct CoreDataTableLayout: TableLayout {
         }
         if let given = settings.uuid {
             guard let uuid = UUID(uuidString: given) else {
-                throw PipelineError(.invalidPipeline, at: settings.location, stage: "sqlite",
+                throw PipelineError(.invalidPipeline, code: .pipelineInvalidUUID, at: settings.location, stage: "sqlite",
                                     "the store UUID '\(given)' is not a UUID (such as 6FA1D3C2-0B5E-4C1A-9D3E-2F4B5A6C7D8E)")
             }
             storeUUID = uuid.uuidString.uppercased()
@@ -244,7 +245,7 @@ struct CoreDataTableLayout: TableLayout {
             if try fewLinksAllResolve(check, in: connection) { continue }
             let row = try connection.rows(check.missingRows).first ?? []
             guard row.count == 2, case .integer(let count) = row[0], count > 0 else { continue }
-            throw PipelineError(.io, stage: "sqlite",
+            throw PipelineError(.io, code: .storeCheckFailed, stage: "sqlite",
                                 "the new store fails its link check: \(count) row(s) of '\(check.table)' link through "
                                     + "'\(check.relationship)' to missing rows, first Z_PK \(row[1].displayText)")
         }

@@ -30,11 +30,11 @@ struct PlainTableLayout: TableLayout {
         for entity in model.entities {
             let at = entity.location ?? settings.location
             guard entity.name.lowercased() != PlainTableLayout.metadataTable else {
-                throw PipelineError(.invalidPipeline, at: at, stage: "sqlite",
+                throw PipelineError(.invalidPipeline, code: .modelReservedName, at: at, stage: "sqlite",
                                     "the entity name '\(entity.name)' is reserved for the store's metadata table; rename the entity")
             }
             guard !entity.name.lowercased().hasPrefix("sqlite_") else {
-                throw PipelineError(.invalidPipeline, at: at, stage: "sqlite",
+                throw PipelineError(.invalidPipeline, code: .modelReservedName, at: at, stage: "sqlite",
                                     "the entity name '\(entity.name)' would be a table name SQLite reserves for itself "
                                         + "(names starting with 'sqlite_'); rename the entity")
             }
@@ -44,7 +44,7 @@ struct PlainTableLayout: TableLayout {
             }
             // SQLite compares names without regard to case.
             if let other = tableNames.updateValue("entity '\(entity.name)'", forKey: entity.name.lowercased()) {
-                throw PipelineError(.invalidPipeline, at: at, stage: "sqlite",
+                throw PipelineError(.invalidPipeline, code: .modelNameClash, at: at, stage: "sqlite",
                                     "entity '\(entity.name)' would have the same table as \(other) "
                                         + "(SQLite table names ignore case); rename the entity")
             }
@@ -54,12 +54,12 @@ struct PlainTableLayout: TableLayout {
             var columnOwners: [String: String] = [:]
             func claim(_ column: String, for owner: String) throws {
                 if column.lowercased() == PlainTableLayout.rowID {
-                    throw PipelineError(.invalidPipeline, at: at, stage: "sqlite",
+                    throw PipelineError(.invalidPipeline, code: .modelReservedName, at: at, stage: "sqlite",
                                         "entity '\(entity.name)': \(owner) would be the column '\(column)', which the plain "
                                             + "SQLite layout keeps for the row id (SQLite column names ignore case); rename it")
                 }
                 if let other = columnOwners.updateValue(owner, forKey: column.lowercased()) {
-                    throw PipelineError(.invalidPipeline, at: at, stage: "sqlite",
+                    throw PipelineError(.invalidPipeline, code: .modelNameClash, at: at, stage: "sqlite",
                                         "entity '\(entity.name)': \(other) and \(owner) would both be the column '\(column)' "
                                             + "(SQLite column names ignore case); rename one of them")
                 }
@@ -90,7 +90,7 @@ struct PlainTableLayout: TableLayout {
                 }
                 let relAt = relationship.location ?? at
                 guard let destination = model.index(of: relationship.destination) else {
-                    throw PipelineError(.invalidPipeline, at: relAt, stage: "sqlite",
+                    throw PipelineError(.invalidPipeline, code: .modelUnknownEntity, at: relAt, stage: "sqlite",
                                         "relationship '\(entity.name).\(relationship.name)' leads to the unknown entity '\(relationship.destination)'")
                 }
                 guard !model.entities[destination].isAbstract else {
@@ -98,7 +98,7 @@ struct PlainTableLayout: TableLayout {
                         !candidate.isAbstract && model.lineage(of: candidate.name).contains { $0.name == relationship.destination }
                     }.map { "'\($0.name)'" }
                     let instead = concrete.isEmpty ? "" : " link a concrete entity (\(concrete.joined(separator: ", "))) or"
-                    throw PipelineError(.invalidPipeline, at: relAt, stage: "sqlite",
+                    throw PipelineError(.invalidPipeline, code: .modelAbstractDestination, at: relAt, stage: "sqlite",
                                         "relationship '\(entity.name).\(relationship.name)' leads to the abstract entity "
                                             + "'\(relationship.destination)', which the plain SQLite layout cannot express "
                                             + "(each concrete entity has a table of its own);\(instead) use layout: coredata")
@@ -126,7 +126,7 @@ struct PlainTableLayout: TableLayout {
             let key = try model.uniqueKey(of: entity.name).map { name in
                 if attributes.contains(where: { $0.name == name }) { return name }
                 guard model.allRelationships(of: entity.name).contains(where: { $0.name == name && !$0.isToMany }) else {
-                    throw PipelineError(.invalidPipeline, at: at, stage: "sqlite",
+                    throw PipelineError(.invalidPipeline, code: .modelUnknownProperty, at: at, stage: "sqlite",
                                         "the unique key of '\(entity.name)' names '\(name)', which is not one of its attributes or to-one relationships")
                 }
                 return "\(name)_\(PlainTableLayout.rowID)"
@@ -147,7 +147,7 @@ struct PlainTableLayout: TableLayout {
         }
         for (name, definition, indexes) in joinTables.definitions {
             if let other = tableNames.updateValue("the join table '\(name)'", forKey: name.lowercased()) {
-                throw PipelineError(.invalidPipeline, at: settings.location, stage: "sqlite",
+                throw PipelineError(.invalidPipeline, code: .modelNameClash, at: settings.location, stage: "sqlite",
                                     "the join table '\(name)' of a many-to-many relationship would have the same name as \(other) "
                                         + "(SQLite table names ignore case); rename the entity or the relationship")
             }
@@ -157,7 +157,8 @@ struct PlainTableLayout: TableLayout {
 
         var seenKeys: Set<String> = []
         for (key, _) in settings.metadata where !seenKeys.insert(key).inserted {
-            throw PipelineError(.invalidPipeline, at: settings.location, stage: "sqlite", "metadata key '\(key)' is given twice")
+            throw PipelineError(.invalidPipeline, code: .pipelineDuplicateKey, at: settings.location, stage: "sqlite",
+                                "metadata key '\(key)' is given twice")
         }
         tableDefinitions.append("CREATE TABLE \(SQL.quote(PlainTableLayout.metadataTable)) (\"key\" TEXT PRIMARY KEY, \"value\")")
 

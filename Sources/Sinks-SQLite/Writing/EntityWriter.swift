@@ -271,7 +271,7 @@ final class EntityWriter {
         if let statements = linkStatements[name] { return statements }
         guard let slot = relationships.firstIndex(where: { $0.name == name }),
               let column = table.columns.first(where: { if case .link(slot) = $0.source { true } else { false } }) else {
-            throw PipelineError(.io, stage: "sqlite", "'\(self.name).\(name)' has no column to link a row through")
+            throw PipelineError(.io, code: .storeInconsistent, stage: "sqlite", "'\(self.name).\(name)' has no column to link a row through")
         }
         let entityColumn = table.columns.first { if case .linkEntity(slot) = $0.source { true } else { false } }
         let table = SQL.quote(table.name), rowID = SQL.quote(self.table.rowID)
@@ -505,7 +505,7 @@ final class EntityWriter {
             }
         }
         guard try statement.step() else {
-            throw PipelineError(.io, stage: "sqlite", "row \(rowID) of '\(name)' is missing from the store being built")
+            throw PipelineError(.io, code: .storeInconsistent, stage: "sqlite", "row \(rowID) of '\(name)' is missing from the store being built")
         }
         let count = sources.count
         let stored = (0..<count).map { statement.value(at: Int32($0)) }

@@ -199,7 +199,7 @@ final class KeyIndex {
                 }
             }
             guard rowIDs.count < Int32.max else {
-                throw PipelineError(.io, stage: "sqlite", "more than \(Int32.max) records of one entity")
+                throw PipelineError(.io, code: .storeTooManyRecords, stage: "sqlite", "more than \(Int32.max) records of one entity")
             }
             let number = Int32(rowIDs.count)
             rowIDs.append(rowID)

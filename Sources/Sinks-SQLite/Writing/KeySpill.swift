@@ -199,7 +199,7 @@ struct KeySpill {
 
     /// A read that came back short from a file this run wrote: only a failing disk does that.
     private func cutShort() -> PipelineError {
-        PipelineError(.io, stage: "sqlite", "the temporary file of the unique keys is cut short")
+        PipelineError(.io, code: .tempCutShort, stage: "sqlite", "the temporary file of the unique keys is cut short")
     }
 
     private mutating func record(at offset: Int64, matching key: UnsafeBufferPointer<UInt8>) throws -> Found? {

@@ -52,7 +52,8 @@ struct SharedStringsParser {
             pinned?.assumingMemoryBound(to: SharedStringsParser.self).pointee.trap.capture(error.pointee)
         }
         guard let created = xmlCreatePushParserCtxt(&handler, pinned, nil, 0, part) else {
-            throw PipelineError(.io, at: Location(file: displayPath), stage: "xlsx", "libxml2 cannot start reading the shared strings")
+            throw PipelineError(.io, code: .xmlCannotStartParser, at: Location(file: displayPath), stage: "xlsx",
+                                "libxml2 cannot start reading the shared strings")
         }
         context = created
         xmlCtxtUseOptions(created, Int32(XML_PARSE_NONET.rawValue))
@@ -70,11 +71,11 @@ struct SharedStringsParser {
         if let error = trap.error {
             if trap.isEntityError { throw entityError() }
             let position = error.location?.line.map { " (line \($0))" } ?? ""
-            throw PipelineError(.invalidInput, at: Location(file: displayPath), stage: "xlsx",
+            throw PipelineError(.invalidInput, code: .xlsxDamaged, at: Location(file: displayPath), stage: "xlsx",
                                 "the part '\(part)' is not well-formed XML\(position): \(error.message); is the workbook damaged?")
         }
         if status != 0 {
-            throw PipelineError(.invalidInput, at: Location(file: displayPath), stage: "xlsx",
+            throw PipelineError(.invalidInput, code: .xlsxDamaged, at: Location(file: displayPath), stage: "xlsx",
                                 "the part '\(part)' cannot be read (libxml2 error \(status)); is the workbook damaged?")
         }
     }
@@ -88,7 +89,7 @@ struct SharedStringsParser {
     }
 
     private func entityError() -> PipelineError {
-        PipelineError(.invalidInput, at: Location(file: displayPath), stage: "xlsx",
+        PipelineError(.invalidInput, code: .xlsxEntitiesRefused, at: Location(file: displayPath), stage: "xlsx",
                       "the part '\(part)' declares entities, which no spreadsheet program writes: refused "
                           + "(pipectl never expands entities); save the workbook again from Excel, Numbers or LibreOffice")
     }

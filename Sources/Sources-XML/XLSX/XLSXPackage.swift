@@ -53,10 +53,11 @@ struct XLSXPackage {
     /// A part, ready to be unpacked on any thread.
     func part(_ path: String) throws -> ZipPart {
         guard let stored = names[Self.key(path)], let entry = archive[stored] else {
-            throw XLSXWorkbook.failure(displayPath, "the workbook has no part '\(path)'")
+            throw XLSXWorkbook.failure(displayPath, .xlsxMissingPart, "the workbook has no part '\(path)'")
         }
         guard let header = headers[stored] else {
-            throw XLSXWorkbook.failure(displayPath, "the part '\(path)' is missing from the archive's directory: is the workbook damaged?")
+            throw XLSXWorkbook.failure(displayPath, .xlsxMissingPart,
+                                       "the part '\(path)' is missing from the archive's directory: is the workbook damaged?")
         }
         return try ZipPart(entry: entry, headerOffset: header, in: url, displayPath: displayPath)
     }
@@ -80,7 +81,7 @@ struct XLSXPackage {
         // No spreadsheet program declares entities; Foundation's parser would expand internal
         // ones (a billion laughs) and silently drop external ones.
         if Self.declaresEntities(data) {
-            throw PipelineError(.invalidInput, at: Location(file: displayPath), stage: "xlsx",
+            throw PipelineError(.invalidInput, code: .xlsxEntitiesRefused, at: Location(file: displayPath), stage: "xlsx",
                                 "the part '\(path)' declares entities, which no spreadsheet program writes: refused "
                                     + "(pipectl never expands entities); save the workbook again from Excel, Numbers or LibreOffice")
         }
@@ -90,7 +91,7 @@ struct XLSXPackage {
         parser.delegate = collector
         guard parser.parse() else {
             let detail = parser.parserError.map { " (line \(parser.lineNumber): \($0.localizedDescription))" } ?? ""
-            throw PipelineError(.invalidInput, at: Location(file: displayPath), stage: "xlsx",
+            throw PipelineError(.invalidInput, code: .xlsxDamaged, at: Location(file: displayPath), stage: "xlsx",
                                 "the part '\(path)' is not well-formed XML\(detail): is the workbook damaged?")
         }
         return collector.elements
@@ -128,7 +129,9 @@ struct XLSXPackage {
         for part in joined.split(separator: "/", omittingEmptySubsequences: true) {
             if part == "." { continue }
             if part == ".." {
-                guard !parts.isEmpty else { throw XLSXWorkbook.failure(displayPath, "the part '\(joined)' points outside the archive") }
+                guard !parts.isEmpty else {
+                    throw XLSXWorkbook.failure(displayPath, .xlsxPartOutsideArchive, "the part '\(joined)' points outside the archive")
+                }
                 parts.removeLast()
             } else {
                 parts.append(part)

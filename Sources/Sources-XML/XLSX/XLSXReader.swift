@@ -67,8 +67,8 @@ public final class XLSXReader: RecordReader {
         self.input = input
         var workbook = opened
         workbook.timeZone = options.timeZone
-        func fail(_ message: String) -> PipelineError {
-            PipelineError(.invalidInput, at: Location(file: input.displayPath), stage: "xlsx", message)
+        func fail(_ code: PipelineError.Code, _ message: String) -> PipelineError {
+            PipelineError(.invalidInput, code: code, at: Location(file: input.displayPath), stage: "xlsx", message)
         }
         let sheetNames = workbook.sheets.map(\.name)
         let chosen: (name: String, path: String)
@@ -80,12 +80,12 @@ public final class XLSXReader: RecordReader {
             } else if let index = Int(wanted), (1...workbook.sheets.count).contains(index) {
                 chosen = workbook.sheets[index - 1]
             } else {
-                throw PipelineError(.invalidPipeline, at: Location(file: input.displayPath), stage: "xlsx",
+                throw PipelineError(.invalidPipeline, code: .xlsxUnknownSheet, at: Location(file: input.displayPath), stage: "xlsx",
                                     "the workbook has no sheet '\(wanted)'\(Suggestion.hint(for: wanted, in: sheetNames)) (sheets: "
                                         + sheetNames.map { "'\($0)'" }.joined(separator: ", ") + ")")
             }
         } else {
-            guard let first = workbook.sheets.first else { throw fail("the workbook has no sheets") }
+            guard let first = workbook.sheets.first else { throw fail(.xlsxNoSheets, "the workbook has no sheets") }
             // Numbers, exporting to Excel, puts a sheet in front that lists what it exported
             // ("Export Summary"), unless told not to: the data is on the next one. Which sheet
             // was read is told in the summary and the reports either way.
@@ -118,7 +118,9 @@ public final class XLSXReader: RecordReader {
                 firstDataRow = headerRow
             }
             if let columns = options.columns { names = columns }
-            guard !names.isEmpty else { throw fail("the sheet '\(sheetName)' has no header row to name its columns (set header: false and columns:)") }
+            guard !names.isEmpty else {
+                throw fail(.xlsxNoHeaderRow, "the sheet '\(sheetName)' has no header row to name its columns (set header: false and columns:)")
+            }
         } catch {
             // Thrown before the reader exists, so no deinit will: the parser and the inflating
             // thread are let go here.
@@ -153,7 +155,8 @@ public final class XLSXReader: RecordReader {
             let column = columns.lowerBound + offset
             if let earlier = seen[name] {
                 // The later column would never be read: its values would be lost without a word.
-                throw PipelineError(.invalidInput, at: Location(file: displayPath, path: "\(sheet)!\(XLSXReader.columnName(column))\(rowNumber)"),
+                throw PipelineError(.invalidInput, code: .inputDuplicateHeaderName,
+                                    at: Location(file: displayPath, path: "\(sheet)!\(XLSXReader.columnName(column))\(rowNumber)"),
                                     stage: "xlsx", "column \(XLSXReader.columnName(column)) of the header row is named '\(name)' like column "
                                         + "\(XLSXReader.columnName(earlier)) (header names must be unique)")
             }
@@ -266,7 +269,8 @@ public final class XLSXReader: RecordReader {
                 index = index * 10 + Int(byte - 48)
             }
             guard workbook.sharedStrings.contains(index) else {
-                throw PipelineError(.invalidInput, at: Location(file: displayPath, path: "\(sheet)!\(columnName(column))\(rowNumber)"),
+                throw PipelineError(.invalidInput, code: .xlsxUnknownSharedString,
+                                    at: Location(file: displayPath, path: "\(sheet)!\(columnName(column))\(rowNumber)"),
                                     stage: "xlsx", "the cell names a shared string the workbook does not have")
             }
             let string = workbook.sharedStrings[index]

@@ -36,7 +36,7 @@ public struct XLSXReaderKind: ReaderKind {
             let end = corners.count == 1 ? (column: XLSXReader.lastColumn, row: XLSXReader.lastRow)
                 : corners.count == 2 ? XLSXReader.cellPosition(corners[1]) : nil
             guard let start = corners.first.flatMap(XLSXReader.cellPosition), let end, start.column <= end.column, start.row <= end.row else {
-                throw (options.node("range") ?? ConfigNode(.null, at: Location(file: ""))).error(
+                throw (options.node("range") ?? ConfigNode(.null, at: Location(file: ""))).error(.xlsxInvalidRange,
                     "'range' is two cells, the top left and the bottom right, such as A1:F500, or the top left alone (A3: "
                         + "to the end of the sheet); found '\(text)'", stage: "xlsx")
             }
@@ -44,13 +44,13 @@ public struct XLSXReaderKind: ReaderKind {
         }
         let header = options.bool("header") ?? true
         if !header, options.strings("columns") == nil {
-            throw (options.node("header") ?? ConfigNode(.null, at: Location(file: ""))).error(
+            throw (options.node("header") ?? ConfigNode(.null, at: Location(file: ""))).error(.pipelineMissingKey,
                 "'header: false' needs 'columns:', the names of the fields", stage: "xlsx")
         }
         var zone = TimeZone(identifier: "UTC")!
         if let name = options.string("timezone") {
             guard let found = TimeZone(identifier: name) else {
-                throw (options.node("timezone") ?? ConfigNode(.null, at: Location(file: ""))).error(
+                throw (options.node("timezone") ?? ConfigNode(.null, at: Location(file: ""))).error(.pipelineUnknownTimeZone,
                     "unknown time zone '\(name)'\(Suggestion.hint(for: name, in: TimeZone.knownTimeZoneIdentifiers)) (use an IANA name such as Europe/Berlin, or UTC)",
                     stage: "xlsx")
             }

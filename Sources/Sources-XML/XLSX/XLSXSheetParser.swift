@@ -98,7 +98,8 @@ struct SheetParser {
             pinned?.assumingMemoryBound(to: SheetParser.self).pointee.trap.capture(error.pointee)
         }
         guard let created = xmlCreatePushParserCtxt(&handler, pinned, nil, 0, Self.documentName) else {
-            throw PipelineError(.io, at: Location(file: displayPath), stage: "xlsx", "libxml2 cannot start reading the sheet")
+            throw PipelineError(.io, code: .xmlCannotStartParser, at: Location(file: displayPath), stage: "xlsx",
+                                "libxml2 cannot start reading the sheet")
         }
         context = created
         xmlCtxtUseOptions(created, Int32(XML_PARSE_NONET.rawValue))
@@ -135,11 +136,12 @@ struct SheetParser {
         // At the row read last: the sheet's XML has no lines a user could open.
         let last = row ?? rows.last
         let at = last.map { Location(file: displayPath, path: "\(sheet)!A\($0.number)") } ?? Location(file: displayPath, path: "sheet '\(sheet)'")
-        return PipelineError(.invalidInput, at: at, stage: "xlsx", "the sheet's XML is damaged: \(detail); is the workbook complete?")
+        return PipelineError(.invalidInput, code: .xlsxDamaged, at: at, stage: "xlsx",
+                             "the sheet's XML is damaged: \(detail); is the workbook complete?")
     }
 
     private func entityError() -> PipelineError {
-        PipelineError(.invalidInput, at: Location(file: displayPath, path: "sheet '\(sheet)'"), stage: "xlsx",
+        PipelineError(.invalidInput, code: .xlsxEntitiesRefused, at: Location(file: displayPath, path: "sheet '\(sheet)'"), stage: "xlsx",
                       "the sheet's XML declares or uses entities, which no spreadsheet program writes: refused "
                           + "(pipectl never expands entities); save the workbook again from Excel, Numbers or LibreOffice")
     }

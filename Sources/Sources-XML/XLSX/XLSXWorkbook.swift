@@ -42,35 +42,37 @@ public struct XLSXWorkbook {
     public var sheetNames: [String] { sheets.map(\.name) }
 
     public init(url: URL, displayPath: String) throws {
-        func fail(_ message: String) -> PipelineError {
-            PipelineError(.invalidInput, at: Location(file: displayPath), stage: "xlsx", message)
+        func fail(_ code: PipelineError.Code, _ message: String) -> PipelineError {
+            PipelineError(.invalidInput, code: code, at: Location(file: displayPath), stage: "xlsx", message)
         }
         let head = (try? FileHandle(forReadingFrom: url).read(upToCount: 8)) ?? nil
         if let head, head.starts(with: [0xD0, 0xCF, 0x11, 0xE0]) {
             // A compound file: an old .xls, or an .xlsx Excel encrypted with a password, whose
             // directory then names the stream "EncryptedPackage".
             if Self.isEncryptedPackage(url) {
-                throw fail("this workbook is encrypted with a password: open it in Excel, remove the password "
+                throw fail(.xlsxEncrypted, "this workbook is encrypted with a password: open it in Excel, remove the password "
                            + "(File > Info > Protect Workbook > Encrypt with Password) and save it again")
             }
-            throw fail("this is an old Excel workbook (.xls), not .xlsx: open it in Excel or LibreOffice and save it as .xlsx")
+            throw fail(.xlsxOldFormat, "this is an old Excel workbook (.xls), not .xlsx: open it in Excel or LibreOffice and save it as .xlsx")
         }
-        guard let head, head.starts(with: [0x50, 0x4B]) else { throw fail("not an .xlsx workbook (an .xlsx file is a zip archive)") }
+        guard let head, head.starts(with: [0x50, 0x4B]) else {
+            throw fail(.xlsxNotAWorkbook, "not an .xlsx workbook (an .xlsx file is a zip archive)")
+        }
         let archive: Archive
         do {
             archive = try Archive(url: url, accessMode: .read)
         } catch {
-            throw fail("the workbook's zip archive cannot be read: is the file complete, and an .xlsx?")
+            throw fail(.xlsxDamaged, "the workbook's zip archive cannot be read: is the file complete, and an .xlsx?")
         }
         let package = XLSXPackage(archive: archive, url: url, displayPath: displayPath)
         self.package = package
         if package.contains("Index/Document.iwa") || package.contains("Index.zip") {
-            throw fail("this is a Numbers document: export it as .xlsx (File > Export To > Excel)")
+            throw fail(.xlsxNumbersDocument, "this is a Numbers document: export it as .xlsx (File > Export To > Excel)")
         }
         // The workbook is where the package's relationships say, which is xl/workbook.xml when Excel writes it.
         let workbookPath = try package.relationships(of: "").first { $0.type.hasSuffix(XLSXPackage.officeDocument) }?.path
             ?? "xl/workbook.xml"
-        guard package.contains(workbookPath) else { throw fail("the archive has no \(workbookPath): it is not an .xlsx workbook") }
+        guard package.contains(workbookPath) else { throw fail(.xlsxNotAWorkbook, "the archive has no \(workbookPath): it is not an .xlsx workbook") }
 
         let workbook = try package.parse(workbookPath)
         let relations = try package.relationships(of: workbookPath)
@@ -151,8 +153,8 @@ public struct XLSXWorkbook {
         return data.range(of: name) != nil
     }
 
-    static func failure(_ displayPath: String, _ message: String) -> PipelineError {
-        PipelineError(.invalidInput, at: Location(file: displayPath), stage: "xlsx", message)
+    static func failure(_ displayPath: String, _ code: PipelineError.Code, _ message: String) -> PipelineError {
+        PipelineError(.invalidInput, code: code, at: Location(file: displayPath), stage: "xlsx", message)
     }
 
     /// A sheet's part, ready to be unpacked on any thread.

@@ -85,7 +85,8 @@ struct ZipPart: Sendable {
         try handle.seek(toOffset: headerOffset)
         let header = [UInt8](try handle.read(upToCount: 30) ?? Data())
         guard header.count == 30, header.uint32(at: 0) == 0x0403_4B50 else {
-            throw XLSXWorkbook.failure(displayPath, "the part '\(entry.path)' cannot be found where the archive says: is the workbook damaged?")
+            throw XLSXWorkbook.failure(displayPath, .xlsxDamaged,
+                                       "the part '\(entry.path)' cannot be found where the archive says: is the workbook damaged?")
         }
         path = entry.path
         dataOffset = headerOffset + 30 + UInt64(header.uint16(at: 26)) + UInt64(header.uint16(at: 28))
@@ -99,7 +100,7 @@ struct ZipPart: Sendable {
     /// is 800 of them), counting them: a part that inflates past `largestPart`, or `largestRatio`
     /// times its packed size, stops; so does one whose checksum does not match, at its end.
     func unpack(from url: URL, displayPath: String, _ consume: (Data) throws -> Void) throws {
-        func fail(_ message: String) -> PipelineError { XLSXWorkbook.failure(displayPath, message) }
+        func fail(_ code: PipelineError.Code, _ message: String) -> PipelineError { XLSXWorkbook.failure(displayPath, code, message) }
         let limit = min(Self.largestPart, max(Int64(clamping: packedSize).multipliedReportingOverflow(by: Self.largestRatio).partialValue, 1 << 20))
         var total: Int64 = 0
         var check = CRC32()
@@ -107,7 +108,8 @@ struct ZipPart: Sendable {
             try inflate(from: url, displayPath: displayPath, chunkSize: 1 << 18) { chunk in
                 total += Int64(chunk.count)
                 if total > limit {
-                    throw fail("the part '\(path)' inflates to more than \(limit >> 20) MB (\(Self.largestRatio) times its packed size): "
+                    throw fail(.xlsxPartTooLarge,
+                               "the part '\(path)' inflates to more than \(limit >> 20) MB (\(Self.largestRatio) times its packed size): "
                                    + "refused as a zip bomb")
                 }
                 chunk.withUnsafeBytes { check.update($0) }
@@ -118,11 +120,11 @@ struct ZipPart: Sendable {
         } catch is CancellationError {
             throw CancellationError()
         } catch {
-            throw fail("the part '\(path)' cannot be unpacked (\(error)): is the workbook damaged?")
+            throw fail(.xlsxDamaged, "the part '\(path)' cannot be unpacked (\(error)): is the workbook damaged?")
         }
         #if !FUZZING  // where mutated bytes must reach the parsers
         guard check.value == checksum else {
-            throw fail("the part '\(path)' is damaged: its checksum does not match its contents")
+            throw fail(.xlsxDamaged, "the part '\(path)' is damaged: its checksum does not match its contents")
         }
         #endif
     }
@@ -137,7 +139,8 @@ struct ZipPart: Sendable {
             let count = Int(min(UInt64(wanted), packedSize - given))
             let data = count == 0 ? Data() : try handle.read(upToCount: count) ?? Data()
             guard !data.isEmpty else {
-                throw XLSXWorkbook.failure(displayPath, "the part '\(path)' ends before its packed data does: is the workbook complete?")
+                throw XLSXWorkbook.failure(displayPath, .xlsxDamaged,
+                                           "the part '\(path)' ends before its packed data does: is the workbook complete?")
             }
             given += UInt64(data.count)
             return data

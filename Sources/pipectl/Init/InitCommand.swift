@@ -41,7 +41,8 @@ struct InitCommand: ParsableCommand {
         do {
             let outputURL = URL(fileURLWithPath: output).standardizedFileURL
             if FileManager.default.fileExists(atPath: outputURL.path), !force {
-                throw PipelineError(.io, at: Location(file: output), stage: "init", "the file exists; choose another with -o, or replace it with --force")
+                throw PipelineError(.io, code: .initOutputExists, at: Location(file: output), stage: "init",
+                                    "the file exists; choose another with -o, or replace it with --force")
             }
             let folder = outputURL.deletingLastPathComponent()
             let modelURL = URL(fileURLWithPath: model).standardizedFileURL
@@ -66,7 +67,7 @@ struct InitCommand: ParsableCommand {
             guard sources > 0 else {
                 let reasons = yaml.split(separator: "\n").filter { $0.hasPrefix("  # ") && $0.contains(" is not read: ") }
                     .map { $0.dropFirst(4) }.joined(separator: "; ")
-                throw PipelineError(.invalidInput, at: Location(file: inputs[0]), stage: "init",
+                throw PipelineError(.invalidInput, code: .initNothingToDraft, at: Location(file: inputs[0]), stage: "init",
                                     "nothing to draft: no input has fields that name an entity's attributes and its key (\(reasons))")
             }
             // Checked as `validate` checks it: a draft that does not load is not written.

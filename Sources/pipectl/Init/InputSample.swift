@@ -45,7 +45,7 @@ struct InputSample {
         case "plist": return .plist
         case "xlsx": return .xlsx
         default:
-            throw PipelineError(.invalidInput, at: Location(file: url.path), stage: "init",
+            throw PipelineError(.invalidInput, code: .initUnknownFormat, at: Location(file: url.path), stage: "init",
                                 "pipectl cannot tell the format from the extension '.\(url.pathExtension)' (csv, tsv, xml, json, jsonl, plist, xlsx)")
         }
     }
@@ -104,7 +104,9 @@ struct InputSample {
         // Opened once: each opening parses the shared strings, which a large workbook has many of.
         let workbook = try XLSXWorkbook(url: url, displayPath: path)
         let names = workbook.sheetNames
-        guard !names.isEmpty else { throw PipelineError(.invalidInput, at: Location(file: path), stage: "init", "the workbook has no sheets") }
+        guard !names.isEmpty else {
+            throw PipelineError(.invalidInput, code: .xlsxNoSheets, at: Location(file: path), stage: "init", "the workbook has no sheets")
+        }
         var samples: [InputSample] = []
         for name in names {
             var sample = InputSample(url: url, path: path, format: .xlsx, fields: [], values: [:])
@@ -159,7 +161,8 @@ struct InputSample {
         parser.shouldResolveExternalEntities = false
         _ = parser.parse()
         guard let root = collector.root, let record = collector.recordName else {
-            throw PipelineError(.invalidInput, at: Location(file: path), stage: "init", "no repeated element under the root to take as the record")
+            throw PipelineError(.invalidInput, code: .initNoRecords, at: Location(file: path), stage: "init",
+                                "no repeated element under the root to take as the record")
         }
         recordPath = "\(root)/\(record)"
         for (name, value) in collector.pairs { add(name, .text(value)) }
@@ -190,7 +193,8 @@ struct InputSample {
             flatten(object, prefix: "")
         }
         guard !fields.isEmpty else {
-            throw PipelineError(.invalidInput, at: Location(file: path), stage: "init", "no records (objects) found to take fields from")
+            throw PipelineError(.invalidInput, code: .initNoRecords, at: Location(file: path), stage: "init",
+                                "no records (objects) found to take fields from")
         }
     }
 
@@ -213,11 +217,12 @@ struct InputSample {
     static func contents(_ url: URL) throws -> Data {
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
         guard size <= largest else {
-            throw PipelineError(.invalidInput, at: Location(file: url.path), stage: "init",
+            throw PipelineError(.invalidInput, code: .initInputTooLarge, at: Location(file: url.path), stage: "init",
                                 "the file is larger than \(largest >> 20) MB: draft the pipeline from a smaller export of it")
         }
         do { return try Data(contentsOf: url) } catch {
-            throw PipelineError(.io, at: Location(file: url.path), stage: "init", "cannot read the file: \(error.localizedDescription)")
+            throw PipelineError(.io, code: .inputCannotRead, at: Location(file: url.path), stage: "init",
+                                "cannot read the file: \(error.localizedDescription)")
         }
     }
 }

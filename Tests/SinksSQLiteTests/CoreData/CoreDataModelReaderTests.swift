@@ -62,65 +62,66 @@ struct CoreDataModelReaderTests {
         try folder.write(CoreDataCases.groceryDudeXML, to: "Model.xcdatamodeld/Model 6.xcdatamodel/contents")
         let bundle = folder.url.appendingPathComponent("Model.xcdatamodeld")
         let error = try #require(throws: PipelineError.self) { try CoreDataModelReader.read(bundle) }
-        #expect(error.description ==
-            "\(bundle.path): error: model: 2 versions (Model 5.xcdatamodel, Model 6.xcdatamodel) and no .xccurrentversion naming the current one")
+        #expect(error.code == .modelNoCurrentVersion)
+        #expect(error.location?.description == bundle.path)
+        #expect(error.message == "2 versions (Model 5.xcdatamodel, Model 6.xcdatamodel) and no .xccurrentversion naming the current one")
     }
 
     static func parse(_ body: String) throws -> StoreModel {
         try CoreDataModelReader.parse(Data("<?xml version=\"1.0\"?>\n<model>\n\(body)\n</model>\n".utf8), file: "M.xcdatamodel/contents")
     }
 
-    static func failure(_ body: String) throws -> String {
-        try #require(throws: PipelineError.self) { try parse(body) }.description
+    static func failure(_ body: String) throws -> PipelineError {
+        try #require(throws: PipelineError.self) { try parse(body) }
     }
 
     @Test func unknownAttributeTypeIsLocated() throws {
-        let message = try Self.failure("""
+        let error = try Self.failure("""
         <entity name="Item">
             <attribute name="size" attributeType="Integer 8"/>
         </entity>
         """)
-        #expect(message.hasPrefix(
-            "M.xcdatamodel/contents:4:"))
-        #expect(message.contains(
-            ": error: model: attribute 'Item.size' has an unknown attributeType \"Integer 8\" (expected one of: Binary, Boolean, Date, Decimal, Double, Float, Integer 16, Integer 32, Integer 64, String, Transformable, URI, UUID)"))
+        #expect(error.code == .modelUnknownType)
+        #expect(error.location?.file == "M.xcdatamodel/contents" && error.location?.line == 4)
+        #expect(error.message == "attribute 'Item.size' has an unknown attributeType \"Integer 8\" (expected one of: Binary, Boolean, Date, "
+                    + "Decimal, Double, Float, Integer 16, Integer 32, Integer 64, String, Transformable, URI, UUID)")
     }
 
     @Test func relationshipToAnUnknownEntity() throws {
-        let message = try Self.failure("""
+        let error = try Self.failure("""
         <entity name="Item">
             <relationship name="unit" optional="YES" maxCount="1" destinationEntity="Unit"/>
         </entity>
         """)
-        #expect(message.hasPrefix("M.xcdatamodel/contents:4:"))
-        #expect(message.hasSuffix(": error: model: relationship 'Item.unit' leads to an unknown entity 'Unit'"))
+        #expect(error.code == .modelUnknownEntity)
+        #expect(error.location?.file == "M.xcdatamodel/contents" && error.location?.line == 4)
     }
 
     @Test func unknownParent() throws {
-        let message = try Self.failure(#"<entity name="Shop" parentEntity="Place"/>"#)
-        #expect(message.hasPrefix("M.xcdatamodel/contents:3:"))
-        #expect(message.hasSuffix(": error: model: entity 'Shop' has an unknown parentEntity 'Place'"))
+        let error = try Self.failure(#"<entity name="Shop" parentEntity="Place"/>"#)
+        #expect(error.code == .modelUnknownEntity)
+        #expect(error.location?.file == "M.xcdatamodel/contents" && error.location?.line == 3)
     }
 
     @Test func missingNames() throws {
-        #expect(try Self.failure(#"<entity parentEntity="Place"/>"#).hasSuffix(": error: model: an entity has no name"))
-        #expect(try Self.failure(#"<entity name="A"><attribute attributeType="String"/></entity>"#)
-            .hasSuffix(": error: model: entity 'A': an attribute has no name"))
-        #expect(try Self.failure(#"<entity name="A"><relationship destinationEntity="A"/></entity>"#)
-            .hasSuffix(": error: model: entity 'A': a relationship has no name"))
+        let entity = try Self.failure(#"<entity parentEntity="Place"/>"#)
+        #expect(entity.code == .modelMissingValue)
+        #expect(entity.message == "an entity has no name")
+        #expect(try Self.failure(#"<entity name="A"><attribute attributeType="String"/></entity>"#).code == .modelMissingValue)
+        #expect(try Self.failure(#"<entity name="A"><relationship destinationEntity="A"/></entity>"#).code == .modelMissingValue)
     }
 
     @Test func badDefaultValue() throws {
         #expect(try Self.failure(#"<entity name="A"><attribute name="n" attributeType="Integer 16" defaultValueString="lots"/></entity>"#)
-            .hasSuffix(": error: model: attribute 'A.n': default value \"lots\" is not an integer"))
+            .code == .modelInvalidDefault)
     }
 
     @Test func malformedXMLIsLocated() throws {
         let error = try #require(throws: PipelineError.self) {
             try CoreDataModelReader.parse(Data("<model>\n<entity name=\"A\">\n</model>".utf8), file: "M.xcdatamodel/contents")
         }
+        #expect(error.code == .modelMalformed)
         #expect(error.location?.line == 3)
-        #expect(error.description.hasSuffix(": error: model: the model file is not well-formed XML"))
     }
 
     @Test func defaultValuesAndFlags() throws {

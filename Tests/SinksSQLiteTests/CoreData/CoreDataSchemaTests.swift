@@ -48,7 +48,9 @@ struct CoreDataSchemaTests {
             Attribute(name: "pageCount", type: .integer64, location: location, derivationExpression: "pages.@count"),
         ])])
         let error = try #require(throws: PipelineError.self) { try CoreDataSchema(model) }
-        #expect(error.description == "Books.xcdatamodel/contents:4:9: error: model: derived attribute 'Book.pageCount' cannot be written into a generated store: Core Data keeps it up to date with SQL triggers that call its own functions; make it a plain attribute or drop it from the model")
+        #expect(error.code == .modelDerivedAttribute)
+        #expect(error.location == location)
+        #expect(error.message == "derived attribute 'Book.pageCount' cannot be written into a generated store: Core Data keeps it up to date with SQL triggers that call its own functions; make it a plain attribute or drop it from the model")
     }
 
     @Test("a to-many without inverse: the listing row's key on the listed table, as SwiftData keeps it")
@@ -134,11 +136,13 @@ struct CoreDataSchemaTests {
         let reserved = try #require(throws: PipelineError.self) {
             try CoreDataMetadata(model: model, extra: ["NSStoreType": .text("XML")]).binaryPropertyList()
         }
-        #expect(reserved.description == "error: metadata: 'NSStoreType' is a key Core Data writes itself; choose another metadata key")
+        #expect(reserved.code == .pipelineReservedMetadataKey)
+        #expect(reserved.message == "'NSStoreType' is a key Core Data writes itself; choose another metadata key")
         let null = try #require(throws: PipelineError.self) {
             try CoreDataMetadata(model: model, extra: ["Imported": .null]).binaryPropertyList()
         }
-        #expect(null.description == "error: metadata: metadata key 'Imported' has no value; a property list cannot hold a null")
+        #expect(null.code == .pipelineEmptyValue)
+        #expect(null.message == "metadata key 'Imported' has no value; a property list cannot hold a null")
     }
 
     @Test func nameBasedUUIDs() throws {

@@ -103,9 +103,12 @@ struct CoreDataSinkTests {
     }
 
     /// The error of a link check that finds one item linking to a missing row.
-    private static func missingLink(_ relationship: String, first row: Int) -> String {
-        "error: sqlite: the new store fails its link check: 1 row(s) of 'ZITEM' link through '\(relationship)' "
-            + "to missing rows, first Z_PK \(row)"
+    /// A failed link check, which names the link and the first row that breaks it.
+    private static func expectMissingLink(_ error: PipelineError?, _ relationship: String, first row: Int,
+                                          sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(error?.code == .storeCheckFailed, sourceLocation: sourceLocation)
+        #expect(error?.message == "the new store fails its link check: 1 row(s) of 'ZITEM' link through '\(relationship)' "
+                    + "to missing rows, first Z_PK \(row)", sourceLocation: sourceLocation)
     }
 
     /// The grocery model's Core Data tables, empty, for SQL to fill and `complete` to check.
@@ -126,12 +129,10 @@ struct CoreDataSinkTests {
             try connection.execute("INSERT INTO ZLOCATION (Z_PK, Z_ENT, Z_OPT, ZSTOREDIN) VALUES (1, 3, 1, 'Fridge')")
             // A shop link to a row that is a LocationAtHome.
             try connection.execute("INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, ZNAME, ZLOCATIONATSHOP) VALUES (7, 1, 1, 'Tea', 1)")
-            #expect(pipelineError { try layout.complete(in: connection) } ==
-                Self.missingLink("Item.locationAtShop", first: 7))
+            Self.expectMissingLink(pipelineError { try layout.complete(in: connection) }, "Item.locationAtShop", first: 7)
             // A link into the hierarchy whose entity column names another entity than the row's.
             try connection.execute("UPDATE ZITEM SET ZLOCATIONATSHOP = NULL, ZUSUALPLACE = 1, Z2_USUALPLACE = 4")
-            #expect(pipelineError { try layout.complete(in: connection) } ==
-                Self.missingLink("Item.usualPlace", first: 7))
+            Self.expectMissingLink(pipelineError { try layout.complete(in: connection) }, "Item.usualPlace", first: 7)
             try connection.execute("UPDATE ZITEM SET Z2_USUALPLACE = 3")
             try layout.complete(in: connection)
         }
@@ -151,12 +152,10 @@ struct CoreDataSinkTests {
             try layout.complete(in: connection)
             try connection.execute("DELETE FROM Z_PRIMARYKEY; DELETE FROM Z_METADATA")
             try connection.execute("INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, ZNAME, ZUNIT) VALUES (2001, 1, 1, 'Tea', 2500)")
-            #expect(pipelineError { try layout.complete(in: connection) } ==
-                Self.missingLink("Item.unit", first: 2001))
+            Self.expectMissingLink(pipelineError { try layout.complete(in: connection) }, "Item.unit", first: 2001)
             // A few links, one of them missing: the seeks find it.
             try connection.execute("DELETE FROM ZITEM WHERE Z_PK > 3 AND Z_PK < 2001")
-            #expect(pipelineError { try layout.complete(in: connection) } ==
-                Self.missingLink("Item.unit", first: 2001))
+            Self.expectMissingLink(pipelineError { try layout.complete(in: connection) }, "Item.unit", first: 2001)
             try connection.execute("UPDATE ZITEM SET ZUNIT = 3 WHERE Z_PK = 2001")
             try layout.complete(in: connection)
         }
@@ -262,10 +261,10 @@ struct CoreDataSinkTests {
             #expect(try SQLiteStore(readingAt: target).scalar("SELECT Z_UUID FROM Z_METADATA") == .text("0B0C5E5A-1D2E-4F60-8A9B-0C1D2E3F4A5B"))
             let before = try Data(contentsOf: target)
 
-            let message = pipelineError {
-                try finish { throw PipelineError(.io, stage: "pipeline", "cannot read items.csv") }
+            let error = pipelineError {
+                try finish { throw PipelineError(.io, code: .inputCannotRead, stage: "pipeline", "cannot read items.csv") }
             }
-            #expect(message?.contains("cannot read items.csv") == true)
+            #expect(error?.code == .inputCannotRead)
             #expect(try Data(contentsOf: target) == before)
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["Grocery.sqlite"])
         }
@@ -314,12 +313,10 @@ struct CoreDataSinkTests {
             var abstract = CoreDataGrocery.item("Salt", line: 5)
             abstract.links[3] = EntityRecord(entity: CoreDataGrocery.location, values: [.text("Somewhere")], links: [nil],
                                               location: CoreDataGrocery.at(5))
-            #expect(pipelineError { try sink.write(abstract, onDuplicate: .keep, log: log) } ==
-                "items.csv:5: error: sqlite: entity number 1 is abstract and has no rows of its own; load one of its concrete entities")
+            expectError(pipelineError { try sink.write(abstract, onDuplicate: .keep, log: log) }, .recordAbstractEntity, at: "items.csv:5")
             var wrong = CoreDataGrocery.item("Salt", line: 6)
             wrong.links[1] = CoreDataGrocery.shop("3", line: 6)
-            #expect(pipelineError { try sink.write(wrong, onDuplicate: .keep, log: log) } ==
-                "items.csv:6: error: sqlite: 'Item.locationAtHome' links to 'LocationAtHome', not to 'LocationAtShop'")
+            expectError(pipelineError { try sink.write(wrong, onDuplicate: .keep, log: log) }, .pipelineWrongDestination, at: "items.csv:6")
             sink.discard()
         }
     }
@@ -340,9 +337,7 @@ struct CoreDataSinkTests {
             let log = ImportLog(sourceNames: ["notes"], entityNames: ["Note", "Tag"])
             let tag = EntityRecord(entity: 1, values: [.text("home")], links: [nil], location: CoreDataGrocery.at(2))
             let note = EntityRecord(entity: 0, values: [.text("Buy milk")], links: [tag], location: CoreDataGrocery.at(2))
-            #expect(pipelineError { try sink.write(note, onDuplicate: .keep, log: log) } ==
-                "items.csv:2: error: sqlite: 'Note.tags' is a to-many relationship: it links the records of a list "
-                + "(`EntityRecord.lists`), not one record")
+            expectError(pipelineError { try sink.write(note, onDuplicate: .keep, log: log) }, .recordToManyAsLink, at: "items.csv:2")
             try sink.write(EntityRecord(entity: 0, values: [.text("Buy milk")], links: [nil], lists: [[tag, tag]],
                                         location: CoreDataGrocery.at(3)), onDuplicate: .keep, log: log)
             try sink.finish(log: log)
@@ -358,9 +353,7 @@ struct CoreDataSinkTests {
             let log = ImportLog(sourceNames: ["items"], entityNames: CoreDataGrocery.model.entities.map(\.name))
             let unit = EntityRecord(entity: CoreDataGrocery.unit, values: [.text("l")], links: [CoreDataGrocery.item("Milk", line: 2)],
                                     location: CoreDataGrocery.at(2))
-            #expect(pipelineError { try sink.write(unit, onDuplicate: .keep, log: log) } ==
-                "items.csv:2: error: sqlite: 'Unit.items' is a to-many relationship: it links the records of a list "
-                + "(`EntityRecord.lists`), not one record")
+            expectError(pipelineError { try sink.write(unit, onDuplicate: .keep, log: log) }, .recordToManyAsLink, at: "items.csv:2")
         }
     }
 
@@ -496,15 +489,15 @@ struct CoreDataSinkTests {
     func refusedSettings() throws {
         try withScratchFolder { folder in
             let target = folder.appendingPathComponent("Grocery.sqlite")
-            func refusal(_ settings: StoreSettings) -> String? {
+            func refusal(_ settings: StoreSettings) -> PipelineError? {
                 pipelineError { _ = try SQLiteSink(settings: settings, model: CoreDataGrocery.model) }
             }
-            #expect(refusal(CoreDataGrocery.settings(target, uuid: "not-a-uuid")) ==
-                "grocery.yaml:4:3: error: sqlite: the store UUID 'not-a-uuid' is not a UUID (such as 6FA1D3C2-0B5E-4C1A-9D3E-2F4B5A6C7D8E)")
-            #expect(refusal(CoreDataGrocery.settings(target, metadata: [("NSStoreType", .text("XML"))])) ==
-                "grocery.yaml:4:3: error: metadata: 'NSStoreType' is a key Core Data writes itself; choose another metadata key")
-            #expect(refusal(CoreDataGrocery.settings(target, metadata: [("A", .bool(true)), ("A", .bool(false))])) ==
-                "grocery.yaml:4:3: error: sqlite: metadata key 'A' is given twice")
+            expectError(refusal(CoreDataGrocery.settings(target, uuid: "not-a-uuid")), .pipelineInvalidUUID, at: "grocery.yaml:4:3")
+            let reserved = refusal(CoreDataGrocery.settings(target, metadata: [("NSStoreType", .text("XML"))]))
+            expectError(reserved, .pipelineReservedMetadataKey, at: "grocery.yaml:4:3")
+            #expect(reserved?.stage == "metadata")
+            expectError(refusal(CoreDataGrocery.settings(target, metadata: [("A", .bool(true)), ("A", .bool(false))])),
+                        .pipelineDuplicateKey, at: "grocery.yaml:4:3")
             #expect(!FileManager.default.fileExists(atPath: target.path))
             let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
             #expect(left.isEmpty)

@@ -197,16 +197,18 @@ struct StoreInspectionTests {
     @Test("files that are not SQLite databases")
     func notADatabase() throws {
         try withScratchFolder { folder in
-            func message(_ name: String) -> String? {
+            func failure(_ name: String) -> PipelineError? {
                 pipelineError { _ = try StoreInspection(at: folder.appendingPathComponent(name), name: name) }
             }
             try Data("name;quantity\n".utf8).write(to: folder.appendingPathComponent("items.csv"))
             try Data().write(to: folder.appendingPathComponent("empty.sqlite"))
             try FileManager.default.createDirectory(at: folder.appendingPathComponent("Model.xcdatamodeld"), withIntermediateDirectories: true)
-            #expect(message("items.csv") == #"items.csv: error: inspect: this file is not a SQLite database (it does not begin with "SQLite format 3")"#)
-            #expect(message("empty.sqlite") == "empty.sqlite: error: inspect: the file is empty, not a SQLite database")
-            #expect(message("Model.xcdatamodeld") == "Model.xcdatamodeld: error: inspect: this is a folder, not a SQLite database")
-            #expect(message("missing.sqlite") == "missing.sqlite: error: inspect: no such file")
+            let csv = failure("items.csv")
+            expectError(csv, .inspectNotADatabase, at: "items.csv")
+            #expect(csv?.message == #"this file is not a SQLite database (it does not begin with "SQLite format 3")"#)
+            expectError(failure("empty.sqlite"), .inspectEmptyFile, at: "empty.sqlite")
+            expectError(failure("Model.xcdatamodeld"), .inspectIsAFolder, at: "Model.xcdatamodeld")
+            expectError(failure("missing.sqlite"), .inspectNotFound, at: "missing.sqlite")
         }
     }
 }

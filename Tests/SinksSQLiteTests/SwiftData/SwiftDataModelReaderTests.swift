@@ -104,16 +104,16 @@ struct SwiftDataModelReaderTests {
         #expect(back.versionIdentifiers == model.versionIdentifiers && back.frameworkVersion == model.frameworkVersion)
     }
 
-    @Test("a failure crosses as JSON with its kind, location, stage and message")
+    @Test("a failure crosses as JSON with its kind, code, location, stage and message")
     func failureCrossesAsJSON() throws {
-        let error = PipelineError(.invalidPipeline, at: Location(file: "Trip.swift", line: 3, column: 9), stage: "model",
-                                  "cannot translate the type 'Stop' yet", sourceLine: "    var stop: Stop")
+        let error = PipelineError(.invalidPipeline, code: .modelUntranslatableType, at: Location(file: "Trip.swift", line: 3, column: 9),
+                                  stage: "model", "cannot translate the type 'Stop' yet", sourceLine: "    var stop: Stop")
         let json = try JSONEncoder().encode(ModelReaderAnswer.failure(error))
         guard case .failure(let back) = try JSONDecoder().decode(ModelReaderAnswer.self, from: json) else {
             Issue.record("not a failure")
             return
         }
-        #expect(back.description == error.description && back.kind == .invalidPipeline)
+        #expect(back.description == error.description && back.kind == .invalidPipeline && back.code == .modelUntranslatableType)
     }
 
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -148,36 +148,32 @@ struct SwiftDataModelReaderTests {
 
     @Test("a type pipectl cannot translate is an error at the property, naming it")
     func untranslatableType() {
-        do {
-            _ = try SwiftDataModelReader.parse([("@Model final class Trip {\n    var stops = makeStops()\n}\n", "Trip.swift")])
-            Issue.record("a property of no type read")
-        } catch {
-            #expect("\(error)".hasPrefix("Trip.swift:2:9: error: model: Trip.stops: write its type"), "\(error)")
+        func failure(_ source: String) -> PipelineError? {
+            do {
+                _ = try SwiftDataModelReader.parse([(source, "Trip.swift")])
+                Issue.record("read: \(source)")
+            } catch let error as PipelineError {
+                return error
+            } catch {
+                Issue.record("unexpected error: \(error)")
+            }
+            return nil
         }
+        let untyped = failure("@Model final class Trip {\n    var stops = makeStops()\n}\n")
+        #expect(untyped?.code == .modelUntypedProperty)
+        #expect(untyped?.location?.description == "Trip.swift:2:9")
+        #expect(untyped?.message.hasPrefix("Trip.stops: write its type") == true, "\(String(describing: untyped))")
         // A type declared nowhere in the source.
-        #expect(throws: PipelineError.self) {
-            try SwiftDataModelReader.parse([("@Model final class Trip {\n    var name: String\n    var stops: [Stop]\n}\n", "Trip.swift")])
-        }
-        do {
-            _ = try SwiftDataModelReader.parse([("@Model final class Trip {\n    var name: String\n    var stops: [Stop]\n}\n", "Trip.swift")])
-        } catch {
-            #expect("\(error)".hasPrefix("Trip.swift:3:9: error: model: Trip.stops: pipectl cannot translate the type '[Stop]' yet"), "\(error)")
-        }
+        let undeclared = failure("@Model final class Trip {\n    var name: String\n    var stops: [Stop]\n}\n")
+        #expect(undeclared?.code == .modelUntranslatableType)
+        #expect(undeclared?.location?.description == "Trip.swift:3:9")
         // An enum whose cases carry values, and a struct holding a struct.
-        let payload = "@Model final class Trip {\n    var leg: Leg\n}\nenum Leg: Codable { case walk(Int), ride }\n"
-        #expect(throws: PipelineError.self) { try SwiftDataModelReader.parse([(payload, "Trip.swift")]) }
-        do {
-            _ = try SwiftDataModelReader.parse([(payload, "Trip.swift")])
-        } catch {
-            #expect("\(error)".hasPrefix("Trip.swift:2:9: error: model: Trip.leg: pipectl cannot translate 'Leg' yet: its case 'walk' has associated values"), "\(error)")
-        }
-        let nested = "@Model final class Trip {\n    var place: Place?\n}\nstruct Place: Codable { var point: Point }\nstruct Point: Codable { var x: Double }\n"
-        do {
-            _ = try SwiftDataModelReader.parse([(nested, "Trip.swift")])
-            Issue.record("a struct in a struct read")
-        } catch {
-            #expect("\(error)".hasPrefix("Trip.swift:2:9: error: model: Trip.place: pipectl cannot translate 'point: Point' of 'Place' yet"), "\(error)")
-        }
+        let payload = failure("@Model final class Trip {\n    var leg: Leg\n}\nenum Leg: Codable { case walk(Int), ride }\n")
+        #expect(payload?.code == .modelUntranslatableType)
+        #expect(payload?.location?.description == "Trip.swift:2:9")
+        let nested = failure("@Model final class Trip {\n    var place: Place?\n}\nstruct Place: Codable { var point: Point }\nstruct Point: Codable { var x: Double }\n")
+        #expect(nested?.code == .modelUntranslatableType)
+        #expect(nested?.location?.description == "Trip.swift:2:9")
     }
 
     /// pipelines/model/Grocery.xcdatamodel, written as a SwiftData app writes it.

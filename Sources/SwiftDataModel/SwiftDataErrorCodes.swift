@@ -1,0 +1,17 @@
+import Diagnostics
+
+/// The codes of reading a SwiftData app's `@Model` source. docs/architecture.md ("Errors") lists every code with its exit kind.
+extension PipelineError.Code {
+    /// The Swift source has no `@Model` class.
+    public static let modelNoModelClass = Self("model.no-model-class")
+    /// A stored property has no written type.
+    public static let modelUntypedProperty = Self("model.untyped-property")
+    /// A property's type is one pipectl cannot translate (yet).
+    public static let modelUntranslatableType = Self("model.untranslatable-type")
+    /// A `VersionedSchema`'s `models` is not a list pipectl can read.
+    public static let modelUnreadableSchemaModels = Self("model.unreadable-schema-models")
+    /// A `VersionedSchema` lists a class that is no `@Model` class of the source.
+    public static let modelUnknownSchemaModel = Self("model.unknown-schema-model")
+    /// The `@Model` reader failed with an error of no other code.
+    public static let modelReaderFailed = Self("model.reader-failed")
+}
