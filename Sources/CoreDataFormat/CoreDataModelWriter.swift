@@ -73,8 +73,14 @@ public enum CoreDataModelWriter {
         // A default held as bytes (an archived empty array) has no text form in the file.
         if attribute.arrayElement != nil, attribute.defaultValue != nil {
             pairs.append(("defaultValueString", "[]"))  // the only default an array property gets
-        } else if let value = attribute.defaultValue, !{ if case .binary = value { true } else { false } }() {
-            pairs.append(("defaultValueString", value.displayText))
+        } else if let value = attribute.defaultValue {
+            switch value {
+            case .binary: break
+            // As Xcode writes them: a Boolean as YES or NO, a date as seconds since 2001.
+            case .bool(let flag): pairs.append(("defaultValueString", flag ? "YES" : "NO"))
+            case .date(let seconds): pairs.append(("defaultDateTimeInterval", Value.double(seconds).displayText))
+            default: pairs.append(("defaultValueString", value.displayText))
+            }
         }
         if attribute.type == .transformable { pairs.append(("valueTransformerName", "NSSecureUnarchiveFromData")) }
         // A SwiftData array property's element type, which the reader takes back from it.

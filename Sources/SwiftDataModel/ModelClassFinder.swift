@@ -8,8 +8,10 @@ struct ModelClass {
     var location: Location
     /// The class it inherits from, if any (an entity's parent when that is a `@Model` class too).
     var superclass: String?
-    /// The `VersionedSchema` enum it is declared in, if any.
-    var schema: String?
+    /// The types it is declared in or in an extension of, outermost first: a `VersionedSchema`
+    /// among them is the schema it belongs to (`enum SchemaV2: VersionedSchema { @Model ... }`,
+    /// `extension SchemaV2 { @Model ... }`).
+    var containers: [String] = []
     var properties: [Property] = []
     /// `#Unique<T>([\.a, \.b])` constraints.
     var uniqueConstraints: [[String]] = []
@@ -56,12 +58,26 @@ enum ValueType {
     }
 }
 
-/// A `VersionedSchema` enum: its version and the model classes it lists.
+/// A `VersionedSchema`: its version and the model classes it lists, gathered from its
+/// declaration and its extensions.
 struct VersionedSchemaDeclaration {
     var name: String
-    var version: [Int]
+    /// Nil when no `versionIdentifier` was read (SwiftData requires one).
+    var version: [Int]?
     var models: [String]
     var location: Location
+}
+
+/// A list of model types the app hands SwiftData: `SchemaMigrationPlan.schemas` (of schemas),
+/// `Schema([...])`, `ModelContainer(for: ...)`, `.modelContainer(for: ...)`.
+struct ModelTypeList {
+    enum Kind { case migrationPlan, schema, container }
+    var kind: Kind
+    /// The type names, in order (`Recipe` for `Recipe.self`).
+    var names: [String]
+    var location: Location
+    /// `Schema(versionedSchema: SchemaV2.self)`: the schema it names.
+    var versionedSchema: String?
 }
 
 /// A property's type as written (or as its initial value gives it): optional, array, base name.
@@ -141,6 +157,10 @@ struct PropertyType {
         case .integerLiteralExpr: self.init(written: "Int", base: "Int")
         case .floatLiteralExpr: self.init(written: "Double", base: "Double")
         case .booleanLiteralExpr: self.init(written: "Bool", base: "Bool")
+        case .prefixOperatorExpr:
+            guard let prefix = value.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-",
+                  let number = PropertyType(initialValue: prefix.expression), ["Int", "Double"].contains(number.base) else { return nil }
+            self = number
         default:
             if let call = value.as(FunctionCallExprSyntax.self) {
                 // `UUID()`, `Date()`: a type's initializer, told from a function (`makeID()`) by its capital.
@@ -173,9 +193,15 @@ final class ModelClassFinder: SyntaxVisitor {
     let file: String
     private(set) var classes: [ModelClass] = []
     private(set) var valueTypes: [(name: String, type: ValueType)] = []
+    /// Every declaration and extension of a type conforming to `VersionedSchema` (one per
+    /// declaration: `SwiftDataModelReader` merges those of one name).
     private(set) var schemas: [VersionedSchemaDeclaration] = []
-    /// The enclosing `VersionedSchema` enums of the declaration being read, innermost last.
-    private var schemaStack: [String?] = []
+    /// Every extension or declaration that states `versionIdentifier` or `models` for a type
+    /// that may be a schema declared elsewhere.
+    private(set) var schemaParts: [VersionedSchemaDeclaration] = []
+    private(set) var typeLists: [ModelTypeList] = []
+    /// The enums and extensions enclosing the declaration being read, innermost last.
+    private var containerStack: [String] = []
 
     init(converter: SourceLocationConverter, file: String) {
         self.converter = converter
@@ -193,7 +219,7 @@ final class ModelClassFinder: SyntaxVisitor {
         guard node.attributes.contains(where: { Self.attributeName($0) == "Model" }) else { return .visitChildren }
         var model = ModelClass(name: node.name.text, location: location(node.name),
                                superclass: node.inheritanceClause?.inheritedTypes.first.map { PropertyType($0.type).base },
-                               schema: schemaStack.last(where: { $0 != nil }) ?? nil)
+                               containers: containerStack)
         for member in node.memberBlock.members {
             if let variable = member.decl.as(VariableDeclSyntax.self) {
                 model.properties += properties(of: variable)
@@ -220,12 +246,9 @@ final class ModelClassFinder: SyntaxVisitor {
 
     override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
         let inherited = node.inheritanceClause?.inheritedTypes.map { PropertyType($0.type).base } ?? []
-        if inherited.contains("VersionedSchema") {
-            schemas.append(schema(node))
-            schemaStack.append(node.name.text)
-            return .visitChildren
-        }
-        schemaStack.append(nil)
+        containerStack.append(node.name.text)
+        readSchemaFacts(name: node.name.text, members: node.memberBlock, inherited: inherited, at: node.name)
+        if inherited.contains("VersionedSchema") || inherited.contains("SchemaMigrationPlan") { return .visitChildren }
         let rawTypes = ["String", "Character", "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16",
                         "UInt32", "UInt64", "Double", "Float"]
         let rawType = inherited.first { rawTypes.contains($0) }
@@ -254,31 +277,94 @@ final class ModelClassFinder: SyntaxVisitor {
     }
 
     override func visitPost(_ node: EnumDeclSyntax) {
-        _ = schemaStack.popLast()
+        _ = containerStack.popLast()
     }
 
-    /// `static var versionIdentifier = Schema.Version(2, 0, 0)` and
-    /// `static var models: [any PersistentModel.Type] { [Recipe.self, Tag.self] }`.
-    private func schema(_ node: EnumDeclSyntax) -> VersionedSchemaDeclaration {
-        var declaration = VersionedSchemaDeclaration(name: node.name.text, version: [1, 0, 0], models: [], location: location(node.name))
-        for member in node.memberBlock.members {
-            guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
+    override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
+        let name = PropertyType(node.extendedType).base
+        containerStack.append(name)
+        let inherited = node.inheritanceClause?.inheritedTypes.map { PropertyType($0.type).base } ?? []
+        readSchemaFacts(name: name, members: node.memberBlock, inherited: inherited, at: node.extendedType)
+        return .visitChildren
+    }
+
+    override func visitPost(_ node: ExtensionDeclSyntax) {
+        _ = containerStack.popLast()
+    }
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        // `Schema([A.self, B.self])`, `Schema(versionedSchema: V2.self)`, `ModelContainer(for: A.self, B.self)`,
+        // `.modelContainer(for: [A.self])`.
+        let callee: String? = if let reference = node.calledExpression.as(DeclReferenceExprSyntax.self) {
+            reference.baseName.text
+        } else if let member = node.calledExpression.as(MemberAccessExprSyntax.self) {
+            member.declName.baseName.text
+        } else {
+            nil
+        }
+        let kind: ModelTypeList.Kind? = switch callee {
+        case "Schema": .schema
+        case "ModelContainer", "modelContainer": .container
+        default: nil
+        }
+        guard let kind else { return .visitChildren }
+        var names: [String] = []
+        var versioned: String?
+        for argument in node.arguments {
+            let label = argument.label?.text
+            if kind == .schema, label == "versionedSchema" {
+                versioned = Self.typeNames(in: argument.expression).first
+            } else if label == nil || label == "for" {
+                names += Self.typeNames(in: argument.expression)
+            }
+        }
+        if !names.isEmpty || versioned != nil {
+            // At the callee's name: `.modelContainer(` may end a long chain of modifiers.
+            let place = node.calledExpression.as(MemberAccessExprSyntax.self).map { location($0.declName) } ?? location(node)
+            typeLists.append(ModelTypeList(kind: kind, names: names, location: place, versionedSchema: versioned))
+        }
+        return .visitChildren
+    }
+
+    /// `static var versionIdentifier = Schema.Version(2, 0, 0)` (or `: Schema.Version { .init(2, 0, 0) }`),
+    /// `static var models: [any PersistentModel.Type] { [Recipe.self, Tag.self] }`, and a migration
+    /// plan's `static var schemas: [any VersionedSchema.Type] { [V1.self, V2.self] }`.
+    private func readSchemaFacts(name: String, members: MemberBlockSyntax, inherited: [String], at node: some SyntaxProtocol) {
+        var declaration = VersionedSchemaDeclaration(name: name, version: nil, models: [], location: location(node))
+        var stated = false
+        for member in members.members {
+            guard let variable = member.decl.as(VariableDeclSyntax.self),
+                  variable.modifiers.contains(where: { $0.name.text == "static" }) else { continue }
             for binding in variable.bindings {
                 switch binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
                 case "versionIdentifier":
-                    guard let call = binding.initializer?.value.as(FunctionCallExprSyntax.self) else { continue }
-                    let numbers = call.arguments.compactMap { Int($0.expression.trimmedDescription) }
-                    if numbers.count == 3 { declaration.version = numbers }
+                    let finder = VersionFinder(viewMode: .sourceAccurate)
+                    finder.walk(binding)
+                    if let version = finder.version { declaration.version = version; stated = true }
                 case "models":
-                    let found = ArrayFinder(viewMode: .sourceAccurate)
-                    found.walk(binding)
-                    declaration.models = found.typeNames
+                    declaration.models = Self.typeNames(in: binding)
+                    stated = true
+                case "schemas" where inherited.contains("SchemaMigrationPlan"):
+                    typeLists.append(ModelTypeList(kind: .migrationPlan, names: Self.typeNames(in: binding), location: location(binding)))
                 default:
                     break
                 }
             }
         }
-        return declaration
+        if inherited.contains("VersionedSchema") {
+            schemas.append(declaration)
+        } else if stated {
+            schemaParts.append(declaration)
+        }
+    }
+
+    /// The `T.self` of the first array in `node`, or of `node` itself (`A.self, B.self` arguments).
+    static func typeNames(in node: some SyntaxProtocol) -> [String] {
+        let found = ArrayFinder(viewMode: .sourceAccurate)
+        found.walk(node)
+        if !found.typeNames.isEmpty { return found.typeNames }
+        if let expression = Syntax(node).as(ExprSyntax.self), let name = ArrayFinder.typeName(expression) { return [name] }
+        return []
     }
 
     /// The stored properties a `var` or `let` declares: not static, not computed, not `@Transient`.
@@ -368,18 +454,69 @@ final class ModelClassFinder: SyntaxVisitor {
         }
     }
 
-    /// A literal initial value as pipectl keeps defaults: text as written.
+    /// The value of an initial value the source states, as Swift evaluates it: literals (strings
+    /// with their escapes, integers in any radix, floats, booleans, a minus before a number) and the
+    /// constant forms of Date, UUID, URL and Data. Nil for anything computed when the app makes the
+    /// object (`Date()`, `UUID()`, `.now`, a function call): it is no default the store can hold.
+    /// A float is kept as its digits, so that a Decimal attribute takes it exactly.
     static func literal(_ expression: ExprSyntax) -> Value? {
-        if let string = expression.as(StringLiteralExprSyntax.self), string.segments.count == 1,
-           let segment = string.segments.first?.as(StringSegmentSyntax.self) {
-            return .text(segment.content.text)
+        if let string = expression.as(StringLiteralExprSyntax.self) {
+            return string.representedLiteralValue.map(Value.text)
         }
-        if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-",
-           let inner = literal(prefix.expression) {
-            return .text("-" + inner.displayText)
+        if let integer = expression.as(IntegerLiteralExprSyntax.self) {
+            return integer.representedLiteralValue.map { .integer(Int64($0)) }
         }
-        switch expression.kind {
-        case .integerLiteralExpr, .floatLiteralExpr, .booleanLiteralExpr: return .text(expression.trimmedDescription)
+        if let float = expression.as(FloatLiteralExprSyntax.self) {
+            let digits = float.literal.text.replacingOccurrences(of: "_", with: "")
+            if !digits.lowercased().hasPrefix("0x") { return .text(digits) }
+            return float.representedLiteralValue.map(Value.double)
+        }
+        if let boolean = expression.as(BooleanLiteralExprSyntax.self) {
+            return .bool(boolean.literal.tokenKind == .keyword(.true))
+        }
+        if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-" {
+            switch literal(prefix.expression) {
+            case .integer(let value)?: return .integer(-value)
+            case .double(let value)?: return .double(-value)
+            case .text(let digits)? where prefix.expression.is(FloatLiteralExprSyntax.self): return .text("-" + digits)
+            default: return nil
+            }
+        }
+        return constant(expression)
+    }
+
+    /// `Date(timeIntervalSinceReferenceDate: 0)`, `Date(timeIntervalSince1970: 0)`, `.distantPast`,
+    /// `UUID(uuidString: "...")!`, `URL(string: "...")!`, `Data()`.
+    private static func constant(_ expression: ExprSyntax) -> Value? {
+        var expression = expression
+        if let forced = expression.as(ForceUnwrapExprSyntax.self) { expression = forced.expression }
+        if let member = expression.as(MemberAccessExprSyntax.self) {
+            let base = member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text
+            guard base == nil || base == "Date" else { return nil }
+            switch member.declName.baseName.text {
+            // Foundation's values, as seconds since 2001.
+            case "distantPast": return .date(-63_114_076_800)
+            case "distantFuture": return .date(63_113_904_000)
+            default: return nil
+            }
+        }
+        guard let call = expression.as(FunctionCallExprSyntax.self),
+              let type = call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text else { return nil }
+        let arguments = Array(call.arguments)
+        if arguments.isEmpty { return type == "Data" ? .binary([]) : nil }
+        guard arguments.count == 1, let label = arguments[0].label?.text, let value = literal(arguments[0].expression) else { return nil }
+        let seconds: Double? = switch value {
+        case .integer(let number): Double(number)
+        case .double(let number): number
+        case .text(let digits): Double(digits)
+        default: nil
+        }
+        switch (type, label) {
+        case ("Date", "timeIntervalSinceReferenceDate"): return seconds.map(Value.date)
+        case ("Date", "timeIntervalSince1970"): return seconds.map { .date($0 - 978_307_200) }
+        case ("UUID", "uuidString"), ("URL", "string"):
+            guard case .text = value else { return nil }
+            return value
         default: return nil
         }
     }
@@ -391,12 +528,30 @@ private final class ArrayFinder: SyntaxVisitor {
 
     override func visit(_ node: ArrayExprSyntax) -> SyntaxVisitorContinueKind {
         guard typeNames.isEmpty else { return .skipChildren }
-        typeNames = node.elements.compactMap { element in
-            guard let access = element.expression.as(MemberAccessExprSyntax.self), access.declName.baseName.text == "self",
-                  let base = access.base else { return nil }
-            if let member = base.as(MemberAccessExprSyntax.self) { return member.declName.baseName.text }
-            return base.as(DeclReferenceExprSyntax.self)?.baseName.text
-        }
+        typeNames = node.elements.compactMap { Self.typeName($0.expression) }
+        return .skipChildren
+    }
+
+    /// `Recipe` for `Recipe.self` or `SchemaV2.Recipe.self`.
+    static func typeName(_ expression: ExprSyntax) -> String? {
+        guard let access = expression.as(MemberAccessExprSyntax.self), access.declName.baseName.text == "self",
+              let base = access.base else { return nil }
+        if let member = base.as(MemberAccessExprSyntax.self) { return member.declName.baseName.text }
+        return base.as(DeclReferenceExprSyntax.self)?.baseName.text
+    }
+}
+
+/// The first `Schema.Version(1, 2, 3)`, `Version(1, 2, 3)` or `.init(1, 2, 3)` in a declaration,
+/// written as a stored value or returned by a getter.
+private final class VersionFinder: SyntaxVisitor {
+    var version: [Int]?
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        guard version == nil else { return .skipChildren }
+        let callee = node.calledExpression.trimmedDescription
+        guard callee.hasSuffix("Version") || callee.hasSuffix("init") else { return .visitChildren }
+        let numbers = node.arguments.compactMap { $0.expression.as(IntegerLiteralExprSyntax.self)?.representedLiteralValue }
+        if numbers.count == 3, node.arguments.count == 3 { version = numbers }
         return .skipChildren
     }
 }

@@ -8,9 +8,17 @@ extension PipelineError.Code {
     public static let modelUntypedProperty = Self("model.untyped-property")
     /// A property's type is one pipectl cannot translate (yet).
     public static let modelUntranslatableType = Self("model.untranslatable-type")
+    /// A property's type is declared in no file of the model's source.
+    public static let modelUndeclaredType = Self("model.undeclared-type")
+    /// A property's initial value does not fit its type (`var n: Int16 = 70000`).
+    public static let modelInitialValueMismatch = Self("model.initial-value-mismatch")
+    /// Two `@Model` classes the model would hold have one name.
+    public static let modelDuplicateClassName = Self("model.duplicate-class-name")
+    /// The current `VersionedSchema`'s `versionIdentifier` is not one pipectl can read.
+    public static let modelUnreadableSchemaVersion = Self("model.unreadable-schema-version")
     /// A `VersionedSchema`'s `models` is not a list pipectl can read.
     public static let modelUnreadableSchemaModels = Self("model.unreadable-schema-models")
-    /// A `VersionedSchema` lists a class that is no `@Model` class of the source.
+    /// A `VersionedSchema`, `Schema([...])` or `ModelContainer(for:)` lists a class that is no `@Model` class of the source.
     public static let modelUnknownSchemaModel = Self("model.unknown-schema-model")
     /// The `@Model` reader failed with an error of no other code.
     public static let modelReaderFailed = Self("model.reader-failed")

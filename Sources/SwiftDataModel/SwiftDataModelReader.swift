@@ -63,6 +63,8 @@ public enum SwiftDataModelReader {
         var classes: [ModelClass] = []
         var valueTypes: [String: ValueType] = [:]
         var schemas: [VersionedSchemaDeclaration] = []
+        var schemaParts: [VersionedSchemaDeclaration] = []
+        var lists: [ModelTypeList] = []
         for (text, file) in sources {
             let tree = Parser.parse(source: text)
             let converter = SourceLocationConverter(fileName: file, tree: tree)
@@ -70,6 +72,8 @@ public enum SwiftDataModelReader {
             finder.walk(tree)
             classes += finder.classes
             schemas += finder.schemas
+            schemaParts += finder.schemaParts
+            lists += finder.typeLists
             // The first declaration of a name wins: types are found by their name alone.
             for (name, type) in finder.valueTypes where valueTypes[name] == nil { valueTypes[name] = type }
         }
@@ -77,26 +81,120 @@ public enum SwiftDataModelReader {
             throw PipelineError(.invalidPipeline, code: .modelNoModelClass, at: Location(file: sources.first?.file ?? ""), stage: "model",
                                 "no @Model class in the Swift source")
         }
-        var version = [1, 0, 0]
-        // With versioned schemas, the model is the newest version's classes.
-        if let newest = schemas.max(by: { $0.version.lexicographicallyPrecedes($1.version) }) {
-            version = newest.version
-            classes = try listed(in: newest, from: classes)
+        let merged = merge(schemas, parts: schemaParts)
+        let choice = try choose(classes: classes, schemas: merged, lists: lists)
+        var chosen = try reachable(from: choice.roots, in: classes, schema: choice.schema?.name, schemaNames: Set(merged.map(\.name)))
+        if choice.schema == nil {
+            // Source order, as without a list: it fixes the order of the store's tables.
+            chosen.sort { a, b in classes.firstIndex { $0.location == a.location }! < classes.firstIndex { $0.location == b.location }! }
         }
-        return try Translation(classes: classes, valueTypes: valueTypes).model(version: version)
+        let known = Set(classes.map(\.name)).union(valueTypes.keys)
+        var model = try Translation(classes: chosen, valueTypes: valueTypes, declaredTypes: known).model(version: choice.version)
+        model.origin = choice.origin
+        return model
     }
 
-    /// The classes a `VersionedSchema` lists: those declared in it, else those declared outside any.
-    private static func listed(in schema: VersionedSchemaDeclaration, from classes: [ModelClass]) throws -> [ModelClass] {
-        guard !schema.models.isEmpty else {
-            throw PipelineError(.invalidPipeline, code: .modelUnreadableSchemaModels, at: schema.location, stage: "model",
-                                "\(schema.name): pipectl cannot tell which classes its 'models' lists; write them as [Recipe.self, Tag.self]")
+    /// A schema's facts from its declaration and its extensions (`extension SchemaV2 { static var models ... }`).
+    private static func merge(_ schemas: [VersionedSchemaDeclaration], parts: [VersionedSchemaDeclaration]) -> [VersionedSchemaDeclaration] {
+        var merged: [VersionedSchemaDeclaration] = []
+        for schema in schemas + parts {
+            if let index = merged.firstIndex(where: { $0.name == schema.name }) {
+                if merged[index].version == nil { merged[index].version = schema.version }
+                if merged[index].models.isEmpty { merged[index].models = schema.models }
+            } else if schemas.contains(where: { $0.name == schema.name }) {
+                merged.append(schema)
+            }
         }
-        return try schema.models.map { name in
-            if let own = classes.first(where: { $0.name == name && $0.schema == schema.name }) { return own }
-            if let outside = classes.first(where: { $0.name == name && $0.schema == nil }) { return outside }
-            throw PipelineError(.invalidPipeline, code: .modelUnknownSchemaModel, at: schema.location, stage: "model",
-                                "\(schema.name) lists '\(name)', which is no @Model class of the source")
+        return merged
+    }
+
+    private struct Choice {
+        /// The classes named, each with where it is named.
+        var roots: [(name: String, at: Location)]
+        var schema: VersionedSchemaDeclaration?
+        var version: [Int]
+        var origin: String
+    }
+
+    /// Which classes the store holds, as SwiftData's `Schema` decides it: the current
+    /// `VersionedSchema`'s models (the last one the migration plan lists, else the highest
+    /// version); without one, the models the app lists in `Schema([...])` or `ModelContainer(for:)`;
+    /// without either, every `@Model` class of the source.
+    private static func choose(classes: [ModelClass], schemas: [VersionedSchemaDeclaration], lists: [ModelTypeList]) throws -> Choice {
+        let named = lists.compactMap { list in list.versionedSchema.map { (name: $0, at: list.location) } }
+        let plan = lists.last { $0.kind == .migrationPlan && !$0.names.isEmpty }
+        if !schemas.isEmpty {
+            let schema: VersionedSchemaDeclaration
+            let why: String
+            if let current = named.last, let found = schemas.first(where: { $0.name == current.name }) {
+                schema = found
+                why = "Schema(versionedSchema: \(current.name).self) at \(current.at) names it"
+            } else if let plan, let last = plan.names.last, let found = schemas.first(where: { $0.name == last }) {
+                schema = found
+                why = "the last schema the migration plan at \(plan.location) lists"
+            } else {
+                schema = schemas.max { ($0.version ?? [0]).lexicographicallyPrecedes($1.version ?? [0]) }!
+                why = schemas.count == 1 ? "the only VersionedSchema" : "the highest versionIdentifier of \(schemas.count) VersionedSchemas"
+            }
+            guard let version = schema.version else {
+                throw PipelineError(.invalidPipeline, code: .modelUnreadableSchemaVersion, at: schema.location, stage: "model",
+                                    "\(schema.name): pipectl cannot read its versionIdentifier; write it as Schema.Version(1, 0, 0)")
+            }
+            guard !schema.models.isEmpty else {
+                throw PipelineError(.invalidPipeline, code: .modelUnreadableSchemaModels, at: schema.location, stage: "model",
+                                    "\(schema.name): pipectl cannot tell which classes its 'models' lists; write them as [Recipe.self, Tag.self]")
+            }
+            let shown = version.map(String.init).joined(separator: ".")
+            return Choice(roots: schema.models.map { ($0, schema.location) }, schema: schema, version: version,
+                          origin: "\(schema.name), version \(shown): \(why)")
         }
+        let appLists = lists.filter { $0.kind != .migrationPlan && !$0.names.isEmpty }
+        if !appLists.isEmpty {
+            var names: [(String, Location)] = []
+            for list in appLists { for name in list.names where !names.contains(where: { $0.0 == name }) { names.append((name, list.location)) } }
+            let places = appLists.map { "\($0.kind == .schema ? "Schema" : "ModelContainer") at \($0.location)" }
+            return Choice(roots: names, schema: nil, version: [1, 0, 0],
+                          origin: "the models " + places.joined(separator: ", ") + (appLists.count == 1 ? " lists" : " list")
+                              + ", and the @Model classes they reach")
+        }
+        return Choice(roots: classes.map { ($0.name, $0.location) }, schema: nil, version: [1, 0, 0],
+                      origin: "every @Model class of the source (it names no VersionedSchema, Schema or ModelContainer list)")
+    }
+
+    /// The classes `roots` name plus every `@Model` class their relationships reach, as SwiftData's
+    /// `Schema` includes them. A name is the schema's own class, else one declared outside any
+    /// schema; two classes of one name that the model would hold are an error naming both.
+    private static func reachable(from roots: [(name: String, at: Location)], in classes: [ModelClass],
+                                  schema: String?, schemaNames: Set<String>) throws -> [ModelClass] {
+        func declared(_ name: String) throws -> ModelClass? {
+            let candidates = classes.filter { $0.name == name }
+            if let schema, let own = candidates.first(where: { $0.containers.contains(schema) }) { return own }
+            var pool = candidates.filter { $0.containers.allSatisfy { !schemaNames.contains($0) } }
+            // A class of another schema only, reused by this one.
+            if pool.isEmpty, candidates.count == 1 { pool = candidates }
+            if pool.count > 1 {
+                throw PipelineError(.invalidPipeline, code: .modelDuplicateClassName, at: pool[1].location, stage: "model",
+                                    "two @Model classes are named '\(name)' (\(pool[0].location) and here), and SwiftData names entities "
+                                        + "by the class name alone; rename one, or declare each in its VersionedSchema")
+            }
+            return pool.first
+        }
+        let modelNames = Set(classes.map(\.name))
+        var chosen: [ModelClass] = []
+        var queue = roots.map(\.name)
+        while !queue.isEmpty {
+            let name = queue.removeFirst()
+            guard !chosen.contains(where: { $0.name == name }) else { continue }
+            guard let found = try declared(name) else {
+                if let root = roots.first(where: { $0.name == name }) {
+                    throw PipelineError(.invalidPipeline, code: .modelUnknownSchemaModel, at: root.at, stage: "model", "the model lists '\(name)', which is no @Model class of the source")
+                }
+                continue
+            }
+            chosen.append(found)
+            queue += found.properties.map(\.type.base).filter { modelNames.contains($0) }
+            if let parent = found.superclass, modelNames.contains(parent) { queue.append(parent) }
+        }
+        return chosen
     }
 }

@@ -7,6 +7,8 @@ import Pipeline
 struct Translation {
     let classes: [ModelClass]
     let valueTypes: [String: ValueType]
+    /// Every class, struct and enum the source declares, in or out of the model.
+    var declaredTypes: Set<String> = []
 
     func model(version: [Int]) throws -> StoreModel {
         let names = Set(classes.map(\.name))
@@ -83,7 +85,17 @@ struct Translation {
             return
         }
         if let attributeType = type.attributeType {
-            entity.attributes.append(attribute(property.name, attributeType, optional: type.isOptional, defaultValue: property.defaultValue))
+            // The initial value as the attribute's type holds it (`= false` is the Boolean NO, stored
+            // as 0), as SwiftData records it in the model: never the text it is written as.
+            var initial: Value?
+            if let written = property.defaultValue {
+                switch attributeType.convert(written) {
+                case .success(let value): initial = value == .null ? nil : value
+                case .failure(let failure):
+                    throw fail(model, property, .modelInitialValueMismatch, "its initial value \(written.displayText) does not fit \(type.written): \(failure.reason)")
+                }
+            }
+            entity.attributes.append(attribute(property.name, attributeType, optional: type.isOptional, defaultValue: initial))
             return
         }
         guard let valueType = valueTypes[type.base] else { throw untranslatable(model, property) }
@@ -141,9 +153,13 @@ struct Translation {
     }
 
     private func untranslatable(_ model: ModelClass, _ property: ModelClass.Property) -> PipelineError {
-        fail(model, property, .modelUntranslatableType, "pipectl cannot translate the type '\(property.type.written)' yet "
-                 + "(it reads Int, Int64, Int32, Int16, Double, Float, Bool, String, Date, Data, UUID, URL, Decimal, "
-                 + "their optionals and arrays, structs and enums declared in the source, and @Model classes and arrays of them)")
+        if !declaredTypes.contains(property.type.base) {
+            return fail(model, property, .modelUndeclaredType, "the type '\(property.type.base)' is declared in no file of the model's source; "
+                            + "add the file that declares it to the model's files (a struct or enum is read from its declaration)")
+        }
+        return fail(model, property, .modelUntranslatableType, "pipectl cannot translate the type '\(property.type.written)' yet "
+                        + "(it reads Int, Int64, Int32, Int16, Double, Float, Bool, String, Date, Data, UUID, URL, Decimal, "
+                        + "their optionals and arrays, structs and enums declared in the source, and @Model classes and arrays of them)")
     }
 
     /// Inverses: declared on one side, or the only relationship each side has toward the other.

@@ -31,6 +31,7 @@ struct ModelCommand: ParsableCommand {
     static func text(_ model: StoreModel, source: String) -> String {
         let hashes = CoreDataVersionHashes.hashes(for: model)
         var out = "model: \(source) (\(model.entities.count) entit\(model.entities.count == 1 ? "y" : "ies"))\n"
+        if let origin = model.origin { out += "read: \(origin)\n" }
         for entity in model.entities.sorted(by: { $0.name < $1.name }) {
             out += "\n\(entity.name)"
             if let parent = entity.parent { out += " : \(parent)" }

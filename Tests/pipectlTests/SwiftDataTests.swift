@@ -137,6 +137,69 @@ import Testing
         #expect(inspect.status == 0 && inspect.stdout.contains("match: "), "\(inspect.stdout)\(inspect.stderr)")
     }
 
+    @Test("initial values in the @Model source fill the rows a source leaves empty with the attribute's type, never the text they are written as")
+    func initialValuesAreTyped() throws {
+        let ws = try Workspace()
+        try ws.write(#"""
+            import Foundation
+            import SwiftData
+
+            @Model final class Exercise {
+                @Attribute(.unique) var name: String
+                var custom: Bool = false
+                var favourite: Bool = true
+                var sets: Int = 3
+                var mask: Int16 = 0x1F
+                var offset: Int = -2
+                var weight: Double = 2.5
+                var bar: Double = 20
+                var price: Decimal = 0.1
+                var note: String = "Tab\there \"quoted\" \u{1F3CB}"
+                var since: Date = Date(timeIntervalSinceReferenceDate: 86_400)
+                var epoch: Date = Date(timeIntervalSince1970: 0)
+                var key: UUID = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
+                var link: URL = URL(string: "https://example.com/a b")!
+                var blob: Data = Data()
+                var maybe: Bool? = nil
+            }
+            """#, to: "Models/Exercise.swift")
+        try ws.write("name\nSquat\n", to: "exercises.csv")
+        try ws.write("""
+            version: 1
+            name: gym
+            store: { path: gym.store, layout: coredata, model: Models }
+            sources:
+              - name: exercises
+                read: { csv: exercises.csv }
+                load: { Exercise: { name: name } }
+            """, to: "gym.yaml")
+        let run = try ws.run("run", "-q", "gym.yaml")
+        #expect(run.status == 0, "\(run.stderr)")
+        let store = try ws.store("gym.store")
+        #expect(try store.rows("""
+            SELECT typeof(ZCUSTOM), ZCUSTOM, typeof(ZFAVOURITE), ZFAVOURITE, ZSETS, ZMASK, ZOFFSET, typeof(ZWEIGHT), ZWEIGHT,
+                   typeof(ZBAR), ZBAR, ZNOTE, ZSINCE, ZEPOCH, hex(ZKEY), ZLINK, typeof(ZBLOB), length(ZBLOB), ZMAYBE FROM ZEXERCISE
+            """) == [[.text("integer"), .integer(0), .text("integer"), .integer(1), .integer(3), .integer(31), .integer(-2),
+                      .text("real"), .double(2.5), .text("real"), .double(20), .text("Tab\there \"quoted\" \u{1F3CB}"),
+                      .integer(86_400), .integer(-978_307_200), .text("E621E1F8C36C495A93FC0C247A3E6E5F"),
+                      .text("https://example.com/a b"), .text("blob"), .integer(0), .null]])
+        // A Decimal from the literal's digits (0.1, not the double nearest it).
+        #expect(try store.scalar("SELECT ZPRICE FROM ZEXERCISE") == store.scalar("SELECT 0.1"))
+        // The model pipectl reads states them as Xcode would.
+        let xml = try ws.run("model", "Models", "--xml")
+        #expect(xml.stdout.contains(#"<attribute name="custom" attributeType="Boolean" defaultValueString="NO""#), "\(xml.stdout)")
+        #expect(xml.stdout.contains(#"<attribute name="since" attributeType="Date" defaultDateTimeInterval="86400""#), "\(xml.stdout)")
+        let inspect = try ws.run("inspect", "gym.store", "--model", "Models")
+        #expect(inspect.status == 0, "\(inspect.stdout)\(inspect.stderr)")
+
+        // An initial value the type cannot hold is an error at the property.
+        let source = try String(contentsOf: ws.root.appendingPathComponent("Models/Exercise.swift"), encoding: .utf8)
+        try ws.write(source.replacingOccurrences(of: "var sets: Int = 3", with: "var sets: Int16 = 70000"), to: "Models/Exercise.swift")
+        let wrong = try ws.run("validate", "gym.yaml")
+        #expect(wrong.status == 65)
+        #expect(wrong.stderr.contains("error: model: Exercise.sets: its initial value 70000 does not fit Int16: 70000 is out of range"), "\(wrong.stderr)")
+    }
+
     @Test("store.model as a list of .swift files: read as one source; a model file in a list is refused")
     func modelAsFileList() throws {
         let ws = try Workspace()
@@ -219,7 +282,7 @@ import Testing
         #expect(try ws.store("build/default.store").rows("SELECT count(*) FROM ZBOOK") == [[.integer(3)]])
     }
 
-    @Test("a property pipectl cannot translate stops the run at its line, naming it")
+    @Test("a property of a type the source does not declare stops the run at its line, naming it")
     func untranslatableProperty() throws {
         let ws = try Workspace()
         let source = try String(decoding: ws.bytes("pipelines/swiftdata/Models/Library.swift"), as: UTF8.self)
@@ -227,6 +290,6 @@ import Testing
                      to: "pipelines/swiftdata/Models/Library.swift")
         let run = try ws.run("run", "pipelines/swiftdata/books.yaml")
         #expect(run.status == 65, "\(run.stderr)")
-        #expect(run.stderr.contains("pipelines/swiftdata/Models/Library.swift:25:9: error: model: Book.genre: pipectl cannot translate the type 'Genre' yet"), "\(run.stderr)")
+        #expect(run.stderr.contains("pipelines/swiftdata/Models/Library.swift:25:9: error: model: Book.genre: the type 'Genre' is declared in no file of the model's source"), "\(run.stderr)")
     }
 }

@@ -4,13 +4,14 @@ import Diagnostics
 // carries swift-syntax) answers pipectl with the model it read.
 
 extension StoreModel: Codable {
-    private enum CodingKeys: String, CodingKey { case entities, versionIdentifiers, frameworkVersion }
+    private enum CodingKeys: String, CodingKey { case entities, versionIdentifiers, frameworkVersion, origin }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(entities: try container.decode([Entity].self, forKey: .entities),
                   versionIdentifiers: try container.decode([String].self, forKey: .versionIdentifiers))
         frameworkVersion = try container.decodeIfPresent(Int.self, forKey: .frameworkVersion)
+        origin = try container.decodeIfPresent(String.self, forKey: .origin)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -18,6 +19,7 @@ extension StoreModel: Codable {
         try container.encode(entities, forKey: .entities)
         try container.encode(versionIdentifiers, forKey: .versionIdentifiers)
         try container.encodeIfPresent(frameworkVersion, forKey: .frameworkVersion)
+        try container.encodeIfPresent(origin, forKey: .origin)
     }
 }
 

@@ -147,6 +147,9 @@ public struct StoreModel: Sendable {
     /// `NSPersistenceFrameworkVersion` of the stores the model's app writes, where the kind of
     /// model tells it (a SwiftData app's); nil: Core Data's default.
     public var frameworkVersion: Int?
+    /// Which part of the source the model is, and why, where a source could give several (a
+    /// SwiftData app's VersionedSchemas): `pipectl model` says it.
+    public var origin: String?
 
     public init(entities: [Entity], versionIdentifiers: [String] = []) {
         self.entities = entities

@@ -302,7 +302,7 @@ final class LoadBinding {
             }
             guard let chosen = slot.cases.first(where: { $0.name == text || $0.rawValue == text }) else {
                 throw Rejection(at: record.location(ofField: slot.field), stage: "load", field: slot.fieldName, rawValue: raw.displayText,
-                                reason: "\(entityName).\(slot.property) is a \(slot.typeName), whose cases are "
+                                reason: "\(entityName).\(slot.property) is \(Self.article(slot.typeName)) \(slot.typeName), whose cases are "
                                     + slot.cases.map(\.name).joined(separator: ", ") + Suggestion.hint(for: text, in: slot.cases.map(\.name)))
             }
             for column in slot.columns {
@@ -428,5 +428,12 @@ struct ListLink {
             try target.fill(&records[count], from: &elementRecord)
             count += 1
         }
+    }
+}
+
+extension LoadBinding {
+    /// "an" before a name that starts with a vowel, "a" before any other: "an Equipment", "a Gear".
+    static func article(_ name: String) -> String {
+        name.first.map { "AEIOUaeiou".contains($0) } == true ? "an" : "a"
     }
 }

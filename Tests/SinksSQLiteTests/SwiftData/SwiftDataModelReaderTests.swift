@@ -119,6 +119,109 @@ struct SwiftDataModelReaderTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
+    @Test("VersionedSchema: classes in an extension of a schema belong to it; the getter form of versionIdentifier; the migration plan's last schema is the model")
+    func versionedSchemas() throws {
+        let v1 = """
+            enum SchemaV1: VersionedSchema {
+                static var versionIdentifier = Schema.Version(1, 0, 0)
+                static var models: [any PersistentModel.Type] { [Recipe.self] }
+                @Model final class Recipe {
+                    var name: String
+                    init(name: String) { self.name = name }
+                }
+            }
+            """
+        let v3 = """
+            enum SchemaV3: VersionedSchema {
+                static var versionIdentifier: Schema.Version { .init(3, 0, 0) }
+                static var models: [any PersistentModel.Type] { [Recipe.self] }
+            }
+            extension SchemaV3 {
+                @Model final class Recipe {
+                    var name: String
+                    var servings: Int = 2
+                    var steps: [Step] = []
+                }
+                @Model final class Step {
+                    var text: String
+                    var order: Int = 0
+                }
+            }
+            """
+        let v2 = """
+            enum SchemaV2: VersionedSchema {
+                static let versionIdentifier: Schema.Version = Schema.Version(2, 0, 0)
+                static var models: [any PersistentModel.Type] { [Recipe.self] }
+                @Model final class Recipe {
+                    var name: String
+                    var minutes: Int = 0
+                }
+            }
+            """
+        // The newest version: V3, whose Step is reached through Recipe.steps though `models` lists Recipe only.
+        let newest = try SwiftDataModelReader.parse([(v1, "V1.swift"), (v3, "V3.swift"), (v2, "V2.swift")])
+        #expect(newest.versionIdentifiers == ["3.0.0"])
+        #expect(newest.entities.map(\.name) == ["Recipe", "Step"])
+        #expect(newest["Recipe"]?.attributes.map(\.name) == ["name", "servings"])
+        #expect(newest["Recipe"]?.relationships.map(\.destination) == ["Step"])
+        #expect(newest.origin == "SchemaV3, version 3.0.0: the highest versionIdentifier of 3 VersionedSchemas")
+        // A migration plan decides: its last schema, whatever the numbers say.
+        let plan = """
+            enum RecipesMigrationPlan: SchemaMigrationPlan {
+                static var schemas: [any VersionedSchema.Type] { [SchemaV1.self, SchemaV3.self, SchemaV2.self] }
+                static var stages: [MigrationStage] { [] }
+            }
+            """
+        let planned = try SwiftDataModelReader.parse([(v1, "V1.swift"), (v3, "V3.swift"), (v2, "V2.swift"), (plan, "Plan.swift")])
+        #expect(planned.versionIdentifiers == ["2.0.0"])
+        #expect(planned["Recipe"]?.attributes.map(\.name) == ["name", "minutes"])
+        #expect(planned.origin == "SchemaV2, version 2.0.0: the last schema the migration plan at Plan.swift:2:16 lists")
+        // Schema(versionedSchema:) names the current one.
+        let container = "let container = try ModelContainer(for: Schema(versionedSchema: SchemaV1.self))\n"
+        let first = try SwiftDataModelReader.parse([(v1, "V1.swift"), (v3, "V3.swift"), (v2, "V2.swift"), (container, "App.swift")])
+        #expect(first.versionIdentifiers == ["1.0.0"] && first["Recipe"]?.attributes.map(\.name) == ["name"])
+    }
+
+    @Test("without a VersionedSchema, the app's Schema([...]) or ModelContainer(for:) list decides, with the classes it reaches; two classes of one name are an error naming both")
+    func modelLists() throws {
+        let models = """
+            @Model final class Cocktail {
+                var name: String
+                var ingredients: [Ingredient] = []
+            }
+            @Model final class Ingredient {
+                var name: String
+            }
+            @Model final class OldCocktailIngredient {
+                var amount: String
+            }
+            """
+        let app = """
+            @main struct CocktailsApp: App {
+                var body: some Scene { WindowGroup { ContentView() }.modelContainer(for: [Cocktail.self]) }
+            }
+            """
+        let model = try SwiftDataModelReader.parse([(models, "Models.swift"), (app, "App.swift")])
+        #expect(model.entities.map(\.name) == ["Cocktail", "Ingredient"])
+        #expect(model.origin == "the models ModelContainer at App.swift:2:58 lists, and the @Model classes they reach")
+        // Without any list: every class.
+        #expect(try SwiftDataModelReader.parse([(models, "Models.swift")]).entities.count == 3)
+        // One name twice.
+        let twice = models + "\n@Model final class Ingredient {\n    var label: String\n}\n"
+        let error = #expect(throws: PipelineError.self) { try SwiftDataModelReader.parse([(twice, "Models.swift")]) }
+        #expect(error?.description.hasPrefix("Models.swift:11:20: error: model: two @Model classes are named 'Ingredient' (Models.swift:5:20 and here)") == true,
+                "\(String(describing: error))")
+    }
+
+    @Test("a property of a type no file of the source declares says so")
+    func undeclaredType() throws {
+        let error = #expect(throws: PipelineError.self) {
+            try SwiftDataModelReader.parse([("@Model final class Trip {\n    var name: String\n    var gear: Gear\n}\n", "Trip.swift")])
+        }
+        #expect(error?.message == "Trip.gear: the type 'Gear' is declared in no file of the model's source; "
+                    + "add the file that declares it to the model's files (a struct or enum is read from its declaration)")
+    }
+
     @Test("@Relationship's inverse, #Unique, @Transient, static and computed properties")
     func declaredForms() throws {
         let model = try SwiftDataModelReader.parse([("""
@@ -165,7 +268,7 @@ struct SwiftDataModelReaderTests {
         #expect(untyped?.message.hasPrefix("Trip.stops: write its type") == true, "\(String(describing: untyped))")
         // A type declared nowhere in the source.
         let undeclared = failure("@Model final class Trip {\n    var name: String\n    var stops: [Stop]\n}\n")
-        #expect(undeclared?.code == .modelUntranslatableType)
+        #expect(undeclared?.code == .modelUndeclaredType)
         #expect(undeclared?.location?.description == "Trip.swift:3:9")
         // An enum whose cases carry values, and a struct holding a struct.
         let payload = failure("@Model final class Trip {\n    var leg: Leg\n}\nenum Leg: Codable { case walk(Int), ride }\n")
