@@ -50,6 +50,8 @@ extension PipelineError.Code {
     public static let pipelineAbstractEntity = Self("pipeline.abstract-entity")
     /// `each` is given on a link of a to-one relationship.
     public static let pipelineInvalidEach = Self("pipeline.invalid-each")
+    /// `position:` on a to-one link, naming a non-integer attribute, or one the link also loads from a field.
+    public static let pipelineInvalidPosition = Self("pipeline.invalid-position")
     /// A load sets an attribute from a field a `split` step made a list.
     public static let pipelineListIntoAttribute = Self("pipeline.list-into-attribute")
     /// `read` names more than one format.

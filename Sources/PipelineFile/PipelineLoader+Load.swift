@@ -109,6 +109,25 @@ extension PipelineLoader.Context {
             each = field
             body = ConfigNode(.mapping(bodyPairs), at: targetBody.location, sourceLine: targetBody.sourceLine)
         }
+        // `position: order`: the element's place in its list (0, 1, 2, ...) into an attribute, as
+        // SwiftData apps keep order without ordered relationships. A target with an attribute named
+        // `position` loads it from a field as before.
+        var position: ConfigNode?
+        let targetHasPosition = targetKey.scalar.map { model.allAttributes(of: $0).contains { $0.name == "position" } } ?? false
+        if !targetHasPosition, var bodyPairs = body.mapping, let index = bodyPairs.firstIndex(where: { $0.key.scalar == "position" }) {
+            let positionKey = bodyPairs[index].key
+            let node = bodyPairs.remove(at: index).value
+            guard relationship.isToMany else {
+                throw positionKey.error(.pipelineInvalidPosition, "'position' writes each linked record's place in its list, and "
+                    + "'\(entity).\(relationship.name)' is a to-one relationship, which links one record")
+            }
+            guard node.scalar?.isEmpty == false else {
+                throw node.error(.pipelineWrongType, "'position' takes the name of an integer attribute of the linked record, "
+                                     + "found \(node.kindDescription)")
+            }
+            position = node
+            body = ConfigNode(.mapping(bodyPairs), at: body.location, sourceLine: body.sourceLine)
+        }
         let target = try loadableEntity(targetKey, model: model)
         guard model.lineage(of: target).contains(where: { $0.name == relationship.destination }) else {
             throw targetKey.error(.pipelineWrongDestination, "relationship '\(entity).\(relationship.name)' leads to '\(relationship.destination)', "
@@ -130,12 +149,30 @@ extension PipelineLoader.Context {
             throw targetKey.error(.pipelineNoUniqueKey, "'\(target)' has no unique key, so the record to link cannot be found: "
                                                             + "give '\(target)' one with 'unique:' under 'entities'" + choice)
         }
-        let spec = try loadSpec(entityKey: targetKey, body: body, model: model)
+        var spec = try loadSpec(entityKey: targetKey, body: body, model: model)
+        if let position, let attribute = position.scalar {
+            let integers: [AttributeType] = [.integer16, .integer32, .integer64]
+            guard let found = model.allAttributes(of: target).first(where: { $0.name == attribute && $0.composite == nil }) else {
+                let names = model.allAttributes(of: target).filter { integers.contains($0.type) }.map(\.name)
+                throw position.error(.pipelineUnknownAttribute, "'\(target)' has no attribute '\(attribute)' to hold the position"
+                                         + Suggestion.hint(for: attribute, in: names))
+            }
+            guard integers.contains(found.type) else {
+                throw position.error(.pipelineInvalidPosition, "'position' writes a whole number, and '\(target).\(attribute)' is "
+                                         + "\(found.type.rawValue); name an integer attribute")
+            }
+            guard !spec.assignments.contains(where: { $0.attribute == attribute }) else {
+                throw position.error(.pipelineInvalidPosition, "'\(target).\(attribute)' is loaded from a field too: "
+                                         + "it takes either the position or the field")
+            }
+            spec.assignments.append(LoadSpec.Assignment(attribute: attribute, field: LoadSpec.Link.positionField,
+                                                        location: position.location, sourceLine: position.sourceLine))
+        }
         if let missing = missingKey(of: spec, model: model, inverse: relationship.inverse) {
             throw targetKey.error(.pipelineUniqueKeyNotLoaded, "the link to '\(target)' must set its unique key: \(missing)")
         }
         return LoadSpec.Link(relationship: relationship.name, target: spec, missing: missing, each: each,
-                             isToMany: relationship.isToMany, location: key.location)
+                             isToMany: relationship.isToMany, location: key.location, position: position?.scalar)
     }
 
     /// An entity records can be loaded into: declared and not abstract.

@@ -200,6 +200,61 @@ import Testing
         #expect(wrong.stderr.contains("error: model: Exercise.sets: its initial value 70000 does not fit Int16: 70000 is out of range"), "\(wrong.stderr)")
     }
 
+    @Test("position: an each: link writes each element's place in its list (from 0) into an integer attribute, as SwiftData apps keep order")
+    func positionOfListElements() throws {
+        let ws = try Workspace()
+        try ws.write("""
+            import SwiftData
+
+            @Model final class Workout {
+                @Attribute(.unique) var name: String
+                @Relationship(deleteRule: .cascade, inverse: \\Exercise.workout) var exercises: [Exercise] = []
+            }
+
+            @Model final class Exercise {
+                var title: String
+                var order: Int = 0
+                var workout: Workout?
+            }
+            """, to: "Models/Gym.swift")
+        try ws.write("""
+            [{"name": "Legs", "exercises": [{"title": "Squat"}, {"title": "Lunge"}, {"title": "Calf raise"}]},
+             {"name": "Arms", "exercises": [{"title": "Curl"}]}]
+            """, to: "workouts.json")
+        let yaml = """
+            version: 1
+            name: gym
+            store: { path: gym.store, layout: coredata, model: Models }
+            sources:
+              - name: workouts
+                read: { json: workouts.json }
+                load:
+                  Workout:
+                    name: name
+                    exercises: { Exercise: { each: exercises, position: order, title: title } }
+            """
+        try ws.write(yaml, to: "gym.yaml")
+        let run = try ws.run("run", "gym.yaml")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.stderr.contains("warning"), "\(run.stderr)")
+        #expect(try ws.store("gym.store").rows("""
+            SELECT w.ZNAME, e.ZTITLE, e.ZORDER FROM ZEXERCISE e JOIN ZWORKOUT w ON w.Z_PK = e.ZWORKOUT ORDER BY e.Z_PK
+            """) == [[.text("Legs"), .text("Squat"), .integer(0)], [.text("Legs"), .text("Lunge"), .integer(1)],
+                     [.text("Legs"), .text("Calf raise"), .integer(2)], [.text("Arms"), .text("Curl"), .integer(0)]])
+
+        // What position cannot do, each at its line.
+        for (written, expected) in [
+            ("position: title", "gym.yaml:10:61: error: pipeline: 'position' writes a whole number, and 'Exercise.title' is string; name an integer attribute"),
+            ("position: rank", "gym.yaml:10:61: error: pipeline: 'Exercise' has no attribute 'rank' to hold the position"),
+            ("position: order, order: title", "gym.yaml:10:61: error: pipeline: 'Exercise.order' is loaded from a field too: it takes either the position or the field"),
+        ] {
+            try ws.write(yaml.replacingOccurrences(of: "position: order", with: written), to: "gym.yaml")
+            let wrong = try ws.run("validate", "gym.yaml")
+            #expect(wrong.status == 65)
+            #expect(wrong.stderr.hasPrefix(expected), "\(wrong.stderr)")
+        }
+    }
+
     @Test("store.model as a list of .swift files: read as one source; a model file in a list is refused")
     func modelAsFileList() throws {
         let ws = try Workspace()

@@ -226,14 +226,21 @@ public struct LoadSpec: Sendable {
         /// Whether the relationship is a to-many: the link makes one record per element of a list.
         public var isToMany: Bool
         public var location: Location?
+        /// `position: order`: the attribute of the linked record that takes its place in the list,
+        /// counted from 0; the target's assignments read it from `positionField`.
+        public var position: String?
+        /// The element field that holds an element's place in its list: a name no input gives.
+        public static let positionField = "\u{1}position"
+
         public init(relationship: String, target: LoadSpec, missing: MissingLinkPolicy = .create, each: String? = nil,
-                    isToMany: Bool = false, location: Location? = nil) {
+                    isToMany: Bool = false, location: Location? = nil, position: String? = nil) {
             self.relationship = relationship
             self.target = target
             self.missing = missing
             self.each = each
             self.isToMany = isToMany
             self.location = location
+            self.position = position
         }
     }
 

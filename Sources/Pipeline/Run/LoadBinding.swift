@@ -363,7 +363,7 @@ struct ListLink {
             self.each = field
         } else {
             // Without `each:` the names are the source's own fields, checked as for any load.
-            for name in names where fieldIndex[name] == nil {
+            for name in names where fieldIndex[name] == nil && name != LoadSpec.Link.positionField {
                 throw PipelineError(.invalidPipeline, code: .pipelineUnknownField, at: link.location, stage: "load",
                                     "source '\(source)' has no field '\(name)'" + Suggestion.hint(for: name, in: fields)
                                         + " (fields: \(fields.joined(separator: ", ")); to read the fields of a list's "
@@ -412,9 +412,11 @@ struct ListLink {
             }
         }
         var elementRecord = Record(values: [Value](repeating: .null, count: names.count), location: record.location)
-        for element in list.elements {
+        for (position, element) in list.elements.enumerated() {
             for i in names.indices {
-                if case .object(let fields) = element, let value = fields[names[i]] {
+                if names[i] == LoadSpec.Link.positionField {
+                    elementRecord.values[i] = .integer(Int64(position))
+                } else if case .object(let fields) = element, let value = fields[names[i]] {
                     elementRecord.values[i] = value
                 } else if names[i] == listName {
                     elementRecord.values[i] = element

@@ -198,7 +198,8 @@ public final class Runner {
             made.formUnion(step.kind.fieldsMade(step.node))
         }
         func visit(_ load: LoadSpec) {
-            for a in load.assignments where a.constant == nil && !made.contains(a.field) {
+            // A link's position is the element's place in its list, which no input gives.
+            for a in load.assignments where a.constant == nil && !made.contains(a.field) && a.field != LoadSpec.Link.positionField {
                 if seen.insert(a.field).inserted { fields.append(a.field) }
                 if expected[a.field] == nil { expected[a.field] = a.location }
             }
