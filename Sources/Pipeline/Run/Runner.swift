@@ -197,21 +197,23 @@ public final class Runner {
             }
             made.formUnion(step.kind.fieldsMade(step.node))
         }
-        func visit(_ load: LoadSpec) {
+        // Inside an `each:` link, names are read from the list's elements first: the record need not
+        // give them, so none is expected of the input (the elements' own fields are not checked yet).
+        func visit(_ load: LoadSpec, inElements: Bool) {
             // A link's position is the element's place in its list, which no input gives.
             for a in load.assignments where a.constant == nil && !made.contains(a.field) && a.field != LoadSpec.Link.positionField {
                 if seen.insert(a.field).inserted { fields.append(a.field) }
-                if expected[a.field] == nil { expected[a.field] = a.location }
+                if !inElements, expected[a.field] == nil { expected[a.field] = a.location }
             }
             for link in load.links {
                 if let each = link.each, !made.contains(each), seen.insert(each).inserted {
                     fields.append(each)
-                    expected[each] = link.location
+                    if !inElements { expected[each] = link.location }
                 }
-                visit(link.target)
+                visit(link.target, inElements: inElements || link.each != nil)
             }
         }
-        source.loads.forEach(visit)
+        for load in source.loads { visit(load, inElements: false) }
         // What a step reads but also makes where missing (`default`) is no one's to provide.
         for name in made { expected[name] = nil }
         return (fields, expected)
