@@ -127,10 +127,11 @@ public final class PipelineRun {
     }
 
     private func build(inputs: InputFiles, reports: ReportFiles) throws {
-        let sizes = pipeline.sources.map { source in
-            ((try? FileManager.default.attributesOfItem(atPath: source.reader.input.url.path)[.size]) as? NSNumber)?.int64Value ?? 0
-        }
         if let progress {
+            // Sizes only for a progress report: a run nobody watches does not stat its inputs for it.
+            let sizes = pipeline.sources.map { source in
+                ((try? FileManager.default.attributesOfItem(atPath: source.reader.input.url.path)[.size]) as? NSNumber)?.int64Value ?? 0
+            }
             let log = runner.log, total = sizes.reduce(0, +)
             runner.progress = { source, bytesRead in
                 progress(Progress(source: source, sourceName: log.sourceNames[source], records: log.sources.reduce(0) { $0 + $1.read },
