@@ -17,6 +17,9 @@ public struct PipelineError: Error, Sendable, CustomStringConvertible {
         case busy
         /// A check of the pipeline's `checks:` failed on the new store, which was not put in place (exit 69).
         case checksFailed
+        /// The store pipectl built breaks its own row checks (`StoreRowChecks`): a bug of pipectl,
+        /// not of the data; the old store stays (exit 70, sysexits' EX_SOFTWARE).
+        case storeCheckFailed
     }
 
     /// Which failure, by a stable dotted name (`csv.unterminated-quote`): what code decides on,

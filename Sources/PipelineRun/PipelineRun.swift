@@ -57,6 +57,9 @@ public final class PipelineRun {
     /// Told what the run does when it is not reading (finishing the store, writing a report), and
     /// nil once that is done.
     public var status: ((String?) -> Void)?
+    /// Changes of your own to the new store (SQL, say), made when it is complete and before pipectl
+    /// checks it (the row checks, then `checks:`) and puts it in place; a throw keeps the old store.
+    public var finishStore: ((URL) throws -> Void)?
 
     /// The run's counts, rejections, skips, duplicates and check results, filled in as it goes:
     /// readable after a failure too (the records `on_reject: fail` rejected, the failed checks).
@@ -157,6 +160,12 @@ public final class PipelineRun {
             // written then.
             sink.review = { [self] newStore in
                 try inputs.checkUnchanged()
+                try finishStore?(newStore)
+                // Every row as Core Data would have written it: a failure is pipectl's bug, and keeps the old store.
+                if pipeline.store.layout == .coredata {
+                    let findings = try StoreRowChecks.run(storeAt: newStore, model: pipeline.model)
+                    if let failure = StoreRowChecks.failure(findings, store: DisplayPath.of(pipeline.store.path)) { throw failure }
+                }
                 // The data checks, on the new store while the old one is in place: a failure keeps it.
                 runner.log.checkResults = try DataChecks.run(pipeline, storeAt: newStore, placeholders: runner.log.placeholders)
                 if let failure = DataChecks.failure(of: runner.log.checkResults, naming: true, then: "; the store was left as it was") {

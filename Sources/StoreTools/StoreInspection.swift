@@ -124,6 +124,10 @@ public struct StoreInspection: Sendable {
     public let metadata: Metadata
     /// Size of the `-wal` file beside a store in journal mode WAL; nil when there is none.
     public let walBytes: Int64?
+    /// What the row checks found against the model given to `init` (empty: every row fits); nil
+    /// without a model, or where the store's rows cannot be read as the model's (another
+    /// numbering of entities in Z_PRIMARYKEY, or a table or column missing).
+    public private(set) var rowFindings: [StoreRowChecks.Finding]?
 
     /// The store's `NSStoreModelVersionHashes` (entity name to hash); nil when it has none.
     public var versionHashes: [String: Data]? {
@@ -136,12 +140,13 @@ public struct StoreInspection: Sendable {
     ///
     /// Throws `PipelineError` (stage `inspect`, located at `name`): `.invalidInput` when the file is
     /// missing or not a SQLite database, `.io` when it cannot be read.
-    public init(at url: URL, name: String? = nil) throws {
+    /// With `model`, every row of a Core Data store is also checked against it (`rowFindings`).
+    public init(at url: URL, name: String? = nil, checkingRowsAgainst model: StoreModel? = nil) throws {
         let name = name ?? url.path
         let header = try StoreInspection.header(of: url, name: name)
         // Bytes 18 and 19 are the file format's write and read versions: 2 means WAL.
         guard header.count >= 20, header[18] == 2 || header[19] == 2 else {
-            self = try StoreInspection(reading: url, as: url, name: name, walBytes: nil)
+            self = try StoreInspection(reading: url, as: url, name: name, walBytes: nil, model: model)
             return
         }
         // Even a read-only connection creates -wal and -shm files beside a WAL store; inspecting
@@ -150,11 +155,11 @@ public struct StoreInspection: Sendable {
         let walBytes = (try? FileManager.default.attributesOfItem(atPath: wal.path)[.size] as? NSNumber)?.int64Value
         let copy = try StoreInspection.copyForReading(url, wal: walBytes == nil ? nil : wal, name: name)
         defer { try? FileManager.default.removeItem(at: copy.deletingLastPathComponent()) }
-        self = try StoreInspection(reading: copy, as: url, name: name, walBytes: walBytes)
+        self = try StoreInspection(reading: copy, as: url, name: name, walBytes: walBytes, model: model)
     }
 
     /// Reads the store at `file`, reporting it as `url`.
-    private init(reading file: URL, as url: URL, name: String, walBytes: Int64?) throws {
+    private init(reading file: URL, as url: URL, name: String, walBytes: Int64?, model: StoreModel?) throws {
         let store: SQLiteStore
         do {
             store = try SQLiteStore(readingAt: file)
@@ -186,6 +191,10 @@ public struct StoreInspection: Sendable {
                 joinTables = []
                 entities = try StoreInspection.tableRows(in: store, tables: tables)
                 metadata = .none
+            }
+            // Rows are read as the model's where Z_ENT numbers the same entities and every column is there.
+            if let model, layout == .coreData, StoreModelComparison(store: self, model: model).primaryKeysMatch {
+                rowFindings = try StoreRowChecks.runIfReadable(on: store, model: model)
             }
         } catch var error as PipelineError {
             if error.location == nil { error.location = Location(file: name) }

@@ -19,4 +19,6 @@ extension PipelineError.Code {
 
     /// A check of `checks:` failed on the new store (or the store `pipectl check` reads).
     public static let checksFailed = Self("checks.failed")
+    /// A row of the store pipectl built is not what Core Data would write for the model (a bug of pipectl).
+    public static let storeRowCheckFailed = Self("store.row-check-failed")
 }

@@ -11,6 +11,7 @@ enum ExitCodes {
     static let invalidInput: Int32 = 66
     static let rejected: Int32 = 67
     static let checksFailed: Int32 = 69
+    static let internalError: Int32 = 70
     static let io: Int32 = 74
     static let busy: Int32 = 75
 
@@ -22,6 +23,7 @@ enum ExitCodes {
         case .io: return io
         case .busy: return busy
         case .checksFailed: return checksFailed
+        case .storeCheckFailed: return internalError
         }
     }
 }

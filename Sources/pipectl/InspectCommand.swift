@@ -39,6 +39,11 @@ struct InspectCommand: ParsableCommand {
             model's hashes, and Z_PRIMARYKEY with the model's entities, entity
             by entity: match, differs, missing in store, missing in model.
             Core Data refuses a store whose hashes differ from the model's.
+            Where they match, every row is checked as the model's: storage
+            class per attribute type, Booleans 0 or 1, required values,
+            enum cases, to-ones and join rows pointing at existing rows of
+            the right entity, distinct order keys, Z_MAX; the first
+            offending rows of each rule are named (Z_PK).
 
             --json prints the same facts as one JSON object with sorted keys:
             path, layout, sqlite, entities, metadata, and with --model a model
@@ -47,7 +52,7 @@ struct InspectCommand: ParsableCommand {
             Exit codes: 0 ok (with --model: the store matches the model),
             65 invalid model file, 66 missing file, not a SQLite database, or
             --model on a store without Core Data metadata, 68 the store does
-            not match the model, 74 input/output error.
+            not match the model or a row breaks it, 74 input/output error.
             """)
 
     @Argument(help: "The store: any SQLite file.", completion: .file())
@@ -62,7 +67,7 @@ struct InspectCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let inspection: StoreInspection
+        var inspection: StoreInspection
         var checked: (path: String, comparison: StoreModelComparison)?
         do {
             inspection = try StoreInspection(at: URL(fileURLWithPath: store), name: store)
@@ -73,7 +78,11 @@ struct InspectCommand: ParsableCommand {
                                         "--model checks Core Data version hashes, and this store has layout "
                                             + "'\(inspection.layout.displayName)', which keeps none")
                 }
-                checked = (model, StoreModelComparison(store: inspection, model: storeModel))
+                let comparison = StoreModelComparison(store: inspection, model: storeModel)
+                checked = (model, comparison)
+                if comparison.primaryKeysMatch {
+                    inspection = try StoreInspection(at: URL(fileURLWithPath: store), name: store, checkingRowsAgainst: storeModel)
+                }
             }
         } catch {
             throw fail(with: error)
@@ -90,7 +99,7 @@ struct InspectCommand: ParsableCommand {
         } else {
             try Terminal.standardOutput.write(InspectText(path: store, inspection: inspection, model: checked).text)
         }
-        if let checked, !checked.comparison.matches {
+        if let checked, !checked.comparison.matches || inspection.rowFindings?.isEmpty == false {
             throw ExitCode(ExitCodes.modelMismatch)
         }
     }

@@ -92,7 +92,14 @@ struct InspectJSON {
             }
             root["model"] = .object([
                 "path": .string(model.path),
-                "match": .bool(comparison.matches),
+                "match": .bool(comparison.matches && inspection.rowFindings?.isEmpty != false),
+                // null: not checked (the schema is not the model's); []: every row fits.
+                "rows": .optional(inspection.rowFindings) { findings in
+                    .array(findings.map { finding in
+                        .object(["entity": .string(finding.entity), "property": .string(finding.property), "problem": .string(finding.problem),
+                                 "count": .integer(Int64(finding.count)), "rows": .array(finding.rows.map(Value.string))])
+                    })
+                },
                 "entities": .array(entries.keys.sorted().map { name in
                     var entry = entries[name] ?? [:]
                     entry["name"] = .string(name)

@@ -24,7 +24,7 @@ struct InspectText {
             + "auto_vacuum \(settings.autoVacuumName), encoding \(settings.encoding)\n"
         out += "\n" + entities()
         out += metadata()
-        if let model { out += "\n" + InspectText.comparison(model.comparison, path: model.path) }
+        if let model { out += "\n" + InspectText.comparison(model.comparison, path: model.path, rows: inspection.rowFindings) }
         return out
     }
 
@@ -130,7 +130,7 @@ struct InspectText {
 
     /// The model check: one line per entity (version hash, Z_PRIMARYKEY row), the details of what
     /// differs, then the verdict.
-    static func comparison(_ comparison: StoreModelComparison, path: String) -> String {
+    static func comparison(_ comparison: StoreModelComparison, path: String, rows findings: [StoreRowChecks.Finding]?) -> String {
         var out = "model: \(path)\n"
         var hashes: [String: StoreModelComparison.HashEntry] = [:]
         for entry in comparison.hashes { hashes[entry.name] = entry }
@@ -162,6 +162,16 @@ struct InspectText {
         } else {
             if !comparison.hashesMatch { out += "mismatch: \(StoreModelComparison.hashMismatchExplanation)\n" }
             if !comparison.primaryKeysMatch { out += "mismatch: \(StoreModelComparison.primaryKeyMismatchExplanation)\n" }
+        }
+        if let findings {
+            if findings.isEmpty {
+                out += "rows: every row is as Core Data writes it for this model\n"
+            } else {
+                out += "rows: \(findings.count) rule\(findings.count == 1 ? "" : "s") broken; the app would read these rows wrong or not at all:\n"
+                for finding in findings { out += "  \(finding)\n" }
+            }
+        } else {
+            out += "rows: not checked: the store's tables and entity numbers are not the model's\n"
         }
         return out
     }

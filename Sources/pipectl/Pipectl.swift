@@ -13,7 +13,8 @@ struct Pipectl: ParsableCommand {
 
             Exit codes: 0 ok, 64 usage error, 65 invalid pipeline file, 66 invalid input file, \
             67 records rejected under 'on_reject: fail', 68 store does not match the model \
-            ('inspect --model'), 69 a data check failed, 74 input/output error, 75 another run is building the store, \
+            ('inspect --model', also a row that breaks it), 69 a data check failed, 70 the store built breaks \
+            pipectl's own row checks (a bug of pipectl; the old store stays), 74 input/output error, 75 another run is building the store, \
             129/130/143 interrupted (SIGHUP/SIGINT/SIGTERM); 'diff' exits 1 when the stores differ.
             """,
         version: "0.1.0",

@@ -57,7 +57,8 @@ final class GroceryCoreDataTests: XCTestCase {
         let result = try ws.run("inspect", "build/Grocery.sqlite", "--model", "pipelines/model/Grocery.xcdatamodeld")
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.contains("layout:  coredata\n"), result.stdout)
-        XCTAssertTrue(result.stdout.hasSuffix("match: Core Data opens this store with this model without migrating\n"), result.stdout)
+        XCTAssertTrue(result.stdout.hasSuffix("match: Core Data opens this store with this model without migrating\n"
+                                                  + "rows: every row is as Core Data writes it for this model\n"), result.stdout)
 
         // The same store against a model whose Item changed: refused, with the entity named.
         let contents = ws.pipelines.appendingPathComponent("model/Grocery.xcdatamodeld/Grocery.xcdatamodel/contents")
@@ -88,7 +89,8 @@ final class GroceryCoreDataTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.stderr)
         let result = try ws.run("inspect", "build/Grocery.sqlite", "--model", "pipelines/model/Grocery.xcdatamodeld")
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
-        XCTAssertTrue(result.stdout.hasSuffix("match: Core Data opens this store with this model without migrating\n"), result.stdout)
+        XCTAssertTrue(result.stdout.hasSuffix("match: Core Data opens this store with this model without migrating\n"
+                                                  + "rows: every row is as Core Data writes it for this model\n"), result.stdout)
         // Nothing of them in the store: the same tables and the same entity hashes as without them.
         let schema = "SELECT sql FROM sqlite_master ORDER BY name"
         XCTAssertEqual(try ws.store("build/Grocery.sqlite").rows(schema), try plain.store("build/Grocery.sqlite").rows(schema))

@@ -148,6 +148,7 @@ final class InspectTests: XCTestCase {
               LocationAtShop  match         match
               Unit            match         match
             match: Core Data opens this store with this model without migrating
+            rows: every row is as Core Data writes it for this model
 
             """)
     }
@@ -167,7 +168,7 @@ final class InspectTests: XCTestCase {
         XCTAssertEqual(result.stderr, "")
         let model = try XCTUnwrap(result.stdout.components(separatedBy: "\n\nmodel: ").last)
         let lines = model.split(separator: "\n").map(String.init)
-        XCTAssertEqual(lines.count, 9, model)
+        XCTAssertEqual(lines.count, 10, model)
         XCTAssertEqual(Array(lines.prefix(4)), [
             "inspect/grocerydude/GroceryDude.xcdatamodeld",
             "  entity          version hash  Z_PRIMARYKEY",
@@ -178,6 +179,8 @@ final class InspectTests: XCTestCase {
         XCTAssertTrue(lines[7].hasSuffix(" in the model"), lines[7])
         XCTAssertEqual(lines[8], "mismatch: Core Data will refuse to open this store with this model: 'The model used to open "
                            + "the store is incompatible with the one used to create the store'; regenerate the store or add a migration")
+        // Z_ENT and every column are the model's, so the rows are read as its: a Float's REAL is a Double's too.
+        XCTAssertEqual(lines[9], "rows: every row is as Core Data writes it for this model")
     }
 
     func testSurfJournalInWALMode() throws {
@@ -211,6 +214,7 @@ final class InspectTests: XCTestCase {
         XCTAssertTrue(result.stdout.hasSuffix("""
               JournalEntry  match         match
             match: Core Data opens this store with this model without migrating
+            rows: every row is as Core Data writes it for this model
 
             """), result.stdout)
         XCTAssertEqual(result.stderr, "inspect/surfjournal/SurfJournalDatabase.sqlite: warning: inspect: journal mode WAL; "
@@ -230,8 +234,40 @@ final class InspectTests: XCTestCase {
               Spot          missing in store  missing in store
             mismatch: \(Self.hashMismatch)
             mismatch: Core Data numbers entities (Z_ENT) from the model, so this store's rows would be read as the wrong entities; regenerate the store
+            rows: not checked: the store's tables and entity numbers are not the model's
 
             """), spots.stdout)
+    }
+
+    /// What `inspect --model` exists for: a store whose schema fits the model and whose rows do not.
+    func testRowsThatBreakTheModel() throws {
+        let ws = try workspace()
+        XCTAssertEqual(try ws.run("run", "-q", "pipelines/grocery.yaml").status, 0)
+        let sqlite = try Pipectl.runTool("sqlite3", ["build/Grocery.sqlite",
+            "UPDATE ZITEM SET ZLISTED = 'false' WHERE Z_PK IN (2, 3); UPDATE ZITEM SET ZUNIT = 4242 WHERE Z_PK = 7; "
+                + "UPDATE ZLOCATION SET Z_ENT = 2 WHERE Z_PK = 1"], in: ws.root)
+        XCTAssertEqual(sqlite.status, 0, sqlite.stderr)
+
+        let result = try ws.run("inspect", "build/Grocery.sqlite", "--model", "pipelines/model/Grocery.xcdatamodeld")
+        XCTAssertEqual(result.status, 68, result.stderr)
+        for line in [
+            "match: Core Data opens this store with this model without migrating",
+            "rows: 4 rules broken; the app would read these rows wrong or not at all:",
+            "  Item.listed: 2 rows not stored as INTEGER, as a Boolean is (Z_PK 2: TEXT 'false', Z_PK 3: TEXT 'false')",
+            "  Item.unit: 1 row pointing at no Unit row (Z_PK 7: Z_PK 4242)",
+            "  Location.Z_ENT: 1 row of an entity that is not Location or one of its concrete sub-entities (Z_PK 1: 2)",
+        ] {
+            XCTAssertTrue(result.stdout.contains("\n" + line + "\n"), line + "\n" + result.stdout)
+        }
+        // Location 1 is no LocationAtHome any more (Z_ENT 2 is the abstract Location), so the items stored there point at none.
+        XCTAssertTrue(result.stdout.contains("\n  Item.locationAtHome: 17 rows pointing at no LocationAtHome row (Z_PK "), result.stdout)
+        let json = try ws.run("inspect", "build/Grocery.sqlite", "--model", "pipelines/model/Grocery.xcdatamodeld", "--json")
+        XCTAssertEqual(json.status, 68)
+        let model = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["model"] as? [String: Any])
+        XCTAssertEqual(model["match"] as? Bool, false)
+        let rows = try XCTUnwrap(model["rows"] as? [[String: Any]])
+        XCTAssertEqual(rows.map { "\($0["entity"] ?? "").\($0["property"] ?? "") \($0["count"] ?? "")" }, ["Item.listed 2", "Item.locationAtHome 17", "Item.unit 1", "Location.Z_ENT 1"])
+        XCTAssertEqual(rows.first?["rows"] as? [String], ["Z_PK 2: TEXT 'false'", "Z_PK 3: TEXT 'false'"])
     }
 
     static let hashMismatch = "Core Data will refuse to open this store with this model: 'The model used to open the store "

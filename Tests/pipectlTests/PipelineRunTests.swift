@@ -3,6 +3,7 @@ import Diagnostics
 import Pipeline
 import PipelineRun
 import ReportsXLSX
+import SQLite
 import Testing
 
 /// The run library (`PipelineRun`): a pipeline run in-process exactly as `pipectl run` runs it.
@@ -44,6 +45,26 @@ import Testing
         // The report says the run failed.
         let report = try JSONDecoder().decode(ImportReport.self, from: ws.bytes("build/grocery-report.json"))
         #expect(report.outcome.name == "failed")
+    }
+
+    @Test("a new store that breaks the row checks is not put in place: the run throws what the rows break")
+    func rowChecksKeepTheStore() throws {
+        let ws = try Workspace()
+        let file = ws.pipelines.appendingPathComponent("grocery.yaml")
+        #expect(throws: Never.self) { try PipelineRun(pipeline: try PipelineRun.load(file)).run() }
+        let before = try ws.bytes("build/Grocery.sqlite")
+
+        let run = PipelineRun(pipeline: try PipelineRun.load(file))
+        // What a bug in the sink would do: a Boolean written as text, a to-one to no row.
+        run.finishStore = { url in
+            try SQLiteConnection(path: url.path, readOnly: false).execute("UPDATE ZITEM SET ZLISTED = 'true' WHERE Z_PK <= 3; UPDATE ZITEM SET ZUNIT = 999 WHERE Z_PK = 5")
+        }
+        let error = #expect(throws: PipelineError.self) { try run.run() }
+        #expect(error?.kind == .storeCheckFailed)
+        #expect(error?.code == .storeRowCheckFailed)
+        #expect(error?.message.contains("Item.listed: 3 rows not stored as INTEGER, as a Boolean is (Z_PK 1: TEXT 'true'") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("Item.unit: 1 row pointing at no Unit row (Z_PK 5: Z_PK 999)") == true)
+        #expect(try ws.bytes("build/Grocery.sqlite") == before)
     }
 
     @Test("progress and status are told as values while the run goes on; a dry run writes nothing")

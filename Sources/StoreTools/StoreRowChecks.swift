@@ -1,0 +1,331 @@
+import Foundation
+import Diagnostics
+import Pipeline
+import SQLite
+import CoreDataFormat
+
+/// Every row of a Core Data store read against its model: what Core Data or SwiftData would have
+/// written for the same objects. `pipectl inspect --model` runs these on any store (exit 68 on an
+/// offence), `pipectl run` on the store it built before it replaces the old one (an offence there
+/// is a bug of pipectl: exit 70, the old store kept).
+///
+/// Each table is read once: one query counts every rule's offences, and only a rule that found
+/// some reads its first rows. What is checked:
+/// - storage classes: INTEGER for Booleans and integers, REAL for Double and Float, REAL or
+///   INTEGER for dates and decimals (their columns' NUMERIC affinity stores a whole number as
+///   INTEGER), TEXT for strings and URIs, BLOB for UUIDs (16 bytes), Binary and Transformable;
+/// - Booleans are 0 or 1, Integer 16 and 32 within their range;
+/// - required values are present; an enum's value is one of its cases;
+/// - Z_ENT is an entity of the table's hierarchy that is not abstract;
+/// - every to-one (and a to-many's `Z<n><REL>` without inverse) points at an existing row of the
+///   destination or one of its sub-entities, and its `Z<n>_` column holds that row's Z_ENT;
+/// - join rows point at existing rows; order keys (`Z_FOK_`) are distinct within their parent;
+/// - no Z_PK is above Z_PRIMARYKEY's Z_MAX for its root.
+///
+/// ```swift
+/// let findings = try StoreRowChecks.run(storeAt: url, model: model)
+/// findings.first?.description  // "Item.done: 2 rows not stored as INTEGER, as a Boolean is (Z_PK 1: TEXT 'false', ...)"
+/// ```
+public enum StoreRowChecks {
+    /// The most rows a finding names.
+    public static let shown = 5
+
+    /// One rule broken by one or more rows.
+    public struct Finding: Sendable, Hashable, CustomStringConvertible {
+        /// The entity (or, for a join table, `Entity.relationship`) whose rows break the rule.
+        public var entity: String
+        /// The attribute or relationship, or the bookkeeping column (`Z_ENT`, `Z_PK`).
+        public var property: String
+        /// What the rows hold that the model does not allow.
+        public var problem: String
+        public var count: Int
+        /// The first offending rows: `Z_PK 7: 'true'`.
+        public var rows: [String]
+
+        public var description: String {
+            "\(entity).\(property): \(count) row\(count == 1 ? "" : "s") \(problem)"
+                + (rows.isEmpty ? "" : " (\(rows.joined(separator: ", "))\(count > rows.count ? ", ..." : ""))")
+        }
+    }
+
+    /// What a run stops with when the store it built breaks a rule: pipectl wrote a row the app
+    /// would read wrong, which no input should be able to cause.
+    public static func failure(_ findings: [Finding], store: String) -> PipelineError? {
+        guard !findings.isEmpty else { return nil }
+        return PipelineError(.storeCheckFailed, code: .storeRowCheckFailed, at: Location(file: store), stage: "row checks",
+                             "the new store is not what Core Data would write for the model, so it was not put in place "
+                                 + "and the store was left as it was; this is a bug of pipectl, please report it with the pipeline: "
+                                 + findings.map(\.description).joined(separator: "; "))
+    }
+
+    /// Reads the store at `url` (read-only) against `model`.
+    public static func run(storeAt url: URL, model: StoreModel) throws -> [Finding] {
+        try run(on: SQLiteStore(readingAt: url), model: model)
+    }
+
+    public static func run(on store: SQLiteStore, model: StoreModel) throws -> [Finding] {
+        let schema = try CoreDataSchema(model)
+        return try run(on: store, schema: schema, model: model)
+    }
+
+    /// The checks where the store has every table and column of the model's schema (a version
+    /// hash may differ for reasons that leave the rows readable); nil where it lacks one.
+    public static func runIfReadable(on store: SQLiteStore, model: StoreModel) throws -> [Finding]? {
+        let schema = try CoreDataSchema(model)
+        for table in schema.tables {
+            let columns = Set(try store.rows("SELECT name FROM pragma_table_info(\(SQL.literal(table.name)))").map { $0[0].displayText })
+            guard table.columns.allSatisfy({ columns.contains($0.name) }) else { return nil }
+        }
+        for join in schema.joinTables {
+            let columns = Set(try store.rows("SELECT name FROM pragma_table_info(\(SQL.literal(join.name)))").map { $0[0].displayText })
+            guard ([join.sourceColumn, join.destinationColumn] + join.orderColumns).allSatisfy(columns.contains) else { return nil }
+        }
+        return try run(on: store, schema: schema, model: model)
+    }
+
+    private static func run(on store: SQLiteStore, schema: CoreDataSchema, model: StoreModel) throws -> [Finding] {
+        let tree = schema.entities
+        var findings: [Finding] = []
+        for table in schema.tables {
+            findings += try check(table, schema: schema, model: model, tree: tree, store: store)
+        }
+        for join in schema.joinTables {
+            findings += try check(join, schema: schema, model: model, tree: tree, store: store)
+        }
+        return findings
+    }
+
+    /// A rule: which rows of a table break it, what to call them, and what to show of a row.
+    private struct Rule {
+        var entity: String
+        var property: String
+        var problem: String
+        /// A condition on the table's row `t`, true for an offending row.
+        var offends: String
+        /// What a named offending row shows.
+        var shows: String
+    }
+
+    private static func check(_ table: CoreDataSchema.Table, schema: CoreDataSchema, model: StoreModel, tree: CoreDataEntityTree,
+                              store: SQLiteStore) throws -> [Finding] {
+        let hierarchy = tree.hierarchy(of: table.entity)
+        let shared = hierarchy.count > 1
+        // The rows of an entity and its sub-entities; every row where the table holds one entity.
+        func rowsOf(_ entity: String) -> String {
+            guard shared else { return "1" }
+            return "t.Z_ENT IN (\(subtree(of: entity, tree: tree, model: model).map(String.init).joined(separator: ", ")))"
+        }
+        func column(_ name: String) -> String { "t." + SQL.quote(name) }
+
+        var rules: [Rule] = []
+        let concrete = hierarchy.filter { !$0.isAbstract }.compactMap { tree.number(of: $0.name) }
+        rules.append(Rule(entity: table.entity, property: "Z_ENT",
+                          problem: "of an entity that is not \(table.entity) or one of its concrete sub-entities",
+                          offends: "t.Z_ENT NOT IN (\(concrete.map(String.init).joined(separator: ", ")))",
+                          shows: "t.Z_ENT"))
+
+        if let number = tree.number(of: table.entity) {
+            // Z_MAX is the highest Z_PK handed out, kept on the root: below it, Core Data hands out a Z_PK already taken.
+            let recorded = "coalesce((SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = \(number)), -1)"
+            rules.append(Rule(entity: table.entity, property: "Z_PK",
+                              problem: "above Z_PRIMARYKEY's Z_MAX, where Core Data would hand out a Z_PK already taken",
+                              offends: "t.Z_PK > \(recorded)", shows: "'Z_MAX ' || \(recorded)"))
+        }
+
+        var foreignKeys: [String: String] = [:]  // "entity.relationship" -> column
+        for item in table.columns {
+            if case .foreignKey(let entity, let relationship) = item.role { foreignKeys[entity + "." + relationship] = item.name }
+        }
+        var caseColumns: [String: [(column: String, caseName: String)]] = [:]  // "entity.composite"
+
+        for item in table.columns {
+            let c = column(item.name)
+            switch item.role {
+            case .bookkeeping:
+                continue
+            case .attribute(let entityName, let attributeName):
+                guard let entity = model[entityName], let attribute = entity.attributes.first(where: { $0.name == attributeName }) else { continue }
+                let filter = rowsOf(entityName)
+                let (classes, typeName) = storage(of: attribute.type)
+                let shown = "substr(quote(\(c)), 1, 40)"
+                rules.append(Rule(entity: entityName, property: attributeName,
+                                  problem: "not stored as \(classes.map { $0.uppercased() }.joined(separator: " or ")), as \(typeName) is",
+                                  offends: "\(filter) AND typeof(\(c)) NOT IN ('null', \(classes.map { "'\($0)'" }.joined(separator: ", ")))",
+                                  shows: "upper(typeof(\(c))) || ' ' || \(shown)"))
+                switch attribute.type {
+                case .bool:
+                    rules.append(Rule(entity: entityName, property: attributeName, problem: "with a Boolean other than 0 or 1",
+                                      offends: "\(filter) AND typeof(\(c)) = 'integer' AND \(c) NOT IN (0, 1)", shows: shown))
+                case .integer16, .integer32:
+                    let bits: Int64 = attribute.type == .integer16 ? 15 : 31
+                    rules.append(Rule(entity: entityName, property: attributeName, problem: "with a number outside \(typeName)'s range",
+                                      offends: "\(filter) AND typeof(\(c)) = 'integer' AND \(c) NOT BETWEEN \(-(Int64(1) << bits)) AND \((Int64(1) << bits) - 1)",
+                                      shows: shown))
+                case .uuid:
+                    rules.append(Rule(entity: entityName, property: attributeName, problem: "with a UUID that is not 16 bytes",
+                                      offends: "\(filter) AND typeof(\(c)) = 'blob' AND length(\(c)) <> 16", shows: "length(\(c)) || ' bytes'"))
+                default:
+                    break
+                }
+                if let part = attribute.composite, let composite = entity.composites.first(where: { $0.name == part.composite }) {
+                    switch composite.kind {
+                    // A model file keeps no cases (only a SwiftData source does): nothing to check them against.
+                    case .rawValue(let cases) where !cases.isEmpty:
+                        let allowed = cases.map { attribute.type.isInteger ? $0.rawValue : SQL.literal($0.rawValue) }
+                        rules.append(Rule(entity: entityName, property: composite.name,
+                                          problem: "with a value that is none of \(composite.typeName)'s cases (\(cases.map(\.rawValue).joined(separator: ", ")))",
+                                          offends: "\(filter) AND \(c) IS NOT NULL AND \(c) NOT IN (\(allowed.joined(separator: ", ")))", shows: shown))
+                        if !composite.isOptional {
+                            rules.append(Rule(entity: entityName, property: composite.name, problem: "without a value, which the model requires",
+                                              offends: "\(filter) AND \(c) IS NULL", shows: "'empty'"))
+                        }
+                    case .caseName:
+                        caseColumns[entityName + "." + composite.name, default: []].append((item.name, part.element))
+                        rules.append(Rule(entity: entityName, property: attributeName,
+                                          problem: "with another value than the case name '\(part.element)' in its case's column",
+                                          offends: "\(filter) AND \(c) IS NOT NULL AND \(c) IS NOT \(SQL.literal(part.element))", shows: shown))
+                    case .rawValue, .structure:
+                        break
+                    }
+                } else if !attribute.isOptional {
+                    rules.append(Rule(entity: entityName, property: attributeName, problem: "without a value, which the model requires",
+                                      offends: "\(filter) AND \(c) IS NULL", shows: "'empty'"))
+                }
+            case .foreignKey(let entityName, let relationshipName):
+                guard let relationship = model.allRelationships(of: entityName).first(where: { $0.name == relationshipName }),
+                      let target = targetTable(of: relationship.destination, schema: schema) else { continue }
+                let filter = rowsOf(entityName)
+                rules.append(Rule(entity: entityName, property: relationshipName,
+                                  problem: "pointing at no \(relationship.destination) row",
+                                  offends: "\(filter) AND \(c) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM \(SQL.quote(target.name)) d WHERE d.Z_PK = \(c)\(entityFilter(relationship.destination, alias: "d", target: target, tree: tree, model: model)))",
+                                  shows: "'Z_PK ' || \(c)"))
+                if !relationship.isOptional {
+                    rules.append(Rule(entity: entityName, property: relationshipName, problem: "without a \(relationship.destination), which the model requires",
+                                      offends: "\(filter) AND \(c) IS NULL", shows: "'empty'"))
+                }
+            case .foreignEntity(let entityName, let relationshipName):
+                guard let key = foreignKeys[entityName + "." + relationshipName],
+                      let relationship = model.allRelationships(of: entityName).first(where: { $0.name == relationshipName }),
+                      let target = targetTable(of: relationship.destination, schema: schema) else { continue }
+                let fk = column(key)
+                rules.append(Rule(entity: entityName, property: relationshipName,
+                                  problem: "naming another entity in \(item.name) than the row \(key) points at",
+                                  offends: "\(rowsOf(entityName)) AND \(fk) IS NOT NULL AND \(c) IS NOT (SELECT d.Z_ENT FROM \(SQL.quote(target.name)) d WHERE d.Z_PK = \(fk))",
+                                  shows: "'Z_ENT ' || quote(\(c))"))
+            case .orderKey:
+                continue  // checked per parent below
+            case .listingKey(let listing, let relationshipName):
+                guard let target = targetTable(of: listing, schema: schema) else { continue }
+                rules.append(Rule(entity: table.entity, property: listing + "." + relationshipName,
+                                  problem: "listed by no \(listing) row (\(item.name))",
+                                  offends: "\(c) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM \(SQL.quote(target.name)) d WHERE d.Z_PK = \(c)\(entityFilter(listing, alias: "d", target: target, tree: tree, model: model)))",
+                                  shows: "'Z_PK ' || \(c)"))
+            }
+        }
+        // An enum without raw values holds its case in exactly one case column (none when optional and nil).
+        for (key, columns) in caseColumns.sorted(by: { $0.key < $1.key }) {
+            let parts = key.split(separator: ".", maxSplits: 1).map(String.init)
+            guard let entity = model[parts[0]], let composite = entity.composites.first(where: { $0.name == parts[1] }) else { continue }
+            let set = columns.map { "(\(column($0.column)) IS NOT NULL)" }.joined(separator: " + ")
+            let allowed = composite.isOptional ? "<= 1" : "= 1"
+            rules.append(Rule(entity: parts[0], property: parts[1],
+                              problem: composite.isOptional ? "with more than one case of \(composite.typeName)" : "with no case, or several, of \(composite.typeName), which the model requires",
+                              offends: "\(rowsOf(parts[0])) AND NOT ((\(set)) \(allowed))", shows: "(\(set)) || ' cases'"))
+        }
+
+        var findings = try evaluate(rules, table: table.name, row: "'Z_PK ' || t.Z_PK", store: store)
+        // Order keys of an ordered to-many, kept on the to-one side: distinct within each parent.
+        for item in table.columns {
+            guard case .orderKey(let entityName, let relationshipName) = item.role, let key = foreignKeys[entityName + "." + relationshipName] else { continue }
+            findings += try duplicateOrder(table: table.name, parent: key, order: item.name, filter: rowsOf(entityName),
+                                           entity: entityName, property: relationshipName, store: store)
+        }
+        return findings
+    }
+
+    private static func check(_ join: CoreDataSchema.JoinTable, schema: CoreDataSchema, model: StoreModel, tree: CoreDataEntityTree,
+                              store: SQLiteStore) throws -> [Finding] {
+        var rules: [Rule] = []
+        let name = join.entity + "." + join.relationship
+        let destination = model.allRelationships(of: join.entity).first { $0.name == join.relationship }?.destination ?? join.inverseEntity
+        for (column, entity) in [(join.sourceColumn, join.entity), (join.destinationColumn, destination)] {
+            guard let target = targetTable(of: entity, schema: schema) else { continue }
+            let c = "t." + SQL.quote(column)
+            rules.append(Rule(entity: name, property: column, problem: "of \(join.name) pointing at no \(entity) row",
+                              offends: "\(c) IS NULL OR NOT EXISTS (SELECT 1 FROM \(SQL.quote(target.name)) d WHERE d.Z_PK = \(c)\(entityFilter(entity, alias: "d", target: target, tree: tree, model: model)))",
+                              shows: "'Z_PK ' || coalesce(\(c), 'empty')"))
+        }
+        let pair = "t.\(SQL.quote(join.sourceColumn)) || ', ' || t.\(SQL.quote(join.destinationColumn))"
+        var findings = try evaluate(rules, table: join.name, row: "'(\(join.sourceColumn), \(join.destinationColumn)) (' || \(pair) || ')'", store: store)
+        for order in join.orderColumns {
+            // Z_FOK_<n><REL> orders the rows listed by the column it is named after.
+            let parent = "Z_" + order.dropFirst("Z_FOK_".count)
+            findings += try duplicateOrder(table: join.name, parent: String(parent), order: order, filter: "1",
+                                           entity: name, property: order, store: store)
+        }
+        return findings
+    }
+
+    /// Counts every rule's offences in one pass over the table, then names the first rows of each broken one.
+    private static func evaluate(_ rules: [Rule], table: String, row: String, store: SQLiteStore) throws -> [Finding] {
+        guard !rules.isEmpty else { return [] }
+        let counts = try store.rows("SELECT " + rules.map { "count(*) FILTER (WHERE (\($0.offends)))" }.joined(separator: ", ")
+                                             + " FROM \(SQL.quote(table)) t").first ?? []
+        var findings: [Finding] = []
+        for (rule, count) in zip(rules, counts) {
+            guard case .integer(let n) = count, n > 0 else { continue }
+            let rows = try store.rows("SELECT \(row), \(rule.shows) FROM \(SQL.quote(table)) t WHERE (\(rule.offends)) ORDER BY t.rowid LIMIT \(shown)")
+            findings.append(Finding(entity: rule.entity, property: rule.property, problem: rule.problem, count: Int(n),
+                                    rows: rows.map { "\($0[0].displayText): \($0[1].displayText)" }))
+        }
+        return findings
+    }
+
+    private static func duplicateOrder(table: String, parent: String, order: String, filter: String, entity: String, property: String,
+                                       store: SQLiteStore) throws -> [Finding] {
+        let p = "t." + SQL.quote(parent), o = "t." + SQL.quote(order)
+        let groups = "SELECT \(p) AS parent, \(o) AS position, count(*) AS n FROM \(SQL.quote(table)) t WHERE \(filter) AND \(p) IS NOT NULL GROUP BY \(p), \(o) HAVING count(*) > 1"
+        guard case .integer(let count)? = try store.rows("SELECT count(*) FROM (\(groups))").first?.first, count > 0 else { return [] }
+        let first = try store.rows(groups + " ORDER BY 1, 2 LIMIT \(shown)")
+        return [Finding(entity: entity, property: property, problem: "sharing an order key (\(order)) with another row of the same parent",
+                        count: Int(count), rows: first.map { "parent \($0[0].displayText): \(order) \($0[1].displayText) \($0[2].displayText) times" })]
+    }
+
+    /// The SQLite storage classes Core Data writes for a type, and the type's name for messages.
+    static func storage(of type: AttributeType) -> (classes: [String], name: String) {
+        switch type {
+        case .bool: (["integer"], "a Boolean")
+        case .integer16: (["integer"], "Integer 16")
+        case .integer32: (["integer"], "Integer 32")
+        case .integer64: (["integer"], "Integer 64")
+        case .double: (["real"], "a Double")
+        case .float: (["real"], "a Float")
+        // TIMESTAMP and DECIMAL columns have NUMERIC affinity: SQLite keeps a whole number as INTEGER.
+        case .date: (["real", "integer"], "a Date")
+        // Unconfirmed by a real store: pipectl writes a decimal's digits, which SQLite keeps as a
+        // number unless it has more digits than a REAL holds.
+        case .decimal: (["integer", "real", "text"], "a Decimal")
+        case .string: (["text"], "a String")
+        case .uri: (["text"], "a URI")
+        case .uuid: (["blob"], "a UUID")
+        case .binary: (["blob"], "Binary data")
+        case .transformable: (["blob"], "a Transformable")
+        }
+    }
+
+    private static func subtree(of name: String, tree: CoreDataEntityTree, model: StoreModel) -> [Int] {
+        tree.entities.filter { entity in model.lineage(of: entity.name).contains { $0.name == name } }.compactMap { tree.number(of: $0.name) }
+    }
+
+    private static func targetTable(of entity: String, schema: CoreDataSchema) -> CoreDataSchema.Table? {
+        guard let root = schema.entities.root(of: entity) else { return nil }
+        return schema.tables.first { $0.entity == root.name }
+    }
+
+    /// ` AND d.Z_ENT IN (...)` where the destination's table holds other entities too.
+    private static func entityFilter(_ entity: String, alias: String, target: CoreDataSchema.Table, tree: CoreDataEntityTree,
+                                     model: StoreModel) -> String {
+        guard tree.hierarchy(of: target.entity).count > 1 else { return "" }
+        return " AND \(alias).Z_ENT IN (\(subtree(of: entity, tree: tree, model: model).map(String.init).joined(separator: ", ")))"
+    }
+}
