@@ -81,6 +81,8 @@ struct Translation {
             case .some: array.arrayElement = .transformable
             case nil: array.arrayElement = type.attributeType
             }
+            // Enums and structs: each loaded element checked against the type and written as its Codable does.
+            array.elementShape = elementShape(of: type.base)
             entity.attributes.append(array)
             return
         }
@@ -149,6 +151,31 @@ struct Translation {
                                                        defaultValue: item.name == initial?.name ? .text(item.name) : nil))
                 }
             }
+        }
+    }
+
+    /// How the app's synthesized Codable writes a value of the enum or struct `base` (nil for a
+    /// plain type): an enum with raw values as its raw value, one without as `{"case":{}}`, a
+    /// struct as an object whose non-optional properties its decoder requires.
+    private func elementShape(of base: String, depth: Int = 0) -> ElementShape? {
+        // A struct that holds itself through an array would recurse without end.
+        guard depth < 32 else { return .asGiven }
+        switch valueTypes[base] {
+        case .enumeration(let rawType, let cases, _):
+            guard !cases.contains(where: \.hasPayload) else { return .asGiven }
+            if let rawType {
+                return .enumeration(.rawValue(cases: cases.map { .init($0.name, rawValue: $0.rawValue ?? $0.name) }),
+                                    rawType: PropertyType(written: rawType, base: rawType).attributeType ?? .string, typeName: base)
+            }
+            return .enumeration(.caseName(cases: cases.map(\.name)), rawType: nil, typeName: base)
+        case .structure(let members):
+            return .structure(members.map { member in
+                var shape = elementShape(of: member.type.base, depth: depth + 1) ?? member.type.attributeType.map(ElementShape.plain) ?? .asGiven
+                if member.type.isArray { shape = .array(shape) }
+                return ElementShape.Member(name: member.name, shape: shape, isOptional: member.type.isOptional)
+            }, typeName: base)
+        case nil:
+            return nil
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import SinksSQLite
 import Testing
+import Pipeline
 
 /// A SwiftData app's store from its @Model source (issue 23): pipelines/swiftdata/books.yaml.
 @Suite struct SwiftDataTests {
@@ -198,6 +199,80 @@ import Testing
         let wrong = try ws.run("validate", "gym.yaml")
         #expect(wrong.status == 65)
         #expect(wrong.stderr.contains("error: model: Exercise.sets: its initial value 70000 does not fit Int16: 70000 is out of range"), "\(wrong.stderr)")
+    }
+
+    /// The JSON an archived array holds, as the app's decoder reads it.
+    static func archivedJSON(_ value: Value) -> String {
+        guard case .binary(let bytes) = value,
+              let archive = try? PropertyListSerialization.propertyList(from: Data(bytes), format: nil) as? [String: Any],
+              let json = (archive["$objects"] as? [Any])?.last as? Data else { return "not an archive: \(value)" }
+        return String(decoding: json, as: UTF8.self)
+    }
+
+    @Test("arrays of enums and of structs: each element checked against its type and written as the app's Codable writes it")
+    func enumsInArrays() throws {
+        let ws = try Workspace()
+        try ws.write("""
+            import SwiftData
+
+            enum Gear: String, Codable { case barbell, kettlebell = "Kettlebell" }
+            enum Mood: Codable { case calm, tired }
+            enum Level: Int, Codable { case one = 1, two }
+            struct WorkSet: Codable {
+                var reps: Int
+                var kind: Gear
+                var note: String?
+            }
+
+            @Model final class Exercise {
+                @Attribute(.unique) var name: String
+                var gear: [Gear] = []
+                var moods: [Mood] = []
+                var levels: [Level] = []
+                var sets: [WorkSet] = []
+            }
+            """, to: "Models/Exercise.swift")
+        try ws.write("""
+            [
+              {"name": "Squat", "gear": ["barbell", "kettlebell"], "moods": ["calm", "tired"], "levels": ["two", "1"],
+               "sets": [{"reps": 5, "kind": "kettlebell"}, {"reps": 3, "kind": "Kettlebell", "note": "slow"}]},
+              {"name": "Row", "gear": ["barbell", "rope"]},
+              {"name": "Press", "moods": ["Calm"]},
+              {"name": "Lunge", "levels": ["3"]},
+              {"name": "Curl", "sets": [{"kind": "barbell"}]},
+              {"name": "Dip", "sets": [{"reps": 8, "kind": "bands"}]}
+            ]
+            """, to: "exercises.json")
+        try ws.write("""
+            version: 1
+            name: gym
+            store: { path: gym.store, layout: coredata, model: Models }
+            sources:
+              - name: exercises
+                read: { json: exercises.json }
+                load: { Exercise: { name: name, gear: gear, moods: moods, levels: levels, sets: sets } }
+            """, to: "gym.yaml")
+        let run = try ws.run("run", "gym.yaml")
+        #expect(run.status == 0, "\(run.stderr)")
+        let rows = try ws.store("gym.store").rows("SELECT ZNAME, ZGEAR, ZMOODS, ZLEVELS, ZSETS FROM ZEXERCISE ORDER BY Z_PK")
+        #expect(rows.map { $0[0] } == [.text("Squat")])
+        // A case's name or its raw value loads as the raw value; an enum without raw values is {"case":{}}.
+        #expect(rows.first.map { $0.dropFirst().map(Self.archivedJSON) } == [
+            #"["barbell","Kettlebell"]"#, #"[{"calm":{}},{"tired":{}}]"#, "[2,1]",
+            #"[{"reps":5,"kind":"Kettlebell"},{"reps":3,"kind":"Kettlebell","note":"slow"}]"#,
+        ])
+        for (line, field, reason) in [
+            (4, "field 'gear' \"", "an element of the list is 'rope', none of Gear's cases (barbell, Kettlebell)"),
+            (5, "field 'moods' \"", "an element of the list is 'Calm', none of Mood's cases (calm, tired)"),
+            (6, "field 'levels' \"", "an element of the list is '3', none of Level's cases (1, 2)"),
+            (7, "field 'sets' \"", "an element of the list has no 'reps', which WorkSet requires"),
+            (8, "field 'sets' \"", "an element of the list has a 'kind' that is 'bands', none of Gear's cases (barbell, Kettlebell)"),
+        ] {
+            let warning = run.stderr.split(separator: "\n").first { $0.hasPrefix("exercises.json:\(line):") } ?? ""
+            #expect(warning.contains("warning: record rejected: sqlite: " + field) && warning.hasSuffix(reason), "\(reason)\n\(run.stderr)")
+        }
+        let inspect = try ws.run("inspect", "gym.store", "--model", "Models")
+        #expect(inspect.status == 0, "\(inspect.stdout)\(inspect.stderr)")
     }
 
     @Test("position: an each: link writes each element's place in its list (from 0) into an integer attribute, as SwiftData apps keep order")

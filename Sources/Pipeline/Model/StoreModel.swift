@@ -28,6 +28,9 @@ public struct Attribute: Sendable, Codable {
     /// Set on a Transformable attribute holding a Swift array as SwiftData stores it (a list of
     /// values, archived): the elements' type; `.transformable` for structs, kept as they come.
     public var arrayElement: AttributeType?
+    /// For an array of enums or structs (a SwiftData source's): what each element must be, and
+    /// how the app's Codable writes it. Nil where the element is a plain value.
+    public var elementShape: ElementShape?
 
     public init(name: String, type: AttributeType, isOptional: Bool = true, defaultValue: Value? = nil,
                 isIndexed: Bool = false, location: Location? = nil, isTransient: Bool = false,

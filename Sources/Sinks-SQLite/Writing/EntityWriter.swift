@@ -397,7 +397,17 @@ final class EntityWriter {
                 throw Rejection(at: location, stage: "sqlite", field: attributes[slot].name, rawValue: text, reason: "not a UUID")
             }
             return .binary(withUnsafeBytes(of: uuid.uuid) { Array($0) })
-        case (.archivedArray(let element?), .list(let values)):
+        case (.archivedArray(let element?), .list(var values)):
+            // Enums and structs as the app's Codable writes them, each element checked against its type.
+            if let shape = attributes[slot].elementShape {
+                switch ElementShape.array(shape).encode(.list(values)) {
+                case .success(.list(let encoded)): values = encoded
+                case .success: break
+                case .failure(let failure):
+                    throw Rejection(at: location, stage: "sqlite", field: attributes[slot].name, rawValue: value.displayText,
+                                    reason: "an element of the list \(failure.reason)")
+                }
+            }
             switch KeyedArchive.archive(values, element: element) {
             case .success(let bytes): return .binary(bytes)
             case .failure(let failure):
