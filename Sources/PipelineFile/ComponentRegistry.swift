@@ -6,13 +6,13 @@ import Pipeline
 public struct ComponentRegistry: Sendable {
     public var readers: [any ReaderKind]
     public var transforms: [any TransformKind]
-    /// Reads an app's model file (`.xcdatamodeld`, `.xcdatamodel`) for `store.model:`; the Core Data
-    /// support registers it, as Pipeline itself parses no model files.
-    /// Reads the app's model from its files (one model file, or a SwiftData app's sources).
-    public var modelReader: (@Sendable ([URL]) throws -> StoreModel)?
+    /// Reads the app's model from its files for `store.model:` (one model file, or a SwiftData app's
+    /// sources, with the VersionedSchema `store.schema:` names, if any); the Core Data support
+    /// registers it, as Pipeline itself parses no model files.
+    public var modelReader: (@Sendable (_ files: [URL], _ schema: String?) throws -> StoreModel)?
 
     public init(readers: [any ReaderKind], transforms: [any TransformKind],
-                modelReader: (@Sendable ([URL]) throws -> StoreModel)? = nil) {
+                modelReader: (@Sendable (_ files: [URL], _ schema: String?) throws -> StoreModel)? = nil) {
         self.readers = readers
         self.transforms = transforms
         self.modelReader = modelReader

@@ -36,6 +36,8 @@ extension PipelineError.Code {
     public static let pipelineInvalidModelList = Self("pipeline.invalid-model-list")
     /// `history` is set on a store whose layout is not `coredata`.
     public static let pipelineHistoryNeedsCoredata = Self("pipeline.history-needs-coredata")
+    /// `store: { schema: }` without a SwiftData source as the model.
+    public static let pipelineSchemaNeedsSwiftData = Self("pipeline.schema-needs-swiftdata")
     /// A relationship declared in the pipeline is to-many.
     public static let pipelineUnsupportedToMany = Self("pipeline.unsupported-to-many")
     /// An entity declared in the pipeline inherits from itself.

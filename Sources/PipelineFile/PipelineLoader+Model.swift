@@ -4,13 +4,13 @@ import Pipeline
 
 extension PipelineLoader.Context {
     /// The app's model file, through the registered model reader.
-    func readModel(_ urls: [URL], at store: ConfigNode?) throws -> StoreModel {
+    func readModel(_ urls: [URL], schema: String?, at store: ConfigNode?) throws -> StoreModel {
         guard let reader = registry.modelReader else {
             throw (store ?? ConfigNode(.null, at: Location(file: shownFile))).error(.pipelineModelFilesUnsupported,
                 "this pipectl cannot read model files ('store.model'); declare the entities under 'entities:' instead")
         }
         do {
-            return try reader(urls)
+            return try reader(urls, schema)
         } catch var error as PipelineError {
             // Readers name files by absolute path; messages name them as the user sees them.
             if let file = error.location?.file, file.hasPrefix("/") {

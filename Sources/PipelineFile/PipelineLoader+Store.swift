@@ -37,13 +37,24 @@ extension PipelineLoader.Context {
             }
             uuid = parsed.uuidString
         }
+        var schema: String?
+        if let schemaNode = options.node("schema") {
+            guard let name = schemaNode.scalar, !name.isEmpty else { throw schemaNode.error(.pipelineEmptyValue, "'schema' must name a VersionedSchema") }
+            guard modelPaths.contains(where: { !["xcdatamodeld", "xcdatamodel"].contains($0.pathExtension) }) else {
+                throw schemaNode.error(.pipelineSchemaNeedsSwiftData,
+                                       "'schema' names a VersionedSchema of a SwiftData app's @Model source: 'model' must be that source")
+            }
+            schema = name
+        }
         let history = options.bool("history") ?? false
         if history, layout != .coredata, let historyNode = options.node("history") {
             throw historyNode.error(.pipelineHistoryNeedsCoredata,
                                     "'history' writes Core Data's persistent-history tables: it needs 'layout: coredata'")
         }
-        return StoreSettings(path: resolve(path), layout: layout, modelPaths: modelPaths, metadata: metadata, uuid: uuid,
-                             history: history, location: node.location)
+        var settings = StoreSettings(path: resolve(path), layout: layout, modelPaths: modelPaths, metadata: metadata, uuid: uuid,
+                                     history: history, location: node.location)
+        settings.schema = schema
+        return settings
     }
 
     /// `metadata:` values typed as written: unquoted `true`/`false`, integers and decimals keep

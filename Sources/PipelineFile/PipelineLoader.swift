@@ -125,7 +125,7 @@ extension PipelineLoader {
             let store = try storeSettings(from: options.required("store"))
             let model: StoreModel
             if !store.modelPaths.isEmpty {
-                model = try storeModel(from: options.node("entities"), on: readModel(store.modelPaths, at: options.node("store")))
+                model = try storeModel(from: options.node("entities"), on: readModel(store.modelPaths, schema: store.schema, at: options.node("store")))
             } else {
                 guard let entities = options.node("entities") else {
                     throw root.error(.pipelineNoEntities,

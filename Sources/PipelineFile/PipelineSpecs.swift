@@ -33,6 +33,8 @@ public enum PipelineSpecs {
                        "'sqlite' for plain tables any SQL client reads, 'coredata' for a store Core Data opens."),
             OptionSpec("model", .pathOrList,
                        "The app's .xcdatamodeld (its current version) or .xcdatamodel, or a SwiftData app's @Model source (a folder, or .swift files), to take the entities from; an entity's one uniqueness constraint is its key, and `entities:` then only adds or chooses unique keys."),
+            OptionSpec("schema", .string, default: "the current one",
+                       "A SwiftData source's VersionedSchema to take the model from (SchemaV2), where not the one the migration plan lists last (else the highest version)."),
             OptionSpec("metadata", .mapping,
                        "Names and scalar values written into the store's metadata (e.g. DefaultDataImported: true)."),
             OptionSpec("uuid", .string, default: "derived from the inputs",

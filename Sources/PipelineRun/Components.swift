@@ -12,5 +12,5 @@ public enum Components {
     public static let registry = ComponentRegistry(
         readers: [CSVReaderKind(), XMLReaderKind(), JSONReaderKind(), JSONLinesReaderKind(), PropertyListReaderKind(), XLSXReaderKind()],
         transforms: StandardTransforms.all,
-        modelReader: { try ModelFiles.read($0) })
+        modelReader: { try ModelFiles.read($0, schema: $1) })
 }

@@ -10,7 +10,7 @@ import Pipeline
 enum SwiftDataModelTool {
     static let name = "pipectl-swiftdata"
 
-    static func read(_ urls: [URL]) throws -> StoreModel {
+    static func read(_ urls: [URL], schema: String? = nil) throws -> StoreModel {
         let sources = urls.map(\.path)
         guard let tool = locate() else {
             throw PipelineError(.invalidPipeline, code: .modelReaderMissing, at: Location(file: sources.first ?? ""), stage: "model", """
@@ -20,7 +20,7 @@ enum SwiftDataModelTool {
         }
         let process = Process()
         process.executableURL = tool
-        process.arguments = sources
+        process.arguments = (schema.map { ["--schema", $0] } ?? []) + sources
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors

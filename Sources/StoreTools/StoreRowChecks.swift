@@ -104,6 +104,10 @@ public enum StoreRowChecks {
         var offends: String
         /// What a named offending row shows.
         var shows: String
+        /// A query counting offences more cheaply than a pass over every row (through an index,
+        /// over distinct keys): 0 means none, else `offends` counts and names them. Nil: the
+        /// rule is one of the table's single pass.
+        var quick: String?
     }
 
     private static func check(_ table: CoreDataSchema.Table, schema: CoreDataSchema, model: StoreModel, tree: CoreDataEntityTree,
@@ -119,17 +123,20 @@ public enum StoreRowChecks {
 
         var rules: [Rule] = []
         let concrete = hierarchy.filter { !$0.isAbstract }.compactMap { tree.number(of: $0.name) }
+        let zEnt = concrete.count == 1 ? "t.Z_ENT IS NOT \(concrete[0])" : "t.Z_ENT NOT IN (\(concrete.map(String.init).joined(separator: ", ")))"
         rules.append(Rule(entity: table.entity, property: "Z_ENT",
                           problem: "of an entity that is not \(table.entity) or one of its concrete sub-entities",
-                          offends: "t.Z_ENT NOT IN (\(concrete.map(String.init).joined(separator: ", ")))",
-                          shows: "t.Z_ENT"))
+                          offends: zEnt, shows: "t.Z_ENT",
+                          // A hierarchy's table has an index on Z_ENT: its distinct values are read from it.
+                          quick: shared ? "SELECT count(*) FROM (SELECT DISTINCT Z_ENT FROM \(SQL.quote(table.name)) t) t WHERE \(zEnt)" : nil))
 
         if let number = tree.number(of: table.entity) {
             // Z_MAX is the highest Z_PK handed out, kept on the root: below it, Core Data hands out a Z_PK already taken.
             let recorded = "coalesce((SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = \(number)), -1)"
             rules.append(Rule(entity: table.entity, property: "Z_PK",
                               problem: "above Z_PRIMARYKEY's Z_MAX, where Core Data would hand out a Z_PK already taken",
-                              offends: "t.Z_PK > \(recorded)", shows: "'Z_MAX ' || \(recorded)"))
+                              offends: "t.Z_PK > \(recorded)", shows: "'Z_MAX ' || \(recorded)",
+                              quick: "SELECT (SELECT max(Z_PK) FROM \(SQL.quote(table.name))) > \(recorded)"))
         }
 
         var foreignKeys: [String: String] = [:]  // "entity.relationship" -> column
@@ -150,20 +157,20 @@ public enum StoreRowChecks {
                 let shown = "substr(quote(\(c)), 1, 40)"
                 rules.append(Rule(entity: entityName, property: attributeName,
                                   problem: "not stored as \(classes.map { $0.uppercased() }.joined(separator: " or ")), as \(typeName) is",
-                                  offends: "\(filter) AND typeof(\(c)) NOT IN ('null', \(classes.map { "'\($0)'" }.joined(separator: ", ")))",
+                                  offends: "\(filter) AND (\(wrongClass(c, allowed: classes)))",
                                   shows: "upper(typeof(\(c))) || ' ' || \(shown)"))
                 switch attribute.type {
                 case .bool:
                     rules.append(Rule(entity: entityName, property: attributeName, problem: "with a Boolean other than 0 or 1",
-                                      offends: "\(filter) AND typeof(\(c)) = 'integer' AND \(c) NOT IN (0, 1)", shows: shown))
+                                      offends: "\(filter) AND typeof(\(c)) = 'integer' AND \(c) <> 0 AND \(c) <> 1", shows: shown))
                 case .integer16, .integer32:
                     let bits: Int64 = attribute.type == .integer16 ? 15 : 31
                     rules.append(Rule(entity: entityName, property: attributeName, problem: "with a number outside \(typeName)'s range",
-                                      offends: "\(filter) AND typeof(\(c)) = 'integer' AND \(c) NOT BETWEEN \(-(Int64(1) << bits)) AND \((Int64(1) << bits) - 1)",
+                                      offends: "\(filter) AND (\(c) < \(-(Int64(1) << bits)) OR (\(c) > \((Int64(1) << bits) - 1) AND \(c) < ''))",
                                       shows: shown))
                 case .uuid:
                     rules.append(Rule(entity: entityName, property: attributeName, problem: "with a UUID that is not 16 bytes",
-                                      offends: "\(filter) AND typeof(\(c)) = 'blob' AND length(\(c)) <> 16", shows: "length(\(c)) || ' bytes'"))
+                                      offends: "\(filter) AND \(c) >= x'' AND length(\(c)) <> 16", shows: "length(\(c)) || ' bytes'"))
                 default:
                     break
                 }
@@ -195,10 +202,12 @@ public enum StoreRowChecks {
                 guard let relationship = model.allRelationships(of: entityName).first(where: { $0.name == relationshipName }),
                       let target = targetTable(of: relationship.destination, schema: schema) else { continue }
                 let filter = rowsOf(entityName)
+                let destination = entityFilter(relationship.destination, alias: "d", target: target, tree: tree, model: model)
                 rules.append(Rule(entity: entityName, property: relationshipName,
                                   problem: "pointing at no \(relationship.destination) row",
-                                  offends: "\(filter) AND \(c) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM \(SQL.quote(target.name)) d WHERE d.Z_PK = \(c)\(entityFilter(relationship.destination, alias: "d", target: target, tree: tree, model: model)))",
-                                  shows: "'Z_PK ' || \(c)"))
+                                  offends: "\(filter) AND \(c) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM \(SQL.quote(target.name)) d WHERE d.Z_PK = \(c)\(destination))",
+                                  shows: "'Z_PK ' || \(c)",
+                                  quick: missingKeys(c, table: table.name, filter: filter, target: target.name, destination: destination)))
                 if !relationship.isOptional {
                     rules.append(Rule(entity: entityName, property: relationshipName, problem: "without a \(relationship.destination), which the model requires",
                                       offends: "\(filter) AND \(c) IS NULL", shows: "'empty'"))
@@ -211,15 +220,19 @@ public enum StoreRowChecks {
                 rules.append(Rule(entity: entityName, property: relationshipName,
                                   problem: "naming another entity in \(item.name) than the row \(key) points at",
                                   offends: "\(rowsOf(entityName)) AND \(fk) IS NOT NULL AND \(c) IS NOT (SELECT d.Z_ENT FROM \(SQL.quote(target.name)) d WHERE d.Z_PK = \(fk))",
-                                  shows: "'Z_ENT ' || quote(\(c))"))
+                                  shows: "'Z_ENT ' || quote(\(c))",
+                                  quick: "SELECT count(*) FROM (SELECT DISTINCT \(fk) AS k, \(c) AS e FROM \(SQL.quote(table.name)) t WHERE \(rowsOf(entityName)) AND \(fk) IS NOT NULL) t "
+                                      + "WHERE t.e IS NOT (SELECT d.Z_ENT FROM \(SQL.quote(target.name)) d WHERE d.Z_PK = t.k)"))
             case .orderKey:
                 continue  // checked per parent below
             case .listingKey(let listing, let relationshipName):
                 guard let target = targetTable(of: listing, schema: schema) else { continue }
+                let destination = entityFilter(listing, alias: "d", target: target, tree: tree, model: model)
                 rules.append(Rule(entity: table.entity, property: listing + "." + relationshipName,
                                   problem: "listed by no \(listing) row (\(item.name))",
-                                  offends: "\(c) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM \(SQL.quote(target.name)) d WHERE d.Z_PK = \(c)\(entityFilter(listing, alias: "d", target: target, tree: tree, model: model)))",
-                                  shows: "'Z_PK ' || \(c)"))
+                                  offends: "\(c) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM \(SQL.quote(target.name)) d WHERE d.Z_PK = \(c)\(destination))",
+                                  shows: "'Z_PK ' || \(c)",
+                                  quick: missingKeys(c, table: table.name, filter: "1", target: target.name, destination: destination)))
             }
         }
         // An enum without raw values holds its case in exactly one case column (none when optional and nil).
@@ -251,9 +264,12 @@ public enum StoreRowChecks {
         for (column, entity) in [(join.sourceColumn, join.entity), (join.destinationColumn, destination)] {
             guard let target = targetTable(of: entity, schema: schema) else { continue }
             let c = "t." + SQL.quote(column)
+            let destination = entityFilter(entity, alias: "d", target: target, tree: tree, model: model)
             rules.append(Rule(entity: name, property: column, problem: "of \(join.name) pointing at no \(entity) row",
-                              offends: "\(c) IS NULL OR NOT EXISTS (SELECT 1 FROM \(SQL.quote(target.name)) d WHERE d.Z_PK = \(c)\(entityFilter(entity, alias: "d", target: target, tree: tree, model: model)))",
-                              shows: "'Z_PK ' || coalesce(\(c), 'empty')"))
+                              offends: "\(c) IS NULL OR NOT EXISTS (SELECT 1 FROM \(SQL.quote(target.name)) d WHERE d.Z_PK = \(c)\(destination))",
+                              shows: "'Z_PK ' || coalesce(\(c), 'empty')",
+                              quick: "SELECT (SELECT count(*) FROM \(SQL.quote(join.name)) t WHERE \(c) IS NULL) + ("
+                                  + missingKeys(c, table: join.name, filter: "1", target: target.name, destination: destination) + ")"))
         }
         let pair = "t.\(SQL.quote(join.sourceColumn)) || ', ' || t.\(SQL.quote(join.destinationColumn))"
         var findings = try evaluate(rules, table: join.name, row: "'(\(join.sourceColumn), \(join.destinationColumn)) (' || \(pair) || ')'", store: store)
@@ -268,11 +284,21 @@ public enum StoreRowChecks {
 
     /// Counts every rule's offences in one pass over the table, then names the first rows of each broken one.
     private static func evaluate(_ rules: [Rule], table: String, row: String, store: SQLiteStore) throws -> [Finding] {
-        guard !rules.isEmpty else { return [] }
-        let counts = try store.rows("SELECT " + rules.map { "count(*) FILTER (WHERE (\($0.offends)))" }.joined(separator: ", ")
+        // The cheap way first: the pass rules' conditions together in one pass over the table
+        // (nothing found, nothing more to read: the usual case), each quick rule through its own query.
+        var suspects: [Rule] = []
+        let pass = rules.filter { $0.quick == nil }
+        if !pass.isEmpty, try count("SELECT count(*) FROM \(SQL.quote(table)) t WHERE " + pass.map { "(\($0.offends))" }.joined(separator: " OR "), store) > 0 {
+            suspects += pass
+        }
+        for rule in rules {
+            if let quick = rule.quick, try count(quick, store) > 0 { suspects.append(rule) }
+        }
+        guard !suspects.isEmpty else { return [] }
+        let counts = try store.rows("SELECT " + suspects.map { "count(*) FILTER (WHERE (\($0.offends)))" }.joined(separator: ", ")
                                              + " FROM \(SQL.quote(table)) t").first ?? []
         var findings: [Finding] = []
-        for (rule, count) in zip(rules, counts) {
+        for (rule, count) in zip(suspects, counts) {
             guard case .integer(let n) = count, n > 0 else { continue }
             let rows = try store.rows("SELECT \(row), \(rule.shows) FROM \(SQL.quote(table)) t WHERE (\(rule.offends)) ORDER BY t.rowid LIMIT \(shown)")
             findings.append(Finding(entity: rule.entity, property: rule.property, problem: rule.problem, count: Int(n),
@@ -289,6 +315,30 @@ public enum StoreRowChecks {
         let first = try store.rows(groups + " ORDER BY 1, 2 LIMIT \(shown)")
         return [Finding(entity: entity, property: property, problem: "sharing an order key (\(order)) with another row of the same parent",
                         count: Int(count), rows: first.map { "parent \($0[0].displayText): \(order) \($0[1].displayText) \($0[2].displayText) times" })]
+    }
+
+    private static func count(_ sql: String, _ store: SQLiteStore) throws -> Int64 {
+        if case .integer(let n)? = try store.rows(sql).first?.first { return n }
+        return 0
+    }
+
+    /// A condition true where `c` holds a storage class other than `allowed` (or NULL). Comparisons,
+    /// not typeof(), which costs a function call per row: SQLite orders NULL < numbers < text < blobs.
+    static func wrongClass(_ c: String, allowed: [String]) -> String {
+        switch Set(allowed) {
+        // A REAL in an INTEGER column is left to the value rules (a Boolean of 0.5); text and blobs are wrong.
+        case ["integer"], ["real"], ["real", "integer"]: "\(c) >= ''"
+        case ["integer", "real", "text"]: "\(c) >= x''"
+        case ["text"]: "\(c) < '' OR \(c) >= x''"
+        default: "\(c) < x''"  // BLOB: numbers and text
+        }
+    }
+
+    /// How many distinct keys in `c` have no row in `target`: read through the column's index, where
+    /// Core Data has one for every foreign key.
+    private static func missingKeys(_ c: String, table: String, filter: String, target: String, destination: String) -> String {
+        "SELECT count(*) FROM (SELECT DISTINCT \(c) AS k FROM \(SQL.quote(table)) t WHERE \(filter) AND \(c) IS NOT NULL) t "
+            + "WHERE NOT EXISTS (SELECT 1 FROM \(SQL.quote(target)) d WHERE d.Z_PK = t.k\(destination))"
     }
 
     /// The SQLite storage classes Core Data writes for a type, and the type's name for messages.

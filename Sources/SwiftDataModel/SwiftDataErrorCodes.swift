@@ -22,4 +22,6 @@ extension PipelineError.Code {
     public static let modelUnknownSchemaModel = Self("model.unknown-schema-model")
     /// The `@Model` reader failed with an error of no other code.
     public static let modelReaderFailed = Self("model.reader-failed")
+    /// `schema:` (or `--schema`) names no VersionedSchema of the source.
+    public static let modelUnknownSchema = Self("model.unknown-schema")
 }

@@ -28,13 +28,14 @@ import SwiftSyntax
 /// the property.
 public enum SwiftDataModelReader {
     /// The model of every `@Model` class in `url`: a `.swift` file, or a folder searched for them.
-    public static func read(_ url: URL) throws -> StoreModel {
-        try read([url])
+    public static func read(_ url: URL, schema: String? = nil) throws -> StoreModel {
+        try read([url], schema: schema)
     }
 
     /// The model of every `@Model` class in `urls`, `.swift` files and folders, read as one
-    /// source (a class may use a type another file declares).
-    public static func read(_ urls: [URL]) throws -> StoreModel {
+    /// source (a class may use a type another file declares); `schema` names the VersionedSchema
+    /// to read where not the current one.
+    public static func read(_ urls: [URL], schema: String? = nil) throws -> StoreModel {
         var files: [URL] = []
         for url in urls {
             var isFolder: ObjCBool = false
@@ -55,11 +56,11 @@ public enum SwiftDataModelReader {
             }
             sources.append((String(decoding: data, as: UTF8.self), file.path))
         }
-        return try parse(sources)
+        return try parse(sources, schema: schema)
     }
 
     /// The model of the `@Model` classes in `sources` (text and the file name for messages).
-    public static func parse(_ sources: [(text: String, file: String)]) throws -> StoreModel {
+    public static func parse(_ sources: [(text: String, file: String)], schema requested: String? = nil) throws -> StoreModel {
         var classes: [ModelClass] = []
         var valueTypes: [String: ValueType] = [:]
         var schemas: [VersionedSchemaDeclaration] = []
@@ -82,7 +83,8 @@ public enum SwiftDataModelReader {
                                 "no @Model class in the Swift source")
         }
         let merged = merge(schemas, parts: schemaParts)
-        let choice = try choose(classes: classes, schemas: merged, lists: lists)
+        let choice = try choose(classes: classes, schemas: merged, lists: lists, requested: requested,
+                                at: Location(file: sources.first?.file ?? ""))
         var chosen = try reachable(from: choice.roots, in: classes, schema: choice.schema?.name, schemaNames: Set(merged.map(\.name)))
         if choice.schema == nil {
             // Source order, as without a list: it fixes the order of the store's tables.
@@ -120,13 +122,22 @@ public enum SwiftDataModelReader {
     /// `VersionedSchema`'s models (the last one the migration plan lists, else the highest
     /// version); without one, the models the app lists in `Schema([...])` or `ModelContainer(for:)`;
     /// without either, every `@Model` class of the source.
-    private static func choose(classes: [ModelClass], schemas: [VersionedSchemaDeclaration], lists: [ModelTypeList]) throws -> Choice {
+    private static func choose(classes: [ModelClass], schemas: [VersionedSchemaDeclaration], lists: [ModelTypeList],
+                               requested: String?, at source: Location) throws -> Choice {
         let named = lists.compactMap { list in list.versionedSchema.map { (name: $0, at: list.location) } }
         let plan = lists.last { $0.kind == .migrationPlan && !$0.names.isEmpty }
+        if let requested, !schemas.contains(where: { $0.name == requested }) {
+            throw PipelineError(.invalidPipeline, code: .modelUnknownSchema, at: source, stage: "model",
+                                "no VersionedSchema named '\(requested)' in the source"
+                                    + (schemas.isEmpty ? " (it declares none)" : "; it declares " + schemas.map(\.name).sorted().joined(separator: ", ")))
+        }
         if !schemas.isEmpty {
             let schema: VersionedSchemaDeclaration
             let why: String
-            if let current = named.last, let found = schemas.first(where: { $0.name == current.name }) {
+            if let requested, let found = schemas.first(where: { $0.name == requested }) {
+                schema = found
+                why = "the pipeline names it (schema: \(requested))"
+            } else if let current = named.last, let found = schemas.first(where: { $0.name == current.name }) {
                 schema = found
                 why = "Schema(versionedSchema: \(current.name).self) at \(current.at) names it"
             } else if let plan, let last = plan.names.last, let found = schemas.first(where: { $0.name == last }) {

@@ -9,11 +9,17 @@ import SwiftDataModel
 // It is an executable of its own so that pipectl builds without swift-syntax (about ten minutes of
 // a clean release build on two cores): docs/architecture.md, "Build".
 
-let arguments = Array(CommandLine.arguments.dropFirst())
+var arguments = Array(CommandLine.arguments.dropFirst())
+var schema: String?
+if arguments.count >= 2, arguments[0] == "--schema" {
+    schema = arguments[1]
+    arguments.removeFirst(2)
+}
 if arguments.isEmpty || arguments.contains("--help") || arguments.contains("-h") {
     print("""
-        usage: pipectl-swiftdata SOURCE...
-        Reads a SwiftData app's @Model classes (folders and .swift files) and writes the model as JSON.
+        usage: pipectl-swiftdata [--schema NAME] SOURCE...
+        Reads a SwiftData app's @Model classes (folders and .swift files) and writes the model as JSON;
+        --schema takes it from that VersionedSchema instead of the current one.
         pipectl calls it when a pipeline's `model:` (or --model) is Swift source; `pipectl model SOURCE`
         shows the model in words.
         """)
@@ -22,7 +28,7 @@ if arguments.isEmpty || arguments.contains("--help") || arguments.contains("-h")
 
 let answer: ModelReaderAnswer
 do {
-    answer = .model(try SwiftDataModelReader.read(arguments.map { URL(fileURLWithPath: $0) }))
+    answer = .model(try SwiftDataModelReader.read(arguments.map { URL(fileURLWithPath: $0) }, schema: schema))
 } catch let error as PipelineError {
     answer = .failure(error)
 } catch {

@@ -63,6 +63,9 @@ struct InspectCommand: ParsableCommand {
             completion: .file(extensions: ["xcdatamodeld", "xcdatamodel", "swift"]))
     var model: String?
 
+    @Option(help: ArgumentHelp("With a SwiftData --model: the VersionedSchema to check against instead of the current one.", valueName: "name"))
+    var schema: String?
+
     @Flag(help: "Print the facts as JSON (sorted keys), for CI.")
     var json = false
 
@@ -72,7 +75,7 @@ struct InspectCommand: ParsableCommand {
         do {
             inspection = try StoreInspection(at: URL(fileURLWithPath: store), name: store)
             if let model {
-                let storeModel = try ModelFiles.read(URL(fileURLWithPath: model))
+                let storeModel = try ModelFiles.read(URL(fileURLWithPath: model), schema: schema)
                 guard inspection.layout == .coreData else {
                     throw PipelineError(.invalidInput, code: .inspectNoVersionHashes, at: Location(file: store), stage: "inspect",
                                         "--model checks Core Data version hashes, and this store has layout "

@@ -19,9 +19,12 @@ struct ModelCommand: ParsableCommand {
     @Flag(help: "Print the model as Xcode's .xcdatamodel/contents XML.")
     var xml = false
 
+    @Option(help: ArgumentHelp("A SwiftData source's VersionedSchema to read instead of the current one.", valueName: "name"))
+    var schema: String?
+
     func run() throws {
         do {
-            let model = try ModelFiles.read(URL(fileURLWithPath: source))
+            let model = try ModelFiles.read(URL(fileURLWithPath: source), schema: schema)
             try Terminal.standardOutput.write(xml ? CoreDataModelWriter.contents(of: model) : ModelCommand.text(model, source: source))
         } catch {
             throw fail(with: error)

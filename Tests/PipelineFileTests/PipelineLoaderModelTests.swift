@@ -25,7 +25,7 @@ import Transforms
 
     static let registry: ComponentRegistry = {
         var registry = loaderTestRegistry
-        registry.modelReader = { _ in appModel }
+        registry.modelReader = { _, _ in appModel }
         return registry
     }()
 

@@ -48,6 +48,9 @@ public struct StoreSettings: Sendable {
     /// The app's `.xcdatamodeld` or `.xcdatamodel`, or its SwiftData source (a folder, or
     /// `.swift` files), if the entities come from it; empty otherwise.
     public var modelPaths: [URL]
+    /// The VersionedSchema of a SwiftData source to take the model from (`store: { schema: SchemaV2 }`),
+    /// where not the current one.
+    public var schema: String?
     /// Keys written into the store's metadata, in file order.
     public var metadata: [(key: String, value: Value)]
     /// The store's UUID (Core Data's Z_UUID), upper-case. Set by the pipeline, or derived from
