@@ -138,6 +138,63 @@ import Pipeline
         #expect(inspect.status == 0 && inspect.stdout.contains("match: "), "\(inspect.stdout)\(inspect.stderr)")
     }
 
+    @Test("store: { schema: SchemaV1 } reads that VersionedSchema instead of the current one; model and inspect take --schema")
+    func chosenSchema() throws {
+        let ws = try Workspace()
+        try ws.write("""
+            import SwiftData
+
+            enum SchemaV1: VersionedSchema {
+                static var versionIdentifier = Schema.Version(1, 0, 0)
+                static var models: [any PersistentModel.Type] { [Note.self] }
+                @Model final class Note {
+                    @Attribute(.unique) var title: String
+                    init(title: String) { self.title = title }
+                }
+            }
+
+            enum SchemaV2: VersionedSchema {
+                static var versionIdentifier: Schema.Version { .init(2, 0, 0) }
+                static var models: [any PersistentModel.Type] { [Note.self] }
+                @Model final class Note {
+                    @Attribute(.unique) var title: String
+                    var pinned: Bool = false
+                    init(title: String) { self.title = title }
+                }
+            }
+            """, to: "Models/Schemas.swift")
+        try ws.write("title\nGroceries\n", to: "notes.csv")
+        let pipeline = """
+            version: 1
+            name: notes
+            store: { path: notes.store, layout: coredata, model: Models, schema: SchemaV1 }
+            sources:
+              - name: notes
+                read: { csv: notes.csv }
+                load: { Note: { title: title } }
+            """
+        try ws.write(pipeline, to: "notes.yaml")
+        let run = try ws.run("run", "-q", "notes.yaml")
+        #expect(run.status == 0, "\(run.stderr)")
+        // V1's Note: no ZPINNED column, V1's version identifier.
+        #expect(try ws.store("notes.store").rows("SELECT name FROM pragma_table_info('ZNOTE') ORDER BY cid").map { $0[0] }
+                    == [.text("Z_PK"), .text("Z_ENT"), .text("Z_OPT"), .text("ZTITLE")])
+        let v1 = try ws.run("inspect", "notes.store", "--model", "Models", "--schema", "SchemaV1")
+        #expect(v1.status == 0 && v1.stdout.contains("NSStoreModelVersionIdentifiers: [\"1.0.0\"]"), "\(v1.stdout)\(v1.stderr)")
+        // Against the current schema (V2) the store is stale.
+        #expect(try ws.run("inspect", "notes.store", "--model", "Models").status == 68)
+        let model = try ws.run("model", "Models", "--schema", "SchemaV1")
+        #expect(model.stdout.contains("read: SchemaV1, version 1.0.0: the pipeline names it (schema: SchemaV1)"), "\(model.stdout)")
+
+        try ws.write(pipeline.replacingOccurrences(of: "schema: SchemaV1", with: "schema: SchemaV9"), to: "notes.yaml")
+        let unknown = try ws.run("validate", "notes.yaml")
+        #expect(unknown.status == 65)
+        #expect(unknown.stderr.contains("error: model: no VersionedSchema named 'SchemaV9' in the source; it declares SchemaV1, SchemaV2"), "\(unknown.stderr)")
+        try ws.write(pipeline.replacingOccurrences(of: "model: Models, ", with: ""), to: "notes.yaml")
+        let noSource = try ws.run("validate", "notes.yaml")
+        #expect(noSource.status == 65 && noSource.stderr.contains("'schema' names a VersionedSchema of a SwiftData app's @Model source"), "\(noSource.stderr)")
+    }
+
     @Test("initial values in the @Model source fill the rows a source leaves empty with the attribute's type, never the text they are written as")
     func initialValuesAreTyped() throws {
         let ws = try Workspace()
