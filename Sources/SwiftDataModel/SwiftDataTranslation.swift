@@ -89,8 +89,8 @@ struct Translation {
             // as 0), as SwiftData records it in the model: never the text it is written as.
             var initial: Value?
             if let written = property.defaultValue {
-                switch attributeType.convert(written) {
-                case .success(let value): initial = value == .null ? nil : value
+                switch attributeType.convertDefault(written) {
+                case .success(let value): initial = value
                 case .failure(let failure):
                     throw fail(model, property, .modelInitialValueMismatch, "its initial value \(written.displayText) does not fit \(type.written): \(failure.reason)")
                 }

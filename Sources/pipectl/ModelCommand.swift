@@ -45,6 +45,8 @@ struct ModelCommand: ParsableCommand {
                 line += attribute.isOptional ? ", optional" : ", required"
                 if attribute.arrayElement != nil, attribute.defaultValue != nil {
                     line += ", default []"
+                } else if attribute.defaultValue == .text("") {
+                    line += ", default \"\""
                 } else if let value = attribute.defaultValue {
                     line += ", default \(value.displayText)"
                 }

@@ -279,4 +279,159 @@ import Testing
         #expect(try store.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'ZDRAFT'") == .integer(0))
         try inspectPasses(ws, "default.store", model: "Models")
     }
+
+    // delawaremathguy/ShoppingList17: locations with their items nested, an optional to-many with
+    // an inverse (fileprivate), a default on every property, the sentinel location the app makes
+    // its own, and positions the app numbers itself.
+    @Test("nested JSON arrays into an optional to-many with inverse; initial values fill what the seed leaves out, = \"\" an empty name as ''")
+    func nestedListsAndDefaults() throws {
+        let ws = try Workspace()
+        try ws.write("""
+            import Foundation
+            import SwiftData
+
+            let kBackShelfPosition: Int = Int(INT32_MAX)
+
+            @Model public class Shelf {
+                let referenceID: UUID = UUID()
+                var name: String = ""
+                var position: Int = 1
+                var red: Double = 0.85
+                var opacity: Double = 1.0
+                @Relationship(deleteRule: .noAction, inverse: \\Thing.shelf)
+                fileprivate var thingsOptional: [Thing]?
+                init() {}
+            }
+
+            @Model public class Thing {
+                let referenceID: UUID = UUID()
+                var name: String = ""
+                var quantity: Int = 1
+                var onList: Bool = true
+                var lastBought: Date?
+                @Relationship(deleteRule: .nullify)
+                var shelf: Shelf?
+                init() {}
+            }
+            """, to: "Models/Shelves.swift")
+        try ws.write("""
+            [{"id": "5C1E0000-0000-4000-8000-000000000001", "name": "Back", "order": 2147483647, "red": 0.5, "opacity": 0.5,
+              "items": [{"id": "7E100000-0000-4000-8000-000000000001", "name": "Mop", "quantity": 1, "onList": true}]},
+             {"id": "5C1E0000-0000-4000-8000-000000000002", "name": "Dairy", "order": 40, "red": 1, "opacity": 0.25,
+              "items": [{"id": "7E100000-0000-4000-8000-000000000002", "name": "Milk", "quantity": 2, "onList": false},
+                        {"id": "7E100000-0000-4000-8000-000000000003", "name": ""}]},
+             {"id": "5C1E0000-0000-4000-8000-000000000003", "name": "Fruit", "order": 7, "red": 0, "opacity": 1, "items": []}]
+            """, to: "shelves.json")
+        let things = "thingsOptional: { Thing: { each: items, referenceID: id, name: name, quantity: quantity, onList: onList } }"
+        try ws.write("""
+            version: 1
+            name: shelves
+            store: { path: default.store, layout: coredata, model: Models }
+            entities: { Shelf: { unique: referenceID }, Thing: { unique: referenceID } }
+            on_reject: fail
+            sources:
+              - name: shelves
+                read: { json: shelves.json }
+                transform:
+                  - drop: { order: "2147483647" }
+                  - map: { fields: [order], values: { "7": "1", "40": "2" } }   # the app numbers them 1, 2, ... in order
+                load:
+                  Shelf: { referenceID: id, name: name, position: order, red: red, opacity: opacity, \(things) }
+              - name: back-shelf
+                read: { json: shelves.json }
+                transform: [ { keep: { order: "2147483647" } } ]
+                load:
+                  Shelf: { referenceID: id, name: { value: Back shelf }, position: order, \(things) }
+            """, to: "shelves.yaml")
+        let model = try ws.run("model", "Models")
+        #expect(model.stdout.contains("  name: String, required, default \"\"\n"), "\(model.stdout)")
+        let run = try ws.run("run", "-q", "shelves.yaml")
+        #expect(run.status == 0, "\(run.stderr)")
+        let store = try ws.store("default.store")
+        // JSON 1 and 0 into a Double are REAL; the back shelf keeps the model's colours.
+        #expect(try store.rows("""
+            SELECT hex(ZREFERENCEID), ZNAME, ZPOSITION, typeof(ZRED), ZRED, typeof(ZOPACITY), ZOPACITY FROM ZSHELF ORDER BY ZPOSITION
+            """) == [
+            [.text("5C1E0000000040008000000000000003"), .text("Fruit"), .integer(1), .text("real"), .double(0), .text("real"), .double(1)],
+            [.text("5C1E0000000040008000000000000002"), .text("Dairy"), .integer(2), .text("real"), .double(1), .text("real"), .double(0.25)],
+            [.text("5C1E0000000040008000000000000001"), .text("Back shelf"), .integer(2_147_483_647), .text("real"), .double(0.85),
+             .text("real"), .double(1)],
+        ])
+        // The name "" is the empty string (the model's initial value), not NULL and not a
+        // rejection; absent quantity and onList take theirs.
+        #expect(try store.rows("""
+            SELECT hex(t.ZREFERENCEID), typeof(t.ZNAME), t.ZNAME, t.ZQUANTITY, t.ZONLIST, t.ZLASTBOUGHT, s.ZNAME
+            FROM ZTHING t JOIN ZSHELF s ON s.Z_PK = t.ZSHELF ORDER BY t.ZREFERENCEID
+            """) == [
+            [.text("7E100000000040008000000000000001"), .text("text"), .text("Mop"), .integer(1), .integer(1), .null, .text("Back shelf")],
+            [.text("7E100000000040008000000000000002"), .text("text"), .text("Milk"), .integer(2), .integer(0), .null, .text("Dairy")],
+            [.text("7E100000000040008000000000000003"), .text("text"), .text(""), .integer(1), .integer(1), .null, .text("Dairy")],
+        ])
+        try inspectPasses(ws, "default.store", model: "Models")
+    }
+
+    // jrtibbetts/Flips: a Core Data model with several versions, abstract parents, a required
+    // String whose default is the empty string, and headerless CSVs whose columns the app reads
+    // by position, one column feeding two attributes.
+    @Test("a required String with defaultValueString=\"\" takes '' where a row leaves it empty; headerless CSV into sub-entities of abstract parents")
+    func emptyStringDefaultInModelFile() throws {
+        let ws = try Workspace()
+        let bundle = "Words.xcdatamodeld"
+        try ws.write("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>Words 2.xcdatamodel</string></dict></plist>
+            """, to: "\(bundle)/.xccurrentversion")
+        let version2 = """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="17709" systemVersion="20C69" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+                <entity name="Entry" representedClassName="Entry" isAbstract="YES" syncable="YES" codeGenerationType="class"/>
+                <entity name="Word" representedClassName="Word" isAbstract="YES" parentEntity="Entry" syncable="YES" codeGenerationType="class">
+                    <attribute name="dictionaryForm" optional="YES" attributeType="String"/>
+                    <attribute name="root" attributeType="String" defaultValueString=""/>
+                    <attribute name="translation" optional="YES" attributeType="String"/>
+                </entity>
+                <entity name="Noun" representedClassName="Noun" parentEntity="Word" syncable="YES" codeGenerationType="class">
+                    <attribute name="declension" optional="YES" attributeType="Integer 16" defaultValueString="0" usesScalarValueType="YES"/>
+                    <attribute name="gender" attributeType="String"/>
+                    <attribute name="plural" optional="YES" attributeType="String"/>
+                    <attribute name="strongPlural" optional="YES" attributeType="Boolean" usesScalarValueType="YES"/>
+                </entity>
+            </model>
+            """
+        try ws.write(version2, to: "\(bundle)/Words 2.xcdatamodel/contents")
+        // The older version, without the default: not the one read.
+        try ws.write(version2.replacingOccurrences(of: #" defaultValueString="""#, with: ""), to: "\(bundle)/Words.xcdatamodel/contents")
+        try ws.write("""
+            # root, gender, declension, plural, strong plural?, translation
+            cat,      m, 1, cait,   false, cat
+                  ,   f, 2, nil,    true,  nameless
+            abhainn,  f, 5, aibhne, true,  river
+            """, to: "nouns.csv")
+        try ws.write("""
+            version: 1
+            name: words
+            store: { path: Words.sqlite, layout: coredata, model: \(bundle) }
+            sources:
+              - name: nouns
+                read: { csv: nouns.csv, header: false, delimiter: ",", columns: [root, gender, declension, plural, strongPlural, translation] }
+                transform: [ { trim: all }, { drop: { root: { matches: "^#" } } } ]
+                load: { Noun: { root: root, dictionaryForm: root, gender: gender, declension: declension, plural: plural, strongPlural: strongPlural, translation: translation } }
+            """, to: "words.yaml")
+        let model = try ws.run("model", bundle)
+        #expect(model.stdout.contains("  root: String, required, default \"\"\n"), "\(model.stdout)")
+        let run = try ws.run("run", "-q", "words.yaml")
+        #expect(run.status == 0, "\(run.stderr)")
+        let store = try ws.store("Words.sqlite")
+        let noun: Value = try store.scalar("SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Noun'") ?? .null
+        let expected: [[Value]] = [
+            [noun, .text("text"), .text("cat"), .text("cat"), .text("m"), .text("integer"), .integer(1), .text("cait"), .integer(0), .text("cat")],
+            [noun, .text("text"), .text(""), .null, .text("f"), .text("integer"), .integer(2), .text("nil"), .integer(1), .text("nameless")],
+            [noun, .text("text"), .text("abhainn"), .text("abhainn"), .text("f"), .text("integer"), .integer(5), .text("aibhne"), .integer(1), .text("river")],
+        ]
+        #expect(try store.rows("""
+            SELECT Z_ENT, typeof(ZROOT), ZROOT, ZDICTIONARYFORM, ZGENDER, typeof(ZDECLENSION), ZDECLENSION, ZPLURAL, ZSTRONGPLURAL, ZTRANSLATION
+            FROM ZENTRY ORDER BY Z_PK
+            """) == expected)
+        try inspectPasses(ws, "Words.sqlite", model: bundle)
+    }
 }
