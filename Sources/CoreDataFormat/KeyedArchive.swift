@@ -10,11 +10,23 @@ import Pipeline
 public enum KeyedArchive {
     /// A list of values as SwiftData archives a Swift array of `element` (as `JSONEncoder` writes
     /// it: no spaces, `/` escaped, dates as seconds since 2001, data as base64, UUIDs upper case);
-    /// `element` `.transformable` takes objects as they are (an array of structs).
-    public static func archive(_ values: [Value], element: AttributeType) -> Result<[UInt8], ConversionFailure> {
+    /// `element` `.transformable` takes objects as they are, unless `structure` says which struct
+    /// the elements are: each is then an object whose fields are the struct's properties, each
+    /// written as its type (a number as a number, never the text it came as), in declaration
+    /// order, a nil optional left out, as the struct's synthesized `Codable` writes them.
+    public static func archive(_ values: [Value], element: AttributeType, structure: ArrayStruct? = nil) -> Result<[UInt8], ConversionFailure> {
         var json: [UInt8] = []
         do throws(ConversionFailure) {
-            try append(.list(values), as: element, to: &json)
+            if let structure {
+                json.append(UInt8(ascii: "["))
+                for (i, item) in values.enumerated() {
+                    if i > 0 { json.append(UInt8(ascii: ",")) }
+                    try append(item, as: structure, to: &json)
+                }
+                json.append(UInt8(ascii: "]"))
+            } else {
+                try append(.list(values), as: element, to: &json)
+            }
         } catch {
             return .failure(error)
         }
@@ -59,6 +71,44 @@ public enum KeyedArchive {
         case .null: json += Array("null".utf8)
         case .list, .object: try append(converted, as: element, to: &json)
         }
+    }
+
+    /// One element of an array of `structure`: an object with its properties' values.
+    private static func append(_ value: Value, as structure: ArrayStruct, to json: inout [UInt8]) throws(ConversionFailure) {
+        guard case .object(let fields) = value else {
+            throw ConversionFailure("\(value.displayText.isEmpty ? "(empty)" : "'\(value.displayText)'") is no object with the properties of "
+                                    + "\(structure.name) (\(structure.fields.map(\.name).joined(separator: ", ")))")
+        }
+        if let stray = fields.names.first(where: { name in !structure.fields.contains { $0.name == name } }) {
+            throw ConversionFailure("has a field '\(stray)', which is no property of \(structure.name) (its properties: "
+                                    + "\(structure.fields.map(\.name).joined(separator: ", ")))")
+        }
+        json.append(UInt8(ascii: "{"))
+        var first = true
+        for field in structure.fields {
+            let item = fields[field.name] ?? .null
+            if item == .null || item == .text("") && field.type != .string {
+                guard field.isOptional else {
+                    throw ConversionFailure("gives no value for '\(field.name)', which \(structure.name) requires (\(field.written))")
+                }
+                continue
+            }
+            guard let type = field.type else {
+                throw ConversionFailure("gives '\(field.name)', a \(field.written) inside \(structure.name), which pipectl cannot archive yet")
+            }
+            let converted: Value
+            switch type.convert(item) {
+            case .success(let value): converted = value
+            case .failure(let failure):
+                throw ConversionFailure("gives '\(item.displayText)' for '\(field.name)' (\(field.written) in \(structure.name)): \(failure.reason)")
+            }
+            if !first { json.append(UInt8(ascii: ",")) }
+            first = false
+            appendString(field.name, to: &json)
+            json.append(UInt8(ascii: ":"))
+            try append(converted == .null ? .text("") : converted, as: type, to: &json)
+        }
+        json.append(UInt8(ascii: "}"))
     }
 
     private static func appendString(_ text: String, to json: inout [UInt8]) {

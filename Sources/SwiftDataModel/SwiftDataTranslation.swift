@@ -78,6 +78,13 @@ struct Translation {
             // Elements as JSONEncoder writes them: a raw-value enum as its raw value.
             switch valueTypes[type.base] {
             case .enumeration(let rawType?, _, _): array.arrayElement = PropertyType(written: rawType, base: rawType).attributeType
+            case .structure(let members)?:
+                array.arrayElement = .transformable
+                // Each element as the struct's synthesized Codable writes it: a key per stored property.
+                array.arrayStruct = ArrayStruct(name: type.base, fields: members.map { member in
+                    .init(name: member.name, type: member.type.isArray ? nil : member.type.attributeType,
+                          isOptional: member.type.isOptional, written: member.type.written)
+                })
             case .some: array.arrayElement = .transformable
             case nil: array.arrayElement = type.attributeType
             }

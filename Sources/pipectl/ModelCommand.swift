@@ -39,7 +39,10 @@ struct ModelCommand: ParsableCommand {
             out += "  hash \(hashes[entity.name]?.base64EncodedString() ?? "-")\n"
             var lines: [(name: String, text: String)] = entity.attributes.filter { $0.composite == nil }.map { attribute in
                 var line = "  \(attribute.name): \(CoreDataModelWriter.typeName(attribute.type))"
-                if let element = attribute.arrayElement {
+                if let structure = attribute.arrayStruct {
+                    line += " (an array of struct \(structure.name): "
+                        + structure.fields.map { "\($0.name) \($0.written)" }.joined(separator: ", ") + ")"
+                } else if let element = attribute.arrayElement {
                     line += element == .transformable ? " (an array of structs)" : " (an array of \(CoreDataModelWriter.typeName(element)))"
                 }
                 line += attribute.isOptional ? ", optional" : ", required"

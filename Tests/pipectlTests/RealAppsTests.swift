@@ -370,6 +370,115 @@ import Testing
         try inspectPasses(ws, "default.store", model: "Models")
     }
 
+    // adin-apple/Operation-PalRepo: arrays of Codable structs, whose elements SwiftData decodes
+    // by the struct's own property names and types.
+    static let crittersSource = """
+        import Foundation
+        import SwiftData
+
+        @Model class Critter {
+            var critterID: Int
+            var name: String
+            var moves: [Move]
+            var drops: [String]
+            var stats: Stats
+            var aura: Aura?
+            var wiki: URL
+            init() { fatalError() }
+        }
+
+        struct Move: Codable, Hashable {
+            var moveName: String
+            var power: Int
+            var cooldown: Double
+            var note: String?
+            var learned: Bool
+        }
+
+        struct Stats: Codable {
+            let hp: Int
+            let defense: Int
+        }
+
+        struct Aura: Codable {
+            var auraName: String
+            var tech: String?
+        }
+        """
+
+    @Test("an array of structs: each element archived as the struct's properties with their types (numbers as numbers); a field the struct lacks is rejected, a struct inside a struct refused")
+    func arraysOfStructsAreTyped() throws {
+        let ws = try Workspace()
+        try ws.write(Self.crittersSource, to: "Models/Critter.swift")
+        try ws.write(#"""
+            [{"id": 1, "name": "Lamb", "wiki": "https://example.com/wiki/Lamb/",
+              "moves": [{"moveName": "Roll", "power": 35, "cooldown": 1.5, "learned": true},
+                        {"moveName": "Zap \"big\"", "power": 50, "cooldown": 2.5, "note": "slow", "learned": false}],
+              "drops": ["wool", "mutton"], "stats": {"hp": 70, "defense": 60}, "aura": {"name": "Fluffy", "tech": null}},
+             {"id": 2, "name": "Fox", "wiki": "https://example.com/wiki/Fox",
+              "moves": [{"name": "Bite", "power": 20, "cooldown": 1, "learned": true}],
+              "drops": [], "stats": {"hp": 65, "defense": 70}},
+             {"id": 3, "name": "Owl", "wiki": "https://example.com/wiki/Owl",
+              "moves": [{"moveName": "Hoot", "power": "loud", "cooldown": 1, "learned": true}],
+              "drops": [], "stats": {"hp": 60, "defense": 50}},
+             {"id": 4, "name": "Eel", "wiki": "https://example.com/wiki/Eel",
+              "moves": [{"moveName": "Spark", "cooldown": 3, "learned": true}],
+              "drops": [], "stats": {"hp": 50, "defense": 40}}]
+            """#, to: "critters.json")
+        try ws.write("""
+            version: 1
+            name: critters
+            store: { path: default.store, layout: coredata, model: Models }
+            entities: { Critter: { unique: critterID } }
+            sources:
+              - name: critters
+                read: { json: critters.json }
+                load:
+                  Critter:
+                    critterID: id
+                    name: name
+                    wiki: wiki
+                    moves: moves
+                    drops: drops
+                    stats.hp: stats.hp
+                    stats.defense: stats.defense
+                    aura.auraName: aura.name
+                    aura.tech: aura.tech
+            """, to: "critters.yaml")
+        let model = try ws.run("model", "Models")
+        #expect(model.stdout.contains("  moves: Transformable (an array of struct Move: moveName String, power Int, cooldown Double, note String?, learned Bool), required\n"),
+                "\(model.stdout)")
+        let run = try ws.run("run", "critters.yaml")
+        #expect(run.status == 0, "\(run.stderr)")
+        // The JSON's own key names, a number given as text and a missing required property are
+        // each refused, with the element's problem: never archived as they came.
+        #expect(run.stderr.contains("critters.json:5:2 ([1]): warning: record rejected: sqlite: field 'moves'"), "\(run.stderr)")
+        #expect(run.stderr.contains("an element of the list has a field 'name', which is no property of Move (its properties: moveName, power, cooldown, note, learned)"),
+                "\(run.stderr)")
+        #expect(run.stderr.contains("an element of the list gives 'loud' for 'power' (Int in Move): "), "\(run.stderr)")
+        #expect(run.stderr.contains("an element of the list gives no value for 'power', which Move requires (Int)"), "\(run.stderr)")
+        let store = try ws.store("default.store")
+        let rows = try store.rows("SELECT ZCRITTERID, ZNAME, ZMOVES, ZDROPS, ZHP, ZDEFENSE, ZAURANAME, ZTECH, ZWIKI FROM ZCRITTER ORDER BY Z_PK")
+        #expect(rows.count == 1)
+        let lamb = try #require(rows.first)
+        #expect(lamb[0] == .integer(1) && lamb[1] == .text("Lamb") && lamb[4] == .integer(70) && lamb[5] == .integer(60)
+                && lamb[6] == .text("Fluffy") && lamb[7] == .null && lamb[8] == .text("https://example.com/wiki/Lamb/"), "\(lamb)")
+        // As JSONEncoder writes [Move]: the properties in declaration order, numbers and Booleans
+        // as JSON numbers and Booleans, a nil optional left out.
+        #expect(archivedJSON(lamb[2]) == #"[{"moveName":"Roll","power":35,"cooldown":1.5,"learned":true},"#
+                + #"{"moveName":"Zap \"big\"","power":50,"cooldown":2.5,"note":"slow","learned":false}]"#)
+        #expect(archivedJSON(lamb[3]) == #"["wool","mutton"]"#)
+        try inspectPasses(ws, "default.store", model: "Models")
+
+        // A struct holding a struct is not read yet: an error at the property.
+        try ws.write(Self.crittersSource.replacingOccurrences(of: "let defense: Int", with: "let attack: Attack")
+                        + "\nstruct Attack: Codable { let melee: Int }\n", to: "Models/Critter.swift")
+        let nested = try ws.run("validate", "critters.yaml")
+        #expect(nested.status == 65)
+        #expect(relative(nested.stderr, ws).contains("Models/Critter.swift:9:9: error: model: Critter.stats: pipectl cannot translate 'attack: Attack' of 'Stats' yet"),
+                "\(nested.stderr)")
+    }
+
     // jrtibbetts/Flips: a Core Data model with several versions, abstract parents, a required
     // String whose default is the empty string, and headerless CSVs whose columns the app reads
     // by position, one column feeding two attributes.

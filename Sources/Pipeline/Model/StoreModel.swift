@@ -26,8 +26,11 @@ public struct Attribute: Sendable, Codable {
     /// each element is an attribute of its own here, with a column of its own in the store.
     public var composite: CompositePart?
     /// Set on a Transformable attribute holding a Swift array as SwiftData stores it (a list of
-    /// values, archived): the elements' type; `.transformable` for structs, kept as they come.
+    /// values, archived): the elements' type; `.transformable` for structs.
     public var arrayElement: AttributeType?
+    /// Set beside `arrayElement` for an array of a struct the source declares (`[Ingredient]`):
+    /// its stored properties, which each element's fields are archived as.
+    public var arrayStruct: ArrayStruct?
 
     public init(name: String, type: AttributeType, isOptional: Bool = true, defaultValue: Value? = nil,
                 isIndexed: Bool = false, location: Location? = nil, isTransient: Bool = false,
@@ -51,6 +54,36 @@ public struct Attribute: Sendable, Codable {
 
     /// Derived attributes are computed by Core Data itself.
     public var isDerived: Bool { derivationExpression != nil }
+}
+
+/// The struct an array property holds (SwiftData `var parts: [Part]`): each element is archived
+/// as `JSONEncoder` writes the struct's synthesized `Codable` form, one key per stored property.
+public struct ArrayStruct: Sendable, Codable, Equatable {
+    /// The struct's name, for messages.
+    public var name: String
+    /// Its stored properties, in declaration order.
+    public var fields: [Field]
+
+    public struct Field: Sendable, Codable, Equatable {
+        public var name: String
+        /// Nil for a type pipectl cannot archive inside an array element yet (a struct, an enum, an array).
+        public var type: AttributeType?
+        public var isOptional: Bool
+        /// The Swift type as written, for messages.
+        public var written: String
+
+        public init(name: String, type: AttributeType?, isOptional: Bool, written: String) {
+            self.name = name
+            self.type = type
+            self.isOptional = isOptional
+            self.written = written
+        }
+    }
+
+    public init(name: String, fields: [Field]) {
+        self.name = name
+        self.fields = fields
+    }
 }
 
 /// A relationship from one entity to another.

@@ -88,7 +88,7 @@ struct CoreDataTableLayout: TableLayout {
                 }
                 columns.append(.init(name: column, source: .attribute(slot),
                                      storage: attribute.type == .uuid ? .uuidBytes
-                                         : attribute.type == .transformable ? .archivedArray(element: attribute.arrayElement) : .asIs))
+                                         : attribute.type == .transformable ? .archivedArray(element: attribute.arrayElement, structure: attribute.arrayStruct) : .asIs))
             }
 
             var linkTargets: [[Int]] = []

@@ -72,8 +72,9 @@ public struct EntityTable: Sendable {
         /// A UUID as its 16 bytes (Core Data), not as text.
         case uuidBytes
         /// A Transformable attribute: a list of values archived as SwiftData archives a Swift
-        /// array of `element` (nil: the model says of no such array, and a list is refused).
-        case archivedArray(element: AttributeType?)
+        /// array of `element` (nil: the model says of no such array, and a list is refused), of
+        /// `structure` for an array of a struct.
+        case archivedArray(element: AttributeType?, structure: ArrayStruct? = nil)
     }
 
     public struct Column: Sendable {

@@ -397,14 +397,14 @@ final class EntityWriter {
                 throw Rejection(at: location, stage: "sqlite", field: attributes[slot].name, rawValue: text, reason: "not a UUID")
             }
             return .binary(withUnsafeBytes(of: uuid.uuid) { Array($0) })
-        case (.archivedArray(let element?), .list(let values)):
-            switch KeyedArchive.archive(values, element: element) {
+        case (.archivedArray(let element?, let structure), .list(let values)):
+            switch KeyedArchive.archive(values, element: element, structure: structure) {
             case .success(let bytes): return .binary(bytes)
             case .failure(let failure):
                 throw Rejection(at: location, stage: "sqlite", field: attributes[slot].name, rawValue: value.displayText,
                                 reason: "an element of the list \(failure.reason)")
             }
-        case (.archivedArray(nil), .list):
+        case (.archivedArray(nil, _), .list):
             throw Rejection(at: location, stage: "sqlite", field: attributes[slot].name, rawValue: value.displayText,
                             reason: "is a list, and only a SwiftData app's array property (read from its @Model source) takes one")
         default:
