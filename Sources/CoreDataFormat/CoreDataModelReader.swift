@@ -260,8 +260,8 @@ private final class ModelXMLBuilder: NSObject, XMLParserDelegate {
         } else if type == .transformable, xml["customClassName"]?.hasPrefix("[") == true, xml["defaultValueString"] == "[]" {
             attribute.defaultValue = .binary(KeyedArchive.archive(json: Array("[]".utf8)))
         } else if let text = xml["defaultValueString"] {
-            switch type.convert(.text(text)) {
-            case .success(let value): attribute.defaultValue = value == .null ? nil : value
+            switch type.convertDefault(.text(text)) {
+            case .success(let value): attribute.defaultValue = value
             case .failure(let failure):
                 return fail(.modelInvalidDefault, "attribute '\(owner).\(name)': default value \"\(text)\" is \(failure.reason)")
             }

@@ -78,6 +78,18 @@ struct ModelTypeList {
     var location: Location
     /// `Schema(versionedSchema: SchemaV2.self)`: the schema it names.
     var versionedSchema: String?
+    /// For each name, the type it is written in (`SchemaV2` for `SchemaV2.Recipe.self`), if any.
+    var qualifiers: [String?] = []
+}
+
+/// `typealias Habit = SchemaV1.Habit`: how an app names the classes of its current
+/// `VersionedSchema` in its `Schema([...])` and `ModelContainer(for:)` lists.
+struct TypeAlias {
+    var name: String
+    /// The type the target is written in (`SchemaV1`), nil for an unqualified target.
+    var qualifier: String?
+    var target: String
+    var location: Location
 }
 
 /// A property's type as written (or as its initial value gives it): optional, array, base name.
@@ -200,6 +212,7 @@ final class ModelClassFinder: SyntaxVisitor {
     /// that may be a schema declared elsewhere.
     private(set) var schemaParts: [VersionedSchemaDeclaration] = []
     private(set) var typeLists: [ModelTypeList] = []
+    private(set) var typeAliases: [TypeAlias] = []
     /// The enums and extensions enclosing the declaration being read, innermost last.
     private var containerStack: [String] = []
 
@@ -308,20 +321,50 @@ final class ModelClassFinder: SyntaxVisitor {
         default: nil
         }
         guard let kind else { return .visitChildren }
-        var names: [String] = []
+        var names: [(qualifier: String?, name: String)] = []
         var versioned: String?
         for argument in node.arguments {
             let label = argument.label?.text
             if kind == .schema, label == "versionedSchema" {
                 versioned = Self.typeNames(in: argument.expression).first
             } else if label == nil || label == "for" {
-                names += Self.typeNames(in: argument.expression)
+                names += Self.qualifiedTypeNames(in: argument.expression)
             }
         }
         if !names.isEmpty || versioned != nil {
             // At the callee's name: `.modelContainer(` may end a long chain of modifiers.
             let place = node.calledExpression.as(MemberAccessExprSyntax.self).map { location($0.declName) } ?? location(node)
-            typeLists.append(ModelTypeList(kind: kind, names: names, location: place, versionedSchema: versioned))
+            typeLists.append(ModelTypeList(kind: kind, names: names.map(\.name), location: place, versionedSchema: versioned,
+                                           qualifiers: names.map(\.qualifier)))
+        }
+        return .visitChildren
+    }
+
+    override func visit(_ node: TypeAliasDeclSyntax) -> SyntaxVisitorContinueKind {
+        let target = node.initializer.value
+        if let member = target.as(MemberTypeSyntax.self) {
+            typeAliases.append(TypeAlias(name: node.name.text, qualifier: PropertyType(member.baseType).base,
+                                         target: member.name.text, location: location(node.name)))
+        } else if let named = target.as(IdentifierTypeSyntax.self) {
+            typeAliases.append(TypeAlias(name: node.name.text, qualifier: nil, target: named.name.text, location: location(node.name)))
+        }
+        return .skipChildren
+    }
+
+    override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
+        // `let schemaTypes: [any PersistentModel.Type] = [Store.self, Aisle.self]`, handed to
+        // `Schema(schemaTypes)`: a list of the app's models held in a variable. (A schema's
+        // `static var models` is read with the schema.)
+        guard !node.modifiers.contains(where: { ["static", "class"].contains($0.name.text) }) else { return .visitChildren }
+        for binding in node.bindings {
+            guard let annotation = binding.typeAnnotation?.type.trimmedDescription,
+                  annotation.replacingOccurrences(of: " ", with: "").contains("PersistentModel.Type]"),
+                  let value = binding.initializer?.value else { continue }
+            let names = Self.qualifiedTypeNames(in: value)
+            if !names.isEmpty {
+                typeLists.append(ModelTypeList(kind: .schema, names: names.map(\.name), location: location(binding.pattern),
+                                               qualifiers: names.map(\.qualifier)))
+            }
         }
         return .visitChildren
     }
@@ -360,6 +403,11 @@ final class ModelClassFinder: SyntaxVisitor {
 
     /// The `T.self` of the first array in `node`, or of `node` itself (`A.self, B.self` arguments).
     static func typeNames(in node: some SyntaxProtocol) -> [String] {
+        qualifiedTypeNames(in: node).map(\.name)
+    }
+
+    /// As `typeNames`, each with the type it is written in (`SchemaV2` for `SchemaV2.Recipe.self`).
+    static func qualifiedTypeNames(in node: some SyntaxProtocol) -> [(qualifier: String?, name: String)] {
         let found = ArrayFinder(viewMode: .sourceAccurate)
         found.walk(node)
         if !found.typeNames.isEmpty { return found.typeNames }
@@ -524,7 +572,7 @@ final class ModelClassFinder: SyntaxVisitor {
 
 /// The type names of the first array of `T.self` in a declaration (`[Recipe.self, Tag.self]`).
 private final class ArrayFinder: SyntaxVisitor {
-    var typeNames: [String] = []
+    var typeNames: [(qualifier: String?, name: String)] = []
 
     override func visit(_ node: ArrayExprSyntax) -> SyntaxVisitorContinueKind {
         guard typeNames.isEmpty else { return .skipChildren }
@@ -532,12 +580,16 @@ private final class ArrayFinder: SyntaxVisitor {
         return .skipChildren
     }
 
-    /// `Recipe` for `Recipe.self` or `SchemaV2.Recipe.self`.
-    static func typeName(_ expression: ExprSyntax) -> String? {
+    /// `Recipe` for `Recipe.self`; `Recipe` in `SchemaV2` for `SchemaV2.Recipe.self`.
+    static func typeName(_ expression: ExprSyntax) -> (qualifier: String?, name: String)? {
         guard let access = expression.as(MemberAccessExprSyntax.self), access.declName.baseName.text == "self",
               let base = access.base else { return nil }
-        if let member = base.as(MemberAccessExprSyntax.self) { return member.declName.baseName.text }
-        return base.as(DeclReferenceExprSyntax.self)?.baseName.text
+        if let member = base.as(MemberAccessExprSyntax.self) {
+            let qualifier = member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text
+                ?? member.base?.as(MemberAccessExprSyntax.self)?.declName.baseName.text
+            return (qualifier, member.declName.baseName.text)
+        }
+        return base.as(DeclReferenceExprSyntax.self).map { (nil, $0.baseName.text) }
     }
 }
 

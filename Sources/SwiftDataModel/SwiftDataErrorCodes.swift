@@ -20,6 +20,8 @@ extension PipelineError.Code {
     public static let modelUnreadableSchemaModels = Self("model.unreadable-schema-models")
     /// A `VersionedSchema`, `Schema([...])` or `ModelContainer(for:)` lists a class that is no `@Model` class of the source.
     public static let modelUnknownSchemaModel = Self("model.unknown-schema-model")
+    /// The app's `Schema([...])` or `ModelContainer(for:)` lists name classes of two `VersionedSchema`s.
+    public static let modelSchemasMixed = Self("model.schemas-mixed")
     /// The `@Model` reader failed with an error of no other code.
     public static let modelReaderFailed = Self("model.reader-failed")
     /// `schema:` (or `--schema`) names no VersionedSchema of the source.

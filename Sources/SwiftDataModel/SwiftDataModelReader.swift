@@ -66,6 +66,7 @@ public enum SwiftDataModelReader {
         var schemas: [VersionedSchemaDeclaration] = []
         var schemaParts: [VersionedSchemaDeclaration] = []
         var lists: [ModelTypeList] = []
+        var aliases: [TypeAlias] = []
         for (text, file) in sources {
             let tree = Parser.parse(source: text)
             let converter = SourceLocationConverter(fileName: file, tree: tree)
@@ -75,6 +76,7 @@ public enum SwiftDataModelReader {
             schemas += finder.schemas
             schemaParts += finder.schemaParts
             lists += finder.typeLists
+            aliases += finder.typeAliases
             // The first declaration of a name wins: types are found by their name alone.
             for (name, type) in finder.valueTypes where valueTypes[name] == nil { valueTypes[name] = type }
         }
@@ -83,7 +85,7 @@ public enum SwiftDataModelReader {
                                 "no @Model class in the Swift source")
         }
         let merged = merge(schemas, parts: schemaParts)
-        let choice = try choose(classes: classes, schemas: merged, lists: lists, requested: requested,
+        let choice = try choose(classes: classes, schemas: merged, lists: lists, aliases: aliases, requested: requested,
                                 at: Location(file: sources.first?.file ?? ""))
         var chosen = try reachable(from: choice.roots, in: classes, schema: choice.schema?.name, schemaNames: Set(merged.map(\.name)))
         if choice.schema == nil {
@@ -119,17 +121,35 @@ public enum SwiftDataModelReader {
     }
 
     /// Which classes the store holds, as SwiftData's `Schema` decides it: the current
-    /// `VersionedSchema`'s models (the last one the migration plan lists, else the highest
-    /// version); without one, the models the app lists in `Schema([...])` or `ModelContainer(for:)`;
-    /// without either, every `@Model` class of the source.
+    /// `VersionedSchema`'s models (the one the pipeline names, else the one `Schema(versionedSchema:)` names, else the one whose
+    /// classes the app's `Schema([...])` or `ModelContainer(for:)` lists, written `SchemaV1.Habit`
+    /// or through `typealias Habit = SchemaV1.Habit`, else the last one the migration plan lists,
+    /// else the highest version); without one, the models the app lists; without either, every
+    /// `@Model` class of the source.
     private static func choose(classes: [ModelClass], schemas: [VersionedSchemaDeclaration], lists: [ModelTypeList],
-                               requested: String?, at source: Location) throws -> Choice {
+                               aliases: [TypeAlias], requested: String?, at source: Location) throws -> Choice {
         let named = lists.compactMap { list in list.versionedSchema.map { (name: $0, at: list.location) } }
         let plan = lists.last { $0.kind == .migrationPlan && !$0.names.isEmpty }
         if let requested, !schemas.contains(where: { $0.name == requested }) {
             throw PipelineError(.invalidPipeline, code: .modelUnknownSchema, at: source, stage: "model",
                                 "no VersionedSchema named '\(requested)' in the source"
                                     + (schemas.isEmpty ? " (it declares none)" : "; it declares " + schemas.map(\.name).sorted().joined(separator: ", ")))
+        }
+        // The schema whose classes the app hands its container: the container's model, whatever
+        // the migration plan lists (which only migrates stores written before).
+        var listed: [(schema: String, why: String)] = []
+        for list in lists where list.kind != .migrationPlan {
+            let what = list.kind == .schema ? "Schema" : "ModelContainer"
+            for (index, name) in list.names.enumerated() {
+                let qualifier = index < list.qualifiers.count ? list.qualifiers[index] : nil
+                if let qualifier, schemas.contains(where: { $0.name == qualifier }) {
+                    listed.append((qualifier, "the \(what) at \(list.location) lists \(qualifier).\(name)"))
+                } else if qualifier == nil, let alias = aliases.last(where: { $0.name == name }), let target = alias.qualifier,
+                          schemas.contains(where: { $0.name == target }) {
+                    listed.append((target, "the \(what) at \(list.location) lists \(name), which the typealias at \(alias.location) "
+                                        + "makes \(target).\(alias.target)"))
+                }
+            }
         }
         if !schemas.isEmpty {
             let schema: VersionedSchemaDeclaration
@@ -140,6 +160,14 @@ public enum SwiftDataModelReader {
             } else if let current = named.last, let found = schemas.first(where: { $0.name == current.name }) {
                 schema = found
                 why = "Schema(versionedSchema: \(current.name).self) at \(current.at) names it"
+            } else if let first = listed.first, let found = schemas.first(where: { $0.name == first.schema }) {
+                if let other = listed.first(where: { $0.schema != first.schema }) {
+                    throw PipelineError(.invalidPipeline, code: .modelSchemasMixed, at: found.location, stage: "model",
+                                        "the app's model lists classes of two VersionedSchemas: \(first.why), and \(other.why); "
+                                            + "list the classes of one")
+                }
+                schema = found
+                why = first.why
             } else if let plan, let last = plan.names.last, let found = schemas.first(where: { $0.name == last }) {
                 schema = found
                 why = "the last schema the migration plan at \(plan.location) lists"

@@ -91,8 +91,8 @@ struct Translation {
             // as 0), as SwiftData records it in the model: never the text it is written as.
             var initial: Value?
             if let written = property.defaultValue {
-                switch attributeType.convert(written) {
-                case .success(let value): initial = value == .null ? nil : value
+                switch attributeType.convertDefault(written) {
+                case .success(let value): initial = value
                 case .failure(let failure):
                     throw fail(model, property, .modelInitialValueMismatch, "its initial value \(written.displayText) does not fit \(type.written): \(failure.reason)")
                 }
@@ -172,7 +172,7 @@ struct Translation {
             return .structure(members.map { member in
                 var shape = elementShape(of: member.type.base, depth: depth + 1) ?? member.type.attributeType.map(ElementShape.plain) ?? .asGiven
                 if member.type.isArray { shape = .array(shape) }
-                return ElementShape.Member(name: member.name, shape: shape, isOptional: member.type.isOptional)
+                return ElementShape.Member(name: member.name, shape: shape, isOptional: member.type.isOptional, written: member.type.written)
             }, typeName: base)
         case nil:
             return nil

@@ -42,12 +42,16 @@ struct ModelCommand: ParsableCommand {
             out += "  hash \(hashes[entity.name]?.base64EncodedString() ?? "-")\n"
             var lines: [(name: String, text: String)] = entity.attributes.filter { $0.composite == nil }.map { attribute in
                 var line = "  \(attribute.name): \(CoreDataModelWriter.typeName(attribute.type))"
-                if let element = attribute.arrayElement {
+                if case .structure(let members, let name)? = attribute.elementShape {
+                    line += " (an array of struct \(name): " + members.map { "\($0.name) \($0.written)" }.joined(separator: ", ") + ")"
+                } else if let element = attribute.arrayElement {
                     line += element == .transformable ? " (an array of structs)" : " (an array of \(CoreDataModelWriter.typeName(element)))"
                 }
                 line += attribute.isOptional ? ", optional" : ", required"
                 if attribute.arrayElement != nil, attribute.defaultValue != nil {
                     line += ", default []"
+                } else if attribute.defaultValue == .text("") {
+                    line += ", default \"\""
                 } else if let value = attribute.defaultValue {
                     line += ", default \(value.displayText)"
                 }

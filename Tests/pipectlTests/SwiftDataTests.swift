@@ -322,8 +322,8 @@ import Pipeline
             (4, "field 'gear' \"", "an element of the list is 'rope', none of Gear's cases (barbell, Kettlebell)"),
             (5, "field 'moods' \"", "an element of the list is 'Calm', none of Mood's cases (calm, tired)"),
             (6, "field 'levels' \"", "an element of the list is '3', none of Level's cases (1, 2)"),
-            (7, "field 'sets' \"", "an element of the list has no 'reps', which WorkSet requires"),
-            (8, "field 'sets' \"", "an element of the list has a 'kind' that is 'bands', none of Gear's cases (barbell, Kettlebell)"),
+            (7, "field 'sets' \"", "an element of the list gives no value for 'reps', which WorkSet requires (Int)"),
+            (8, "field 'sets' \"", "an element of the list gives 'bands' for 'kind' (Gear in WorkSet): none of Gear's cases (barbell, Kettlebell)"),
         ] {
             let warning = run.stderr.split(separator: "\n").first { $0.hasPrefix("exercises.json:\(line):") } ?? ""
             #expect(warning.contains("warning: record rejected: sqlite: " + field) && warning.hasSuffix(reason), "\(reason)\n\(run.stderr)")

@@ -17,6 +17,15 @@ extension AttributeType {
         }
     }
 
+    /// A model's default value as an attribute of this type holds it, nil when it is no value.
+    /// As `convert`, but the empty text is the empty string for a String attribute: a SwiftData
+    /// `var name: String = ""`, or Xcode's `defaultValueString=""`, puts '' into each new row that
+    /// gives no value, not NULL.
+    public func convertDefault(_ value: Value) -> Result<Value?, ConversionFailure> {
+        if self == .string, value == .text("") { return .success(value) }
+        return convert(value).map { $0 == .null ? nil : $0 }
+    }
+
     /// Converts a value reaching an attribute of this type, or explains why it cannot.
     ///
     /// Text is parsed strictly: number formats with commas or currency signs go through the

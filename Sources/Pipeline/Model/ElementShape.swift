@@ -24,25 +24,37 @@ public indirect enum ElementShape: Sendable, Hashable, Codable {
         public var name: String
         public var shape: ElementShape
         public var isOptional: Bool
+        /// The Swift type as written (`String?`), for messages.
+        public var written: String
 
-        public init(name: String, shape: ElementShape, isOptional: Bool) {
+        public init(name: String, shape: ElementShape, isOptional: Bool, written: String) {
             self.name = name
             self.shape = shape
             self.isOptional = isOptional
+            self.written = written
         }
+    }
+
+    /// Why an element cannot be written: about `value` where it is set ("is 'rope', none of ..."),
+    /// else already phrased ("has a field 'name', ...").
+    private struct Failure: Error {
+        var value: Value?
+        var reason: String
+
+        var phrased: String { value.map { "is '\($0.displayText)', \(reason)" } ?? reason }
     }
 
     /// The element as it is to be written, or why the app could not decode it (a reason that
     /// reads after "an element of the list").
     public func encode(_ value: Value) -> Result<Value, ConversionFailure> {
-        do throws(ConversionFailure) {
+        do throws(Failure) {
             return .success(try encoded(value))
         } catch {
-            return .failure(error)
+            return .failure(ConversionFailure(error.phrased))
         }
     }
 
-    private func encoded(_ value: Value) throws(ConversionFailure) -> Value {
+    private func encoded(_ value: Value) throws(Failure) -> Value {
         if case .null = value { return value }
         switch self {
         case .asGiven:
@@ -50,46 +62,53 @@ public indirect enum ElementShape: Sendable, Hashable, Codable {
         case .plain(let type):
             switch type.convert(value) {
             case .success(let converted): return converted
-            case .failure(let failure): throw ConversionFailure("is '\(value.displayText)': \(failure.reason)")
+            case .failure(let failure): throw Failure(value: value, reason: failure.reason)
             }
         case .enumeration(let kind, let rawType, let typeName):
             let given = value.displayText
             switch kind {
             case .rawValue(let cases):
                 guard let match = cases.first(where: { $0.rawValue == given }) ?? cases.first(where: { $0.name == given }) else {
-                    throw ConversionFailure("is '\(given)', none of \(typeName)'s cases (\(cases.map(\.rawValue).joined(separator: ", ")))")
+                    throw Failure(value: value, reason: "none of \(typeName)'s cases (\(cases.map(\.rawValue).joined(separator: ", ")))")
                 }
                 // The raw value as its type is written in JSON: `3`, not `"3"`.
                 return (try? (rawType ?? .string).convert(.text(match.rawValue)).get()) ?? .text(match.rawValue)
             case .caseName(let cases):
                 guard cases.contains(given) else {
-                    throw ConversionFailure("is '\(given)', none of \(typeName)'s cases (\(cases.joined(separator: ", ")))")
+                    throw Failure(value: value, reason: "none of \(typeName)'s cases (\(cases.joined(separator: ", ")))")
                 }
                 return .object(Fields(names: [given], values: [.object(Fields(names: [], values: []))]))
             case .structure:
                 return value
             }
         case .structure(let members, let typeName):
+            let properties = members.map(\.name).joined(separator: ", ")
             guard case .object(let fields) = value else {
-                throw ConversionFailure("is '\(value.displayText)', not an object with \(typeName)'s properties")
+                throw Failure(value: value, reason: "no object with the properties of \(typeName) (\(properties))")
             }
+            // The decoder would ignore a key the struct lacks, and lose its value: an input's own
+            // key names (`type` for `workType`) are refused, not dropped.
+            if let stray = fields.names.first(where: { name in !members.contains { $0.name == name } }) {
+                throw Failure(reason: "has a field '\(stray)', which is no property of \(typeName) (its properties: \(properties))")
+            }
+            // In declaration order, each as its type, a nil optional left out: as JSONEncoder writes the struct.
             var names: [String] = [], values: [Value] = []
             for member in members {
-                guard let given = fields[member.name], given != .null else {
-                    if member.isOptional { continue }
-                    throw ConversionFailure("has no '\(member.name)', which \(typeName) requires")
+                let given = fields[member.name] ?? .null
+                let isString = if case .plain(.string) = member.shape { true } else { false }
+                if given == .null || (given == .text("") && !isString) {
+                    guard member.isOptional else {
+                        throw Failure(reason: "gives no value for '\(member.name)', which \(typeName) requires (\(member.written))")
+                    }
+                    continue
                 }
-                do throws(ConversionFailure) {
-                    names.append(member.name)
+                do throws(Failure) {
                     values.append(try member.shape.encoded(given))
+                    names.append(member.name)
                 } catch {
-                    throw ConversionFailure("has a '\(member.name)' that \(error.reason)")
+                    throw Failure(reason: error.value.map { "gives '\($0.displayText)' for '\(member.name)' (\(member.written) in \(typeName)): \(error.reason)" }
+                                      ?? "gives for '\(member.name)' (\(member.written) in \(typeName)) an element that \(error.reason)")
                 }
-            }
-            // Keys the struct does not declare are ignored by its decoder: kept as given.
-            for (name, given) in zip(fields.names, fields.values) where !members.contains(where: { $0.name == name }) {
-                names.append(name)
-                values.append(given)
             }
             return .object(Fields(names: names, values: values))
         case .array(let element):

@@ -107,7 +107,7 @@ final class LoadBinding {
                                     "\(spec.entity).\(attribute.name) is transient in the model: it has no column in the store, so nothing could be loaded into it",
                                     sourceLine: assignment.sourceLine)
             }
-            let defaultValue = attribute.defaultValue.flatMap { try? attribute.type.convert($0).get() }
+            let defaultValue = attribute.defaultValue.flatMap { try? attribute.type.convertDefault($0).get() }
             var validation: AttributeValidation.Checker?
             if !attribute.validation.isEmpty {
                 do throws(ConversionFailure) {
@@ -118,7 +118,7 @@ final class LoadBinding {
                 }
             }
             return Slot(attribute: a, field: f, type: attribute.type, attributeName: attribute.name,
-                        fieldName: assignment.field, defaultValue: defaultValue == .null ? nil : defaultValue,
+                        fieldName: assignment.field, defaultValue: defaultValue,
                         requiresValue: !attribute.isOptional && attribute.defaultValue == nil && !key.contains(attribute.name),
                         validation: validation)
         }
