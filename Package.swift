@@ -9,8 +9,10 @@
 // - Dependencies point one way (docs/architecture.md has the picture): pipectl -> the loader
 //   (PipelineFile), readers (Sources*), Transforms, the sink (SinksSQLite), StoreTools, reports ->
 //   SQLite, CoreDataFormat -> Pipeline, Safeguards -> Diagnostics -> Foundation. Pipeline imports no
-//   C library and no Yams; each C library is imported by one module only (CSQLite by SQLite,
-//   CLibXML2 by SourcesXML, ...).
+//   C library and no Yams; each C library is imported by one module only (CSQLite by SQLite, ...),
+//   except CLibXML2, by SourcesXML and SourcesXLSX: a workbook's sheets and shared strings are XML
+//   too, parsed with the same libxml2 settings and worded by SourcesXML's error trap, so that they
+//   are refused for the same reasons and in the same words as an XML file.
 import PackageDescription
 
 let package = Package(
@@ -70,10 +72,12 @@ let package = Package(
             name: "PipelineFile",
             dependencies: ["Diagnostics", "Pipeline", .product(name: "Yams", package: "Yams")]),
         .target(name: "SourcesCSV", dependencies: ["Diagnostics", "Pipeline", "CCSV"], path: "Sources/Sources-CSV"),
-        // XML, and .xlsx workbooks (XML parts in a zip archive: ZIPFoundation, see XLSXWorkbook).
-        .target(name: "SourcesXML", dependencies: ["Diagnostics", "Pipeline", "Safeguards", "CLibXML2",
-                                                   .product(name: "ZIPFoundation", package: "ZIPFoundation")],
-                path: "Sources/Sources-XML"),
+        .target(name: "SourcesXML", dependencies: ["Diagnostics", "Pipeline", "Safeguards", "CLibXML2"], path: "Sources/Sources-XML"),
+        // .xlsx workbooks: XML parts in a zip archive (ZIPFoundation, see XLSXWorkbook), parsed with libxml2
+        // and worded with SourcesXML's error trap (`package`, not public API).
+        .target(name: "SourcesXLSX", dependencies: ["Diagnostics", "Pipeline", "SourcesXML", "CLibXML2",
+                                                    .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+                path: "Sources/Sources-XLSX"),
         .target(name: "SourcesJSON", dependencies: ["Diagnostics", "Pipeline", "Safeguards"], path: "Sources/Sources-JSON"),
         .target(name: "SQLite", dependencies: ["Diagnostics", "Pipeline", "CSQLite"]),
         .target(
@@ -96,13 +100,13 @@ let package = Package(
         // What `pipectl run` does, as a library: load, lock, build, check, report, publish.
         .target(
             name: "PipelineRun",
-            dependencies: ["Diagnostics", "Pipeline", "PipelineFile", "Transforms", "SourcesCSV", "SourcesXML", "SourcesJSON", "CoreDataFormat",
-                           "SinksSQLite", "StoreTools", "ReportsXLSX", "Safeguards", "Checksums"]),
+            dependencies: ["Diagnostics", "Pipeline", "PipelineFile", "Transforms", "SourcesCSV", "SourcesXML", "SourcesXLSX", "SourcesJSON",
+                           "CoreDataFormat", "SinksSQLite", "StoreTools", "ReportsXLSX", "Safeguards", "Checksums"]),
         .executableTarget(
             name: "pipectl",
             dependencies: [
-                "Diagnostics", "Pipeline", "PipelineRun", "PipelineFile", "Transforms", "SourcesCSV", "SourcesXML", "SourcesJSON", "CoreDataFormat",
-                "SinksSQLite", "StoreTools", "ReportsXLSX", "Safeguards",
+                "Diagnostics", "Pipeline", "PipelineRun", "PipelineFile", "Transforms", "SourcesCSV", "SourcesXML", "SourcesXLSX", "SourcesJSON",
+                "CoreDataFormat", "SinksSQLite", "StoreTools", "ReportsXLSX", "Safeguards",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "Checksums",
             ]),
@@ -115,11 +119,12 @@ let package = Package(
         .executableTarget(name: "FuzzXML", dependencies: ["FuzzSupport", "Diagnostics", "Pipeline", "SourcesXML"], path: "Fuzz/FuzzXML"),
         .executableTarget(name: "FuzzJSON", dependencies: ["FuzzSupport", "Diagnostics", "Pipeline", "SourcesJSON"], path: "Fuzz/FuzzJSON"),
         .executableTarget(name: "FuzzPlist", dependencies: ["FuzzSupport", "Diagnostics", "Pipeline", "SourcesJSON"], path: "Fuzz/FuzzPlist"),
-        .executableTarget(name: "FuzzXLSX", dependencies: ["FuzzSupport", "Diagnostics", "Pipeline", "SourcesXML",
+        .executableTarget(name: "FuzzXLSX", dependencies: ["FuzzSupport", "Diagnostics", "Pipeline", "SourcesXLSX",
                                                            .product(name: "ZIPFoundation", package: "ZIPFoundation")], path: "Fuzz/FuzzXLSX"),
         .executableTarget(
             name: "FuzzPipeline",
-            dependencies: ["FuzzSupport", "Diagnostics", "Pipeline", "PipelineFile", "Transforms", "SourcesCSV", "SourcesXML", "SourcesJSON"],
+            dependencies: ["FuzzSupport", "Diagnostics", "Pipeline", "PipelineFile", "Transforms", "SourcesCSV", "SourcesXML", "SourcesXLSX",
+                           "SourcesJSON"],
             path: "Fuzz/FuzzPipeline"),
 
         .plugin(
@@ -132,7 +137,7 @@ let package = Package(
         .testTarget(name: "TransformsTests", dependencies: ["Transforms", "Diagnostics", "Pipeline", "PipelineFile"]),
         .testTarget(
             name: "PipelineFileTests",
-            dependencies: ["PipelineFile", "Diagnostics", "Pipeline", "Transforms", "SourcesCSV", "SourcesXML", "SourcesJSON",
+            dependencies: ["PipelineFile", "Diagnostics", "Pipeline", "Transforms", "SourcesCSV", "SourcesXML", "SourcesXLSX", "SourcesJSON",
                            .product(name: "Yams", package: "Yams")],
             resources: [.copy("Fixtures")]),
         .testTarget(name: "SourcesCSVTests", dependencies: ["SourcesCSV", "Diagnostics", "Pipeline"], resources: [.copy("Fixtures")]),
@@ -141,8 +146,8 @@ let package = Package(
             name: "SinksSQLiteTests",
             dependencies: ["SinksSQLite", "CoreDataFormat", "StoreTools", "SQLite", "Diagnostics", "Pipeline", "Safeguards", "SwiftDataModel"]),
         .testTarget(
-            name: "ExtrasTests", dependencies: ["SourcesCSV", "SourcesXML", "SourcesJSON", "ReportsXLSX", "Diagnostics", "Pipeline", "PipelineFile",
-                                                "CXLSXWriter", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            name: "ExtrasTests", dependencies: ["SourcesCSV", "SourcesXML", "SourcesXLSX", "SourcesJSON", "ReportsXLSX", "Diagnostics",
+                                                "Pipeline", "PipelineFile", "CXLSXWriter", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "pipectlTests", dependencies: ["pipectl", "PipelineRun", "SinksSQLite", "SQLite", "CoreDataFormat", "Diagnostics", "Pipeline", "ReportsXLSX", "Safeguards",

@@ -5,6 +5,7 @@ import PipelineFile
 import SourcesCSV
 import SourcesJSON
 import SourcesXML
+import SourcesXLSX
 import Transforms
 
 /// The components a pipeline file may name (the Core Data model reader aside: `model:` paths are

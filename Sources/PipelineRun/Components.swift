@@ -5,6 +5,7 @@ import StoreTools
 import SourcesCSV
 import SourcesJSON
 import SourcesXML
+import SourcesXLSX
 import Transforms
 
 /// Every reader and transform a pipeline file may name, and the model-file reader.

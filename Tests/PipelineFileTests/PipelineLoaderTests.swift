@@ -6,6 +6,7 @@ import Testing
 import SourcesCSV
 import SourcesJSON
 import SourcesXML
+import SourcesXLSX
 import Transforms
 
 // MARK: Components

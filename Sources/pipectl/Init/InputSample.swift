@@ -5,7 +5,7 @@ import FoundationXML
 import Diagnostics
 import Pipeline
 import SourcesCSV
-import SourcesXML
+import SourcesXLSX
 
 /// The first records of an input, as `pipectl init` reads them to draft a pipeline: the format
 /// from the extension, field names, and sample values as text (a property-list date stays a date).
