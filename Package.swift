@@ -78,11 +78,15 @@ let package = Package(
         .target(name: "SourcesXLSX", dependencies: ["Diagnostics", "Pipeline", "SourcesXML", "CLibXML2",
                                                     .product(name: "ZIPFoundation", package: "ZIPFoundation")],
                 path: "Sources/Sources-XLSX"),
-        .target(name: "SourcesJSON", dependencies: ["Diagnostics", "Pipeline", "Safeguards"], path: "Sources/Sources-JSON"),
+        .target(name: "SourcesJSON", dependencies: ["Diagnostics", "Pipeline"], path: "Sources/Sources-JSON"),
+        // Property lists in one place: the budget every plist pipectl decodes passes first (a binary plist's
+        // shared references would expand without bound in Foundation), the plist reader, and the binary
+        // plist writer and decoder of Core Data's metadata.
+        .target(name: "PropertyLists", dependencies: ["Diagnostics", "Pipeline"]),
         .target(name: "SQLite", dependencies: ["Diagnostics", "Pipeline", "CSQLite"]),
         .target(
             name: "CoreDataFormat",
-            dependencies: ["Diagnostics", "Pipeline", "Safeguards", "Checksums"]),
+            dependencies: ["Diagnostics", "Pipeline", "PropertyLists", "Checksums"]),
         // A SwiftData app's model read from its `@Model` classes (swift-syntax), as SwiftData translates them.
         .target(
             name: "SwiftDataModel",
@@ -92,7 +96,9 @@ let package = Package(
             name: "SinksSQLite",
             dependencies: ["Diagnostics", "Pipeline", "SQLite", "CoreDataFormat", "CPrefetch", "Safeguards"],
             path: "Sources/Sinks-SQLite"),
-        .target(name: "StoreTools", dependencies: ["Diagnostics", "Pipeline", "SQLite", "CoreDataFormat", "SinksSQLite", "ReportsXLSX"]),
+        .target(
+            name: "StoreTools",
+            dependencies: ["Diagnostics", "Pipeline", "SQLite", "CoreDataFormat", "PropertyLists", "SinksSQLite", "ReportsXLSX"]),
         .target(
             name: "ReportsXLSX",
             dependencies: ["Diagnostics", "Pipeline", "CXLSXWriter", "Checksums"],
@@ -101,12 +107,12 @@ let package = Package(
         .target(
             name: "PipelineRun",
             dependencies: ["Diagnostics", "Pipeline", "PipelineFile", "Transforms", "SourcesCSV", "SourcesXML", "SourcesXLSX", "SourcesJSON",
-                           "CoreDataFormat", "SinksSQLite", "StoreTools", "ReportsXLSX", "Safeguards", "Checksums"]),
+                           "PropertyLists", "CoreDataFormat", "SinksSQLite", "StoreTools", "ReportsXLSX", "Safeguards", "Checksums"]),
         .executableTarget(
             name: "pipectl",
             dependencies: [
                 "Diagnostics", "Pipeline", "PipelineRun", "PipelineFile", "Transforms", "SourcesCSV", "SourcesXML", "SourcesXLSX", "SourcesJSON",
-                "CoreDataFormat", "SinksSQLite", "StoreTools", "ReportsXLSX", "Safeguards",
+                "PropertyLists", "CoreDataFormat", "SinksSQLite", "StoreTools", "ReportsXLSX", "Safeguards",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "Checksums",
             ]),
@@ -118,13 +124,13 @@ let package = Package(
         .executableTarget(name: "FuzzCSV", dependencies: ["FuzzSupport", "Diagnostics", "Pipeline", "SourcesCSV"], path: "Fuzz/FuzzCSV"),
         .executableTarget(name: "FuzzXML", dependencies: ["FuzzSupport", "Diagnostics", "Pipeline", "SourcesXML"], path: "Fuzz/FuzzXML"),
         .executableTarget(name: "FuzzJSON", dependencies: ["FuzzSupport", "Diagnostics", "Pipeline", "SourcesJSON"], path: "Fuzz/FuzzJSON"),
-        .executableTarget(name: "FuzzPlist", dependencies: ["FuzzSupport", "Diagnostics", "Pipeline", "SourcesJSON"], path: "Fuzz/FuzzPlist"),
+        .executableTarget(name: "FuzzPlist", dependencies: ["FuzzSupport", "Diagnostics", "Pipeline", "PropertyLists"], path: "Fuzz/FuzzPlist"),
         .executableTarget(name: "FuzzXLSX", dependencies: ["FuzzSupport", "Diagnostics", "Pipeline", "SourcesXLSX",
                                                            .product(name: "ZIPFoundation", package: "ZIPFoundation")], path: "Fuzz/FuzzXLSX"),
         .executableTarget(
             name: "FuzzPipeline",
             dependencies: ["FuzzSupport", "Diagnostics", "Pipeline", "PipelineFile", "Transforms", "SourcesCSV", "SourcesXML", "SourcesXLSX",
-                           "SourcesJSON"],
+                           "SourcesJSON", "PropertyLists"],
             path: "Fuzz/FuzzPipeline"),
 
         .plugin(
@@ -138,15 +144,16 @@ let package = Package(
         .testTarget(
             name: "PipelineFileTests",
             dependencies: ["PipelineFile", "Diagnostics", "Pipeline", "Transforms", "SourcesCSV", "SourcesXML", "SourcesXLSX", "SourcesJSON",
-                           .product(name: "Yams", package: "Yams")],
+                           "PropertyLists", .product(name: "Yams", package: "Yams")],
             resources: [.copy("Fixtures")]),
         .testTarget(name: "SourcesCSVTests", dependencies: ["SourcesCSV", "Diagnostics", "Pipeline"], resources: [.copy("Fixtures")]),
         // The sink, the Core Data format and the store tools share the Core Data cases and one test target.
         .testTarget(
             name: "SinksSQLiteTests",
-            dependencies: ["SinksSQLite", "CoreDataFormat", "StoreTools", "SQLite", "Diagnostics", "Pipeline", "Safeguards", "SwiftDataModel"]),
+            dependencies: ["SinksSQLite", "CoreDataFormat", "PropertyLists", "StoreTools", "SQLite", "Diagnostics", "Pipeline", "Safeguards",
+                           "SwiftDataModel"]),
         .testTarget(
-            name: "ExtrasTests", dependencies: ["SourcesCSV", "SourcesXML", "SourcesXLSX", "SourcesJSON", "ReportsXLSX", "Diagnostics",
+            name: "ExtrasTests", dependencies: ["SourcesCSV", "SourcesXML", "SourcesXLSX", "SourcesJSON", "PropertyLists", "ReportsXLSX", "Diagnostics",
                                                 "Pipeline", "PipelineFile", "CXLSXWriter", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             exclude: ["Fixtures"]),
         .testTarget(

@@ -4,6 +4,7 @@ import CoreDataFormat
 import StoreTools
 import SourcesCSV
 import SourcesJSON
+import PropertyLists
 import SourcesXML
 import SourcesXLSX
 import Transforms

@@ -5,6 +5,7 @@ import Testing
 @testable import Pipeline
 import SourcesCSV
 import SourcesJSON
+import PropertyLists
 import SourcesXML
 import SourcesXLSX
 import Transforms

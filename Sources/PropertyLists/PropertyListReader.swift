@@ -1,7 +1,6 @@
 import Foundation
 import Diagnostics
 import Pipeline
-import Safeguards
 
 /// Reads the records of an XML or binary property list, parsed by Foundation.
 ///
