@@ -9,8 +9,10 @@
 // - Dependencies point one way (docs/architecture.md has the picture): pipectl -> the loader
 //   (PipelineFile), readers (Sources*), Transforms, the sink (SinksSQLite), StoreTools, reports ->
 //   SQLite, CoreDataFormat -> Pipeline, Safeguards -> Diagnostics -> Foundation. Pipeline imports no
-//   C library and no Yams; each C library is imported by one module only (CSQLite by SQLite,
-//   CLibXML2 by SourcesXML, ...).
+//   C library and no Yams; each C library is imported by one module only (CSQLite by SQLite, ...),
+//   except CLibXML2, by SourcesXML and SourcesXLSX: a workbook's sheets and shared strings are XML
+//   too, parsed with the same libxml2 settings and worded by SourcesXML's error trap, so that they
+//   are refused for the same reasons and in the same words as an XML file.
 import PackageDescription
 
 let package = Package(
@@ -70,15 +72,21 @@ let package = Package(
             name: "PipelineFile",
             dependencies: ["Diagnostics", "Pipeline", .product(name: "Yams", package: "Yams")]),
         .target(name: "SourcesCSV", dependencies: ["Diagnostics", "Pipeline", "CCSV"], path: "Sources/Sources-CSV"),
-        // XML, and .xlsx workbooks (XML parts in a zip archive: ZIPFoundation, see XLSXWorkbook).
-        .target(name: "SourcesXML", dependencies: ["Diagnostics", "Pipeline", "Safeguards", "CLibXML2",
-                                                   .product(name: "ZIPFoundation", package: "ZIPFoundation")],
-                path: "Sources/Sources-XML"),
-        .target(name: "SourcesJSON", dependencies: ["Diagnostics", "Pipeline", "Safeguards"], path: "Sources/Sources-JSON"),
+        .target(name: "SourcesXML", dependencies: ["Diagnostics", "Pipeline", "Safeguards", "CLibXML2"], path: "Sources/Sources-XML"),
+        // .xlsx workbooks: XML parts in a zip archive (ZIPFoundation, see XLSXWorkbook), parsed with libxml2
+        // and worded with SourcesXML's error trap (`package`, not public API).
+        .target(name: "SourcesXLSX", dependencies: ["Diagnostics", "Pipeline", "SourcesXML", "CLibXML2",
+                                                    .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+                path: "Sources/Sources-XLSX"),
+        .target(name: "SourcesJSON", dependencies: ["Diagnostics", "Pipeline"], path: "Sources/Sources-JSON"),
+        // Property lists in one place: the budget every plist pipectl decodes passes first (a binary plist's
+        // shared references would expand without bound in Foundation), the plist reader, and the binary
+        // plist writer and decoder of Core Data's metadata.
+        .target(name: "PropertyLists", dependencies: ["Diagnostics", "Pipeline"]),
         .target(name: "SQLite", dependencies: ["Diagnostics", "Pipeline", "CSQLite"]),
         .target(
             name: "CoreDataFormat",
-            dependencies: ["Diagnostics", "Pipeline", "Safeguards", "Checksums"]),
+            dependencies: ["Diagnostics", "Pipeline", "PropertyLists", "Checksums"]),
         // A SwiftData app's model read from its `@Model` classes (swift-syntax), as SwiftData translates them.
         .target(
             name: "SwiftDataModel",
@@ -88,7 +96,9 @@ let package = Package(
             name: "SinksSQLite",
             dependencies: ["Diagnostics", "Pipeline", "SQLite", "CoreDataFormat", "CPrefetch", "Safeguards"],
             path: "Sources/Sinks-SQLite"),
-        .target(name: "StoreTools", dependencies: ["Diagnostics", "Pipeline", "SQLite", "CoreDataFormat", "SinksSQLite", "ReportsXLSX"]),
+        .target(
+            name: "StoreTools",
+            dependencies: ["Diagnostics", "Pipeline", "SQLite", "CoreDataFormat", "PropertyLists", "SinksSQLite", "ReportsXLSX"]),
         .target(
             name: "ReportsXLSX",
             dependencies: ["Diagnostics", "Pipeline", "CXLSXWriter", "Checksums"],
@@ -96,13 +106,13 @@ let package = Package(
         // What `pipectl run` does, as a library: load, lock, build, check, report, publish.
         .target(
             name: "PipelineRun",
-            dependencies: ["Diagnostics", "Pipeline", "PipelineFile", "Transforms", "SourcesCSV", "SourcesXML", "SourcesJSON", "CoreDataFormat",
-                           "SinksSQLite", "StoreTools", "ReportsXLSX", "Safeguards", "Checksums"]),
+            dependencies: ["Diagnostics", "Pipeline", "PipelineFile", "Transforms", "SourcesCSV", "SourcesXML", "SourcesXLSX", "SourcesJSON",
+                           "PropertyLists", "CoreDataFormat", "SinksSQLite", "StoreTools", "ReportsXLSX", "Safeguards", "Checksums"]),
         .executableTarget(
             name: "pipectl",
             dependencies: [
-                "Diagnostics", "Pipeline", "PipelineRun", "PipelineFile", "Transforms", "SourcesCSV", "SourcesXML", "SourcesJSON", "CoreDataFormat",
-                "SinksSQLite", "StoreTools", "ReportsXLSX", "Safeguards",
+                "Diagnostics", "Pipeline", "PipelineRun", "PipelineFile", "Transforms", "SourcesCSV", "SourcesXML", "SourcesXLSX", "SourcesJSON",
+                "PropertyLists", "CoreDataFormat", "SinksSQLite", "StoreTools", "ReportsXLSX", "Safeguards",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "Checksums",
             ]),
@@ -114,12 +124,13 @@ let package = Package(
         .executableTarget(name: "FuzzCSV", dependencies: ["FuzzSupport", "Diagnostics", "Pipeline", "SourcesCSV"], path: "Fuzz/FuzzCSV"),
         .executableTarget(name: "FuzzXML", dependencies: ["FuzzSupport", "Diagnostics", "Pipeline", "SourcesXML"], path: "Fuzz/FuzzXML"),
         .executableTarget(name: "FuzzJSON", dependencies: ["FuzzSupport", "Diagnostics", "Pipeline", "SourcesJSON"], path: "Fuzz/FuzzJSON"),
-        .executableTarget(name: "FuzzPlist", dependencies: ["FuzzSupport", "Diagnostics", "Pipeline", "SourcesJSON"], path: "Fuzz/FuzzPlist"),
-        .executableTarget(name: "FuzzXLSX", dependencies: ["FuzzSupport", "Diagnostics", "Pipeline", "SourcesXML",
+        .executableTarget(name: "FuzzPlist", dependencies: ["FuzzSupport", "Diagnostics", "Pipeline", "PropertyLists"], path: "Fuzz/FuzzPlist"),
+        .executableTarget(name: "FuzzXLSX", dependencies: ["FuzzSupport", "Diagnostics", "Pipeline", "SourcesXLSX",
                                                            .product(name: "ZIPFoundation", package: "ZIPFoundation")], path: "Fuzz/FuzzXLSX"),
         .executableTarget(
             name: "FuzzPipeline",
-            dependencies: ["FuzzSupport", "Diagnostics", "Pipeline", "PipelineFile", "Transforms", "SourcesCSV", "SourcesXML", "SourcesJSON"],
+            dependencies: ["FuzzSupport", "Diagnostics", "Pipeline", "PipelineFile", "Transforms", "SourcesCSV", "SourcesXML", "SourcesXLSX",
+                           "SourcesJSON", "PropertyLists"],
             path: "Fuzz/FuzzPipeline"),
 
         .plugin(
@@ -132,17 +143,18 @@ let package = Package(
         .testTarget(name: "TransformsTests", dependencies: ["Transforms", "Diagnostics", "Pipeline", "PipelineFile"]),
         .testTarget(
             name: "PipelineFileTests",
-            dependencies: ["PipelineFile", "Diagnostics", "Pipeline", "Transforms", "SourcesCSV", "SourcesXML", "SourcesJSON",
-                           .product(name: "Yams", package: "Yams")],
+            dependencies: ["PipelineFile", "Diagnostics", "Pipeline", "Transforms", "SourcesCSV", "SourcesXML", "SourcesXLSX", "SourcesJSON",
+                           "PropertyLists", .product(name: "Yams", package: "Yams")],
             resources: [.copy("Fixtures")]),
         .testTarget(name: "SourcesCSVTests", dependencies: ["SourcesCSV", "Diagnostics", "Pipeline"], resources: [.copy("Fixtures")]),
         // The sink, the Core Data format and the store tools share the Core Data cases and one test target.
         .testTarget(
             name: "SinksSQLiteTests",
-            dependencies: ["SinksSQLite", "CoreDataFormat", "StoreTools", "SQLite", "Diagnostics", "Pipeline", "Safeguards", "SwiftDataModel"]),
+            dependencies: ["SinksSQLite", "CoreDataFormat", "PropertyLists", "StoreTools", "SQLite", "Diagnostics", "Pipeline", "Safeguards",
+                           "SwiftDataModel"]),
         .testTarget(
-            name: "ExtrasTests", dependencies: ["SourcesCSV", "SourcesXML", "SourcesJSON", "ReportsXLSX", "Diagnostics", "Pipeline", "PipelineFile",
-                                                "CXLSXWriter", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            name: "ExtrasTests", dependencies: ["SourcesCSV", "SourcesXML", "SourcesXLSX", "SourcesJSON", "PropertyLists", "ReportsXLSX", "Diagnostics",
+                                                "Pipeline", "PipelineFile", "CXLSXWriter", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "pipectlTests", dependencies: ["pipectl", "PipelineRun", "SinksSQLite", "SQLite", "CoreDataFormat", "Diagnostics", "Pipeline", "ReportsXLSX", "Safeguards",

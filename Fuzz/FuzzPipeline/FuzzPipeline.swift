@@ -4,7 +4,9 @@ import Pipeline
 import PipelineFile
 import SourcesCSV
 import SourcesJSON
+import PropertyLists
 import SourcesXML
+import SourcesXLSX
 import Transforms
 
 /// The components a pipeline file may name (the Core Data model reader aside: `model:` paths are

@@ -1,6 +1,6 @@
 import FuzzSupport
 import Pipeline
-import SourcesJSON
+import PropertyLists
 
 /// libFuzzer's entry point: the property-list reader (XML and binary), array or dictionary root.
 @_cdecl("LLVMFuzzerTestOneInput")

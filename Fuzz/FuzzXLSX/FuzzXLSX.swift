@@ -1,7 +1,7 @@
 import Foundation
 import FuzzSupport
 import Pipeline
-import SourcesXML
+import SourcesXLSX
 import ZIPFoundation
 
 /// libFuzzer's entry point: the xlsx reader. An input that starts as a zip archive does (`PK`) is

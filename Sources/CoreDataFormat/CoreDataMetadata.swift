@@ -2,6 +2,7 @@ import Diagnostics
 import Checksums
 import Foundation
 import Pipeline
+import PropertyLists
 
 /// The store metadata Core Data keeps in Z_METADATA: a binary property list (`Z_PLIST`) and the
 /// store UUID (`Z_UUID`).

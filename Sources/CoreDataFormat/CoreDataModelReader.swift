@@ -1,7 +1,7 @@
 import Foundation
 import Diagnostics
 import Pipeline
-import Safeguards
+import PropertyLists
 #if canImport(FoundationXML)
 import FoundationXML
 #endif

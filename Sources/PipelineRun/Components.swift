@@ -4,7 +4,9 @@ import CoreDataFormat
 import StoreTools
 import SourcesCSV
 import SourcesJSON
+import PropertyLists
 import SourcesXML
+import SourcesXLSX
 import Transforms
 
 /// Every reader and transform a pipeline file may name, and the model-file reader.

@@ -1,6 +1,6 @@
 import Diagnostics
 
-/// The codes of the safeguards around a run: the store file, its lock, temporary files, property list budgets. docs/architecture.md ("Errors") lists every code with its exit kind.
+/// The codes of the safeguards around a run: the store file, its lock, temporary files. docs/architecture.md ("Errors") lists every code with its exit kind.
 extension PipelineError.Code {
     /// The store path names a folder, not a file.
     public static let storePathIsAFolder = Self("store.path-is-a-folder")
@@ -33,7 +33,4 @@ extension PipelineError.Code {
     public static let tempIOFailed = Self("temp.io-failed")
     /// A temporary file holds less than was written to it.
     public static let tempCutShort = Self("temp.cut-short")
-
-    /// A binary property list would decode into more objects or deeper nesting than pipectl allows, or is damaged.
-    public static let plistOverBudget = Self("plist.over-budget")
 }

@@ -30,23 +30,4 @@ enum InputNames {
         }
         return keys
     }
-
-    /// The dictionary keys of a property list (XML or binary).
-    static func plistKeys(_ input: Input) -> [String] {
-        guard let data = try? Data(contentsOf: input.url), data.count <= 16 * scanned,
-              let root = try? PropertyListSerialization.propertyList(from: data, format: nil) else { return [] }
-        var keys: [String] = [], seen = Set<String>()
-        func visit(_ value: Any) {
-            if let dictionary = value as? [String: Any] {
-                for (key, inner) in dictionary.sorted(by: { $0.key < $1.key }) {
-                    if seen.insert(key).inserted { keys.append(key) }
-                    visit(inner)
-                }
-            } else if let array = value as? [Any] {
-                for inner in array.prefix(1000) { visit(inner) }
-            }
-        }
-        visit(root)
-        return keys
-    }
 }

@@ -1,6 +1,6 @@
 import Diagnostics
 
-/// The codes of the JSON, JSON Lines and property list readers. docs/architecture.md ("Errors") lists every code with its exit kind.
+/// The codes of the JSON and JSON Lines readers. docs/architecture.md ("Errors") lists every code with its exit kind.
 extension PipelineError.Code {
     /// A field name or `records` path has an empty part between dots.
     public static let jsonInvalidFieldPath = Self("json.invalid-field-path")
@@ -32,11 +32,4 @@ extension PipelineError.Code {
     public static let jsonRecordsNotFound = Self("json.records-not-found")
     /// More follows the JSON value.
     public static let jsonTrailingData = Self("json.trailing-data")
-
-    /// The file is not a property list.
-    public static let plistMalformed = Self("plist.malformed")
-    /// The root is a dictionary and no `key_field` takes its keys.
-    public static let plistNeedsKeyField = Self("plist.needs-key-field")
-    /// The root is neither an array nor a dictionary of records.
-    public static let plistNoRecords = Self("plist.no-records")
 }

@@ -1,29 +1,31 @@
 import Foundation
 import Diagnostics
 import Pipeline
-internal import CLibXML2
+// `package`: the xlsx reader (SourcesXLSX) words libxml2's errors with this trap too.
+package import CLibXML2
 
 /// Catches what libxml2 reports about one file (instead of letting it print to standard error)
 /// and turns the first error into the `PipelineError` users see.
 ///
-/// The reader hands libxml2 a pointer to its trap as the structured error handler's context.
-struct XMLErrorTrap {
+/// The reader hands libxml2 a pointer to its trap as the structured error handler's context; the
+/// xlsx reader's parsers keep one each.
+package struct XMLErrorTrap {
     /// The file as shown in messages.
     let displayPath: String
     /// The path given to libxml2 as the document's URL, which its errors name.
     let path: String
     /// The first error, if libxml2 reported one.
-    var error: PipelineError?
+    package var error: PipelineError?
     /// That error's libxml2 code.
     var code: Int32 = 0
 
-    init(displayPath: String, path: String) {
+    package init(displayPath: String, path: String) {
         self.displayPath = displayPath
         self.path = path
     }
 
     /// Keeps the first error (warnings, such as a DTD not loaded, are no reason to stop).
-    mutating func capture(_ error: xmlError) {
+    package mutating func capture(_ error: xmlError) {
         guard self.error == nil, error.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
         code = Int32(error.code)
         // Inside an entity's text libxml2 counts lines from the entity's start: those are no help.
@@ -97,7 +99,7 @@ struct XMLErrorTrap {
 
 extension XMLErrorTrap {
     /// Whether the error is an entity's: one not declared, external, or expanding into others.
-    var isEntityError: Bool {
+    package var isEntityError: Bool {
         [XML_ERR_UNDECLARED_ENTITY, XML_ERR_ENTITY_IS_EXTERNAL, XML_ERR_ENTITY_LOOP].contains { Int32($0.rawValue) == code }
     }
 }

@@ -32,7 +32,8 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
     static let maxTextBytes = 10_000_000
 
     private let file: Int32
-    private let reader: xmlTextReaderPtr
+    /// libxml2's reader (`XMLLayout` walks its nodes too).
+    let reader: xmlTextReaderPtr
     private let tree: FieldTree
     /// The record option's steps as the reader's own names.
     private let steps: [FieldTree.Name]
@@ -393,7 +394,7 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
 
     /// Moves to the next node: nil at the end of the document; throws what libxml2 reported.
     @inline(__always)
-    private func read() throws -> xmlNodePtr? {
+    func read() throws -> xmlNodePtr? {
         feed.pointee.limit = feed.pointee.delivered + XMLReader.maxReadAhead
         let status = xmlTextReaderRead(reader)
         if feed.pointee.ranAhead { throw readAheadError() }
@@ -493,7 +494,7 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
         return max(line, Int(xmlTextReaderGetParserLineNumber(reader)))
     }
 
-    private func entityError(_ node: xmlNodePtr) -> PipelineError {
+    func entityError(_ node: xmlNodePtr) -> PipelineError {
          XMLReader.entityError(named: node.pointee.name.map { String(cString: $0) } ?? "", at: location(of: node))
     }
 
@@ -539,7 +540,7 @@ private func feedXML(_ context: UnsafeMutableRawPointer?, _ buffer: UnsafeMutabl
 }
 
 /// `xmlTextReaderNodeType`'s answers (`xmlReaderTypes`) as plain constants to switch on.
-private enum ReaderNode {
+enum ReaderNode {
     static let element = Int32(XML_READER_TYPE_ELEMENT.rawValue)
     static let text = Int32(XML_READER_TYPE_TEXT.rawValue)
     static let cdata = Int32(XML_READER_TYPE_CDATA.rawValue)

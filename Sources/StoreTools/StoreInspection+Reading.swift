@@ -3,6 +3,7 @@ import Diagnostics
 import Pipeline
 import SinksSQLite
 import CoreDataFormat
+import PropertyLists
 import SQLite
 
 extension StoreInspection {

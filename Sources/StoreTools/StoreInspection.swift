@@ -3,6 +3,7 @@ import Diagnostics
 import Pipeline
 import SinksSQLite
 import CoreDataFormat
+import PropertyLists
 import SQLite
 
 /// What a SQLite file holds, as `pipectl inspect` reports it: its layout, SQLite settings,

@@ -2,6 +2,7 @@ import Foundation
 import Pipeline
 import SinksSQLite
 import CoreDataFormat
+import PropertyLists
 import StoreTools
 
 /// `pipectl inspect --json`: the facts of the text output as one JSON object with sorted keys,

@@ -2,6 +2,7 @@ import Foundation
 import Pipeline
 import SinksSQLite
 import CoreDataFormat
+import PropertyLists
 import StoreTools
 
 /// `pipectl inspect`'s text output: one section per topic, values as the user would write them

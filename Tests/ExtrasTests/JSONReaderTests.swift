@@ -3,6 +3,7 @@ import Diagnostics
 import Pipeline
 import Testing
 @testable import SourcesJSON
+import PropertyLists
 
 @Suite("JSON reader")
 struct JSONReaderTests {

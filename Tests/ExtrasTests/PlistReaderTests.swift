@@ -2,7 +2,7 @@ import Foundation
 import Diagnostics
 import Pipeline
 import Testing
-@testable import SourcesJSON
+@testable import PropertyLists
 
 @Suite("Property-list reader")
 struct PlistReaderTests {
@@ -102,6 +102,31 @@ struct PlistReaderTests {
     @Test func rootThatIsNotACollection() throws {
         expectError(failure(try write("Milk", .xml)), .plistNoRecords, at: "data/grocery.plist")
         expectError(failure(try write(42, .binary)), .plistNoRecords, at: "data/grocery.plist")
+    }
+
+    /// The keys a missing field's suggestion is picked from are read within the budget too: a
+    /// reference bomb gives none, at once, instead of expanding in Foundation.
+    @Test func suggestedKeysStayWithinTheBudget() throws {
+        let fine = try write([["name": "Milk", "unit": ["symbol": "l"]]], .binary)
+        #expect(PropertyListReaderKind.keys(in: fine) == ["name", "unit", "symbol"])
+        #expect(PropertyListReaderKind.keys(in: try JSONTest.file("bomb.plist", Self.nestedReferences())) == [])
+    }
+
+    /// 592 bytes: 26 levels of arrays of 16 references to the next level, 16^26 objects once decoded.
+    static func nestedReferences() -> [UInt8] {
+        var bytes = Array("bplist00".utf8)
+        var offsets: [Int] = []
+        for level in 0..<26 {
+            offsets.append(bytes.count)
+            bytes += [0xAF, 0x10, 16] + [UInt8](repeating: UInt8(level + 1), count: 16)
+        }
+        offsets.append(bytes.count)
+        bytes += [0x53] + Array("lol".utf8)
+        let table = bytes.count
+        for offset in offsets { bytes += [UInt8(offset >> 8), UInt8(offset & 0xFF)] }
+        bytes += [0, 0, 0, 0, 0, 0, 2, 1]
+        for value in [UInt64(offsets.count), 0, UInt64(table)] { withUnsafeBytes(of: value.bigEndian) { bytes += $0 } }
+        return bytes
     }
 
     @Test func corruptAndEmptyFiles() throws {

@@ -4,6 +4,7 @@ import Pipeline
 import PipelineFile
 import SourcesCSV
 import SourcesJSON
+import PropertyLists
 import SourcesXML
 import XCTest
 

@@ -1,7 +1,7 @@
 import Foundation
 import Diagnostics
 import Pipeline
-@testable import SourcesXML
+@testable import SourcesXLSX
 import Testing
 import ZIPFoundation
 import CXLSXWriter

@@ -5,7 +5,9 @@ import Testing
 @testable import Pipeline
 import SourcesCSV
 import SourcesJSON
+import PropertyLists
 import SourcesXML
+import SourcesXLSX
 import Transforms
 
 // MARK: Components

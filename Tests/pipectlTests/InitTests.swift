@@ -201,4 +201,74 @@ import Testing
         let again = try ws.run("init", "--model", "pipelines/model/Grocery.xcdatamodeld", "items.csv", "-o", "items.yaml")
         #expect(again.status == 74 && again.stderr.contains("the file exists"), "\(again.stderr)")
     }
+
+    // MARK: Inputs init samples are read by pipectl's own readers, under their limits
+
+    /// `init` on one input, guarded as the bad-input corpus runs (a bomb fails the test, not the
+    /// machine); the draft is `<input's name>.yaml`.
+    static func draft(_ ws: Workspace, _ input: String) throws -> (result: Pipectl.Result, seconds: Double) {
+        let started = Date()
+        let output = URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent + ".yaml"
+        let result = try Pipectl.runGuarded(["init", "--model", "pipelines/model/Grocery.xcdatamodeld", input, "-o", output], in: ws.root)
+        return (result, Date().timeIntervalSince(started))
+    }
+
+    @Test("a binary property list whose references would expand without bound: init refuses it at once with the budget's error, as run does")
+    func plistReferenceBomb() throws {
+        let ws = try Workspace()
+        // 592 bytes: 26 levels of arrays of 16 references to the next, 16^26 objects once decoded.
+        try FileManager.default.copyItem(at: BadInput.folder.appendingPathComponent("plist-nested-references.plist"),
+                                         to: ws.root.appendingPathComponent("bomb.plist"))
+        let (made, seconds) = try Self.draft(ws, "bomb.plist")
+        #expect(made.status == 66, "\(made.stderr)")
+        #expect(made.stderr.hasPrefix("bomb.plist: error: plist: the binary property list decodes into more than 10,000,000 objects"),
+                "\(made.stderr)")
+        #expect(seconds < 10, "took \(seconds) s")
+        #expect(!ws.exists("bomb.yaml"))
+    }
+
+    @Test("JSON nested too deep, or a string too long for the reader: init refuses it with the reader's error at its place")
+    func jsonPastTheReadersLimits() throws {
+        let ws = try Workspace()
+        try ws.write(String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000), to: "deep.json")
+        let (deep, _) = try Self.draft(ws, "deep.json")
+        #expect(deep.status == 66, "\(deep.stderr)")
+        #expect(deep.stderr.hasPrefix("deep.json:1:513: error: json: an array nested deeper than 512 levels"), "\(deep.stderr)")
+        try ws.write(#"[{"name": ""# + String(repeating: "a", count: 9 << 20) + #""}]"#, to: "long.json")
+        let (long, _) = try Self.draft(ws, "long.json")
+        #expect(long.status == 66, "\(long.stderr)")
+        #expect(long.stderr.hasPrefix("long.json:1:11: error: json: a string longer than 8 MB starts here"), "\(long.stderr)")
+        #expect(!ws.exists("deep.yaml") && !ws.exists("long.yaml"))
+    }
+
+    @Test("an XML input's external entity is refused, and the file it names never read; an external DTD is never loaded")
+    func xmlEntitiesAndDTDs() throws {
+        let ws = try Workspace()
+        try ws.write("TOP-SECRET\n", to: "secret.txt")
+        try ws.write("""
+            <?xml version="1.0"?>
+            <!DOCTYPE items [<!ENTITY secret SYSTEM "secret.txt">]>
+            <items>
+              <item><name>&secret;</name><quantity>1</quantity></item>
+            </items>
+            """, to: "entity.xml")
+        let watch = try AccessWatch(ws.root.appendingPathComponent("secret.txt"))
+        let (refused, _) = try Self.draft(ws, "entity.xml")
+        #expect(refused.status == 66, "\(refused.stderr)")
+        #expect(refused.stderr.hasPrefix("entity.xml:4: error: xml: the file uses the entity '&secret;'; pipectl does not expand entities"),
+                "\(refused.stderr)")
+        #expect(!ws.exists("entity.yaml"))
+        try ws.write("""
+            <?xml version="1.0"?>
+            <!DOCTYPE items SYSTEM "secret.txt">
+            <items>
+              <item><name>Milk</name><quantity>1</quantity></item>
+            </items>
+            """, to: "dtd.xml")
+        let (drafted, _) = try Self.draft(ws, "dtd.xml")
+        #expect(drafted.status == 0, "\(drafted.stderr)")
+        let yaml = try String(decoding: ws.bytes("dtd.yaml"), as: UTF8.self)
+        #expect(yaml.contains("read: { xml: dtd.xml, record: items/item }") && !yaml.contains("TOP-SECRET"), "\(yaml)")
+        #expect(!watch.wasRead(), "secret.txt was read")
+    }
 }

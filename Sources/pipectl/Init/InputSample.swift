@@ -1,14 +1,16 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import Diagnostics
 import Pipeline
+import PropertyLists
 import SourcesCSV
+import SourcesJSON
+import SourcesXLSX
 import SourcesXML
 
 /// The first records of an input, as `pipectl init` reads them to draft a pipeline: the format
 /// from the extension, field names, and sample values as text (a property-list date stays a date).
+/// Every format is read by pipectl's own reader, so what `run` would refuse (an entity, nesting too
+/// deep, a property list that would decode without bound) `init` refuses too, in the same words.
 struct InputSample {
     enum Format: String {
         case csv, xml, json, jsonl, plist, xlsx
@@ -63,13 +65,20 @@ struct InputSample {
         return [sample]
     }
 
-    private mutating func add(records reader: any RecordReader) throws {
+    /// `numbersAsText`: numbers as the text a JSON reader gives them, so that a property list's are
+    /// guessed alike (a date attribute fed numbers is told to need a format).
+    private mutating func add(records reader: any RecordReader, numbersAsText: Bool = false) throws {
         for name in reader.fieldNames where values[name] == nil { fields.append(name); values[name] = [] }
         var count = 0
         while count < Self.sampled {
             do {
                 guard let record = try reader.next() else { break }
-                for (name, value) in zip(reader.fieldNames, record.values) { add(name, value) }
+                for (name, value) in zip(reader.fieldNames, record.values) {
+                    switch value {
+                    case .integer where numbersAsText, .double where numbersAsText: add(name, .text(value.displayText))
+                    default: add(name, value)
+                    }
+                }
                 count += 1
             } catch is Rejection {
                 continue
@@ -154,43 +163,40 @@ struct InputSample {
 
     /// The repeated element under the root is the record; its attributes and child elements the fields.
     private mutating func readXML() throws {
-        let data = try Self.contents(url)
-        let collector = XMLSampleCollector()
-        let parser = XMLParser(data: data)
-        parser.delegate = collector
-        parser.shouldResolveExternalEntities = false
-        _ = parser.parse()
-        guard let root = collector.root, let record = collector.recordName else {
+        try Self.checkSize(url)
+        let input = Input(url: url, displayPath: path)
+        guard let layout = try XMLLayout.find(in: input, limit: Self.sampled) else {
             throw PipelineError(.invalidInput, code: .initNoRecords, at: Location(file: path), stage: "init",
                                 "no repeated element under the root to take as the record")
         }
-        recordPath = "\(root)/\(record)"
-        for (name, value) in collector.pairs { add(name, .text(value)) }
+        recordPath = layout.record
+        try add(records: XMLReader(input: input, options: XMLReader.Options(record: layout.record, fields: layout.fields)))
     }
 
-    /// JSON, JSON Lines, property lists: an array of objects, or an object with one array of them.
+    /// JSON, JSON Lines, property lists: an array of objects, or (JSON) an object with one array of them.
+    /// Nested objects give dotted names (`location.home`), as the readers read them.
     private mutating func readTree() throws {
-        let data = try Self.contents(url)
-        var records: [Any] = []
+        try Self.checkSize(url)
+        let input = Input(url: url, displayPath: path)
         switch format {
-        case .jsonl:
-            for line in data.split(separator: UInt8(ascii: "\n")).prefix(Self.sampled) {
-                if let object = try? JSONSerialization.jsonObject(with: Data(line)) { records.append(object) }
+        case .plist:
+            guard let names = try PropertyListReader.fields(of: input, limit: Self.sampled) else {
+                throw PipelineError(.invalidInput, code: .initNoRecords, at: Location(file: path), stage: "init",
+                                    "no records found to take fields from: init reads a property list whose root is an array "
+                                        + "of dictionaries (a dictionary of dictionaries needs key_field:, which init does not guess)")
             }
+            try add(records: PropertyListReader(input: input, fields: names), numbersAsText: true)
         default:
-            let root = format == .plist ? try PropertyListSerialization.propertyList(from: data, format: nil)
-                : try JSONSerialization.jsonObject(with: data)
-            if let array = root as? [Any] {
-                records = array
-            } else if let object = root as? [String: Any],
-                      let (key, array) = object.sorted(by: { $0.key < $1.key }).first(where: { $0.value is [Any] }) {
-                records = array as? [Any] ?? []
-                recordPath = key
-            }
-        }
-        for record in records.prefix(Self.sampled) {
-            guard let object = record as? [String: Any] else { continue }
-            flatten(object, prefix: "")
+            let layout = format == .jsonl ? try JSONLayout.jsonLines(input, limit: Self.sampled)
+                : try JSONLayout.json(input, limit: Self.sampled)
+            guard let layout else { break }
+            recordPath = layout.records
+            // Every key is told (a key no field name spells among those matching nothing); the
+            // reader reads those it can.
+            for name in layout.fields where values[name] == nil { fields.append(name); values[name] = [] }
+            let reader: any RecordReader = format == .jsonl ? try JSONLinesReader(input: input, fields: layout.readableFields)
+                : try JSONReader(input: input, fields: layout.readableFields, records: layout.records)
+            try add(records: reader)
         }
         guard !fields.isEmpty else {
             throw PipelineError(.invalidInput, code: .initNoRecords, at: Location(file: path), stage: "init",
@@ -198,67 +204,12 @@ struct InputSample {
         }
     }
 
-    /// Nested objects as dotted names (`location.home`), as the readers read them.
-    private mutating func flatten(_ object: [String: Any], prefix: String) {
-        for key in object.keys.sorted() {
-            let name = prefix + key
-            switch object[key] {
-            case let inner as [String: Any]: flatten(inner, prefix: name + ".")
-            case let date as Date: add(name, .date(date.timeIntervalSinceReferenceDate))
-            case let flag as Bool where !(object[key] is Int): add(name, .bool(flag))
-            case let number as NSNumber: add(name, .text(number.stringValue))
-            case let text as String: add(name, .text(text))
-            case is [Any]: add(name, .list([]))
-            default: add(name, .null)
-            }
-        }
-    }
-
-    static func contents(_ url: URL) throws -> Data {
+    /// Refuses an input larger than `init` samples: a draft needs only an export's start.
+    static func checkSize(_ url: URL) throws {
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
         guard size <= largest else {
             throw PipelineError(.invalidInput, code: .initInputTooLarge, at: Location(file: url.path), stage: "init",
                                 "the file is larger than \(largest >> 20) MB: draft the pipeline from a smaller export of it")
         }
-        do { return try Data(contentsOf: url) } catch {
-            throw PipelineError(.io, code: .inputCannotRead, at: Location(file: url.path), stage: "init",
-                                "cannot read the file: \(error.localizedDescription)")
-        }
-    }
-}
-
-/// The record element (the first repeated child of the root) and its attribute and child values.
-private final class XMLSampleCollector: NSObject, XMLParserDelegate {
-    var root: String?
-    var recordName: String?
-    var pairs: [(String, String)] = []
-    private var depth = 0
-    private var records = 0
-    private var childText = ""
-    private var childName: String?
-
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
-        depth += 1
-        if depth == 1 { root = name; return }
-        if depth == 2 {
-            if recordName == nil { recordName = name }
-            guard name == recordName else { return }
-            records += 1
-            if records > InputSample.sampled { parser.abortParsing(); return }
-            for key in attributes.keys.sorted() { pairs.append((key, attributes[key] ?? "")) }
-        } else if depth == 3 {
-            childName = name
-            childText = ""
-        }
-    }
-
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-        if depth == 3 { childText += string }
-    }
-
-    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-        if depth == 3, let childName { pairs.append((childName, childText)) }
-        depth -= 1
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import SinksSQLite
 @testable import CoreDataFormat
+@testable import PropertyLists
 @testable import StoreTools
 import SQLite
 

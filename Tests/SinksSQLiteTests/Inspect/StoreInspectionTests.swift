@@ -4,6 +4,7 @@ import Pipeline
 import SinksSQLite
 import Testing
 @testable import CoreDataFormat
+import PropertyLists
 @testable import StoreTools
 import SQLite
 

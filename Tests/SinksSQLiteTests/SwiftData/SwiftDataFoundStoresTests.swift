@@ -5,6 +5,7 @@ import Testing
 import SQLite
 import StoreTools
 @testable import CoreDataFormat
+import PropertyLists
 @testable import SwiftDataModel
 
 /// Four more real SwiftData stores, found in public repositories, with the `@Model` source each

@@ -1,7 +1,6 @@
 import Foundation
 import Diagnostics
 import Pipeline
-import Safeguards
 
 /// Reads the records of an XML or binary property list, parsed by Foundation.
 ///
@@ -32,33 +31,8 @@ public final class PropertyListReader: RecordReader {
         func fail(_ code: PipelineError.Code, _ message: String) -> PipelineError {
             PipelineError(.invalidInput, code: code, at: Location(file: input.displayPath), stage: "plist", message)
         }
-        let data: Data
-        do {
-            data = try Data(contentsOf: input.url)
-        } catch {
-            throw PipelineError(.io, code: .inputCannotRead, at: Location(file: input.displayPath), stage: "plist",
-                                "cannot read the file: \(error.localizedDescription)")
-        }
-        bytesRead = Int64(data.count)
-        guard !data.isEmpty else { throw fail(.inputEmpty, "the file is empty") }
-        // Before Foundation: it would copy shared objects once per reference, without bound.
-        if let overrun = data.withUnsafeBytes(PropertyListBudget.overrun(in:)) {
-            throw fail(.plistOverBudget, "the binary property list \(overrun)")
-        }
-        let root: Any
-        do {
-            root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
-        } catch {
-            let reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? error.localizedDescription
-            // Foundation falls back to the text formats when a binary plist is corrupt, and its
-            // reason then speaks of text: say what the file is first.
-            if data.starts(with: Array("bplist".utf8)) {
-                // Foundation's reason then speaks of text ("Unexpected character b at line 1"): no help.
-                throw fail(.plistMalformed, "not a valid property list: the file starts like a binary property list but "
-                                            + (PropertyListReader.binaryDamage(in: data) ?? "is corrupt or truncated"))
-            }
-            throw fail(.plistMalformed, "not a valid property list: \(reason)")
-        }
+        let (root, size) = try PropertyListReader.decode(input)
+        bytesRead = Int64(size)
 
         var names: [String] = []
         for name in fields where !names.contains(name) { names.append(name) }
@@ -77,6 +51,39 @@ public final class PropertyListReader: RecordReader {
             entries = dictionary.keys.sorted().map { (path: $0, key: $0, value: dictionary[$0] as Any) }
         } else {
             throw fail(.plistNoRecords, "the root is \(PropertyListReader.kind(of: root)), not an array or dictionary of records")
+        }
+    }
+
+    /// The file's root object and its size in bytes, decoded by Foundation once `PropertyListBudget`
+    /// has passed it.
+    static func decode(_ input: Input) throws -> (root: Any, size: Int) {
+        func fail(_ code: PipelineError.Code, _ message: String) -> PipelineError {
+            PipelineError(.invalidInput, code: code, at: Location(file: input.displayPath), stage: "plist", message)
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: input.url)
+        } catch {
+            throw PipelineError(.io, code: .inputCannotRead, at: Location(file: input.displayPath), stage: "plist",
+                                "cannot read the file: \(error.localizedDescription)")
+        }
+        guard !data.isEmpty else { throw fail(.inputEmpty, "the file is empty") }
+        // Before Foundation: it would copy shared objects once per reference, without bound.
+        if let overrun = data.withUnsafeBytes(PropertyListBudget.overrun(in:)) {
+            throw fail(.plistOverBudget, "the binary property list \(overrun)")
+        }
+        do {
+            return (try PropertyListSerialization.propertyList(from: data, options: [], format: nil), data.count)
+        } catch {
+            let reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? error.localizedDescription
+            // Foundation falls back to the text formats when a binary plist is corrupt, and its
+            // reason then speaks of text: say what the file is first.
+            if data.starts(with: Array("bplist".utf8)) {
+                // Foundation's reason then speaks of text ("Unexpected character b at line 1"): no help.
+                throw fail(.plistMalformed, "not a valid property list: the file starts like a binary property list but "
+                                            + (PropertyListReader.binaryDamage(in: data) ?? "is corrupt or truncated"))
+            }
+            throw fail(.plistMalformed, "not a valid property list: \(reason)")
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Diagnostics
 import Pipeline
+import SourcesXML
 internal import CLibXML2
 
 /// The workbook's shared strings, parsed by libxml2's SAX parser as the part is inflated: Excel

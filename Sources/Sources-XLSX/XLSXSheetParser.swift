@@ -1,6 +1,7 @@
 import Foundation
 import Diagnostics
 import Pipeline
+import SourcesXML
 internal import CLibXML2
 
 /// A sheet's rows, parsed by libxml2's SAX2 push parser a chunk at a time, as rows are asked

@@ -1,6 +1,4 @@
 import Foundation
-import Pipeline
-import Safeguards
 
 extension BinaryPropertyList {
     /// Reads a property list (binary, XML or OpenStep) with `PropertyListSerialization`.
