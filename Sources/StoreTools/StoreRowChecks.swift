@@ -162,7 +162,7 @@ public enum StoreRowChecks {
                 switch attribute.type {
                 case .bool:
                     rules.append(Rule(entity: entityName, property: attributeName, problem: "with a Boolean other than 0 or 1",
-                                      offends: "\(filter) AND typeof(\(c)) = 'integer' AND \(c) <> 0 AND \(c) <> 1", shows: shown))
+                                      offends: "\(filter) AND \(c) <> 0 AND \(c) <> 1 AND \(c) < ''", shows: shown))
                 case .integer16, .integer32:
                     let bits: Int64 = attribute.type == .integer16 ? 15 : 31
                     rules.append(Rule(entity: entityName, property: attributeName, problem: "with a number outside \(typeName)'s range",
@@ -207,7 +207,7 @@ public enum StoreRowChecks {
                                   problem: "pointing at no \(relationship.destination) row",
                                   offends: "\(filter) AND \(c) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM \(SQL.quote(target.name)) d WHERE d.Z_PK = \(c)\(destination))",
                                   shows: "'Z_PK ' || \(c)",
-                                  quick: missingKeys(c, table: table.name, filter: filter, target: target.name, destination: destination)))
+                                  quick: try missingKeys(c, table: table.name, filter: filter, target: target.name, destination: destination, store: store)))
                 if !relationship.isOptional {
                     rules.append(Rule(entity: entityName, property: relationshipName, problem: "without a \(relationship.destination), which the model requires",
                                       offends: "\(filter) AND \(c) IS NULL", shows: "'empty'"))
@@ -232,7 +232,7 @@ public enum StoreRowChecks {
                                   problem: "listed by no \(listing) row (\(item.name))",
                                   offends: "\(c) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM \(SQL.quote(target.name)) d WHERE d.Z_PK = \(c)\(destination))",
                                   shows: "'Z_PK ' || \(c)",
-                                  quick: missingKeys(c, table: table.name, filter: "1", target: target.name, destination: destination)))
+                                  quick: try missingKeys(c, table: table.name, filter: "1", target: target.name, destination: destination, store: store)))
             }
         }
         // An enum without raw values holds its case in exactly one case column (none when optional and nil).
@@ -269,7 +269,7 @@ public enum StoreRowChecks {
                               offends: "\(c) IS NULL OR NOT EXISTS (SELECT 1 FROM \(SQL.quote(target.name)) d WHERE d.Z_PK = \(c)\(destination))",
                               shows: "'Z_PK ' || coalesce(\(c), 'empty')",
                               quick: "SELECT (SELECT count(*) FROM \(SQL.quote(join.name)) t WHERE \(c) IS NULL) + ("
-                                  + missingKeys(c, table: join.name, filter: "1", target: target.name, destination: destination) + ")"))
+                                  + (try missingKeys(c, table: join.name, filter: "1", target: target.name, destination: destination, store: store)) + ")"))
         }
         let pair = "t.\(SQL.quote(join.sourceColumn)) || ', ' || t.\(SQL.quote(join.destinationColumn))"
         var findings = try evaluate(rules, table: join.name, row: "'(\(join.sourceColumn), \(join.destinationColumn)) (' || \(pair) || ')'", store: store)
@@ -334,11 +334,21 @@ public enum StoreRowChecks {
         }
     }
 
-    /// How many distinct keys in `c` have no row in `target`: read through the column's index, where
-    /// Core Data has one for every foreign key.
-    private static func missingKeys(_ c: String, table: String, filter: String, target: String, destination: String) -> String {
-        "SELECT count(*) FROM (SELECT DISTINCT \(c) AS k FROM \(SQL.quote(table)) t WHERE \(filter) AND \(c) IS NOT NULL) t "
-            + "WHERE NOT EXISTS (SELECT 1 FROM \(SQL.quote(target)) d WHERE d.Z_PK = t.k\(destination))"
+    /// A query counting the distinct keys in `c` that have no row in `target`, read through the
+    /// column's index (Core Data has one on every foreign key and join column). Where the target
+    /// has far fewer rows than the table (items pointing at a few units), the keys are found by
+    /// skipping from one to the next through the index (a lookup per key, not a read of every row).
+    private static func missingKeys(_ c: String, table: String, filter: String, target: String, destination: String,
+                                    store: SQLiteStore) throws -> String {
+        let missing = "NOT EXISTS (SELECT 1 FROM \(SQL.quote(target)) d WHERE d.Z_PK = t.k\(destination))"
+        let rows = try count("SELECT coalesce(max(rowid), 0) FROM \(SQL.quote(table))", store)
+        let targets = try count("SELECT coalesce(max(Z_PK), 0) FROM \(SQL.quote(target))", store)
+        guard filter == "1", targets * 16 < rows else {
+            return "SELECT count(*) FROM (SELECT DISTINCT \(c) AS k FROM \(SQL.quote(table)) t WHERE \(filter) AND \(c) IS NOT NULL) t WHERE \(missing)"
+        }
+        let next = "SELECT min(\(c)) FROM \(SQL.quote(table)) t"
+        return "WITH RECURSIVE keys(k) AS (SELECT (\(next)) UNION ALL SELECT (\(next) WHERE \(c) > keys.k) FROM keys WHERE keys.k IS NOT NULL) "
+            + "SELECT count(*) FROM keys t WHERE t.k IS NOT NULL AND \(missing)"
     }
 
     /// The SQLite storage classes Core Data writes for a type, and the type's name for messages.
