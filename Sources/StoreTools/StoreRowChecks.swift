@@ -108,12 +108,18 @@ public enum StoreRowChecks {
         /// over distinct keys): 0 means none, else `offends` counts and names them. Nil: the
         /// rule is one of the table's single pass.
         var quick: String?
+        /// Its condition in the single pass where another than `offends` (cheaper, or covering
+        /// another rule's too); "" leaves it to another rule's.
+        var pass: String?
     }
 
     private static func check(_ table: CoreDataSchema.Table, schema: CoreDataSchema, model: StoreModel, tree: CoreDataEntityTree,
                               store: SQLiteStore) throws -> [Finding] {
         let hierarchy = tree.hierarchy(of: table.entity)
         let shared = hierarchy.count > 1
+        // Declared types: a TEXT column cannot hold a number (SQLite turns it into text), so none is looked for.
+        let declared = Dictionary(try store.rows("SELECT name, upper(type) FROM pragma_table_info(\(SQL.literal(table.name)))")
+                                    .map { ($0[0].displayText, $0[1].displayText) }, uniquingKeysWith: { a, _ in a })
         // The rows of an entity and its sub-entities; every row where the table holds one entity.
         func rowsOf(_ entity: String) -> String {
             guard shared else { return "1" }
@@ -155,14 +161,18 @@ public enum StoreRowChecks {
                 let filter = rowsOf(entityName)
                 let (classes, typeName) = storage(of: attribute.type)
                 let shown = "substr(quote(\(c)), 1, 40)"
+                let textAffinity = declared[item.name].map { ["CHAR", "CLOB", "TEXT"].contains(where: $0.contains) } ?? false
                 rules.append(Rule(entity: entityName, property: attributeName,
                                   problem: "not stored as \(classes.map { $0.uppercased() }.joined(separator: " or ")), as \(typeName) is",
-                                  offends: "\(filter) AND (\(wrongClass(c, allowed: classes)))",
-                                  shows: "upper(typeof(\(c))) || ' ' || \(shown)"))
+                                  offends: "\(filter) AND (\(wrongClass(c, allowed: classes, textAffinity: textAffinity)))",
+                                  shows: "upper(typeof(\(c))) || ' ' || \(shown)",
+                                  // A Boolean's value rule below covers text and blobs too.
+                                  pass: attribute.type == .bool ? "" : nil))
                 switch attribute.type {
                 case .bool:
                     rules.append(Rule(entity: entityName, property: attributeName, problem: "with a Boolean other than 0 or 1",
-                                      offends: "\(filter) AND \(c) <> 0 AND \(c) <> 1 AND \(c) < ''", shows: shown))
+                                      offends: "\(filter) AND \(c) <> 0 AND \(c) <> 1 AND \(c) < ''", shows: shown,
+                                      pass: "\(filter) AND \(c) <> 0 AND \(c) <> 1"))
                 case .integer16, .integer32:
                     let bits: Int64 = attribute.type == .integer16 ? 15 : 31
                     rules.append(Rule(entity: entityName, property: attributeName, problem: "with a number outside \(typeName)'s range",
@@ -288,7 +298,8 @@ public enum StoreRowChecks {
         // (nothing found, nothing more to read: the usual case), each quick rule through its own query.
         var suspects: [Rule] = []
         let pass = rules.filter { $0.quick == nil }
-        if !pass.isEmpty, try count("SELECT count(*) FROM \(SQL.quote(table)) t WHERE " + pass.map { "(\($0.offends))" }.joined(separator: " OR "), store) > 0 {
+        let conditions = pass.compactMap { rule in (rule.pass ?? rule.offends).isEmpty ? nil : "(\(rule.pass ?? rule.offends))" }
+        if !conditions.isEmpty, try count("SELECT count(*) FROM \(SQL.quote(table)) t WHERE " + conditions.joined(separator: " OR "), store) > 0 {
             suspects += pass
         }
         for rule in rules {
@@ -323,13 +334,14 @@ public enum StoreRowChecks {
     }
 
     /// A condition true where `c` holds a storage class other than `allowed` (or NULL). Comparisons,
-    /// not typeof(), which costs a function call per row: SQLite orders NULL < numbers < text < blobs.
-    static func wrongClass(_ c: String, allowed: [String]) -> String {
+    /// not typeof(), which costs a function call per row: SQLite orders NULL < numbers < text < blobs,
+    /// and a number compared with a number constant needs no conversion.
+    static func wrongClass(_ c: String, allowed: [String], textAffinity: Bool) -> String {
         switch Set(allowed) {
         // A REAL in an INTEGER column is left to the value rules (a Boolean of 0.5); text and blobs are wrong.
-        case ["integer"], ["real"], ["real", "integer"]: "\(c) >= ''"
+        case ["integer"], ["real"], ["real", "integer"]: "\(c) > 9e999"
         case ["integer", "real", "text"]: "\(c) >= x''"
-        case ["text"]: "\(c) < '' OR \(c) >= x''"
+        case ["text"]: textAffinity ? "\(c) >= x''" : "\(c) < '' OR \(c) >= x''"
         default: "\(c) < x''"  // BLOB: numbers and text
         }
     }
