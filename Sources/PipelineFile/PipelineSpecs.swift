@@ -19,8 +19,8 @@ public enum PipelineSpecs {
             OptionSpec("on_reject", .oneOf(RejectPolicy.allNames), default: "continue",
                        "What a rejected record does: 'continue' counts and reports it, 'fail' fails the run."),
             OptionSpec("allow_empty", .bool, default: "false",
-                       "Let a run replace a store that holds records although a source gave it none (every record "
-                           + "rejected or skipped); by default such a run fails and the store stays."),
+                       "Let a run write the store although a source gave it none (every record rejected or skipped): "
+                           + "by default such a run fails and the store stays, and a first run whose records were all rejected writes none."),
         ])
 
     /// `store:`, the output.

@@ -327,6 +327,11 @@ import SQLite
         try ws.write(model.replacingOccurrences(of: #"<attribute name="text" optional="YES" attributeType="String"/>"#,
                                                 with: #"<attribute name="minutes" attributeType="Integer 16"/><attribute name="text" optional="YES" attributeType="String"/>"#),
                      to: modelPath)
+        // Every recipe is rejected, which fails a run (exit 67, no store) unless allow_empty: true.
+        let failed = try ws.run("run", "pipelines/recipes.yaml")
+        #expect(failed.status == 67 && !ws.exists("build/Recipes.sqlite"), "\(failed.stderr)")
+        let pipeline = try String(decoding: ws.bytes("pipelines/recipes.yaml"), as: UTF8.self)
+        try ws.write(pipeline + "allow_empty: true\n", to: "pipelines/recipes.yaml")
         let run = try ws.run("run", "pipelines/recipes.yaml")
         #expect(run.stderr.contains("Step.minutes is required and has no default, but the record gives no value"), "\(run.stderr)")
         #expect(run.status == 0, "\(run.stderr)")

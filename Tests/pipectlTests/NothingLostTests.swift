@@ -220,9 +220,21 @@ import Darwin
         try scratch.write(KillTests.pipeline + "allow_empty: true\n", to: "pipeline.yaml")
         #expect(try scratch.run("run", "-q", "pipeline.yaml").status == 0)
         #expect(try KillTests.itemCount(scratch.store) == 0)
-        // Into an empty store, nothing is lost: the run goes on (and says what it rejected).
+        // Into an empty store, or on a first run, a source whose records were all rejected fails
+        // the run too: a store without them would look like a success.
         try scratch.write(KillTests.pipeline, to: "pipeline.yaml")
+        let empty = try scratch.bytes()
+        let again = try scratch.run("run", "-q", "pipeline.yaml")
+        #expect(again.status == 67)
+        #expect(again.stderr.contains("source 'items' gave the store no record (2 read: 2 rejected): no store was written"), "\(again.stderr)")
+        #expect(try scratch.bytes() == empty)
+        try FileManager.default.removeItem(at: scratch.store)
+        let first = try scratch.run("run", "-q", "pipeline.yaml")
+        #expect(first.status == 67, "\(first.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.store.path))
+        try scratch.write(KillTests.pipeline + "allow_empty: true\n", to: "pipeline.yaml")
         #expect(try scratch.run("run", "-q", "pipeline.yaml").status == 0)
+        #expect(try KillTests.itemCount(scratch.store) == 0)
     }
 }
 

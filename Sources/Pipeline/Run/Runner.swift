@@ -72,21 +72,27 @@ public final class Runner {
 
     /// A source that gave the store nothing (every record rejected, skipped or filtered: an
     /// export with the wrong columns, a broken transform, a filter with a typo) would replace a
-    /// store that holds its records with one that silently lacks them.
+    /// store that holds its records with one that silently lacks them; on a first run, one whose
+    /// records were all rejected would write an empty store that looks like success.
     private func checkEverySourceGaveRecords(into sink: any RecordSink) throws {
         guard !pipeline.allowEmpty else { return }
+        var previousHasRecords: Bool?
         for (index, counts) in log.sources.enumerated()
         where counts.inserted + counts.updated == 0 && counts.rejected + counts.skipped + counts.filtered > 0 {
-            guard try sink.previousOutputHasRecords() else { return }
+            if previousHasRecords == nil { previousHasRecords = try sink.previousOutputHasRecords() }
+            let replacing = previousHasRecords == true
+            guard replacing || counts.rejected > 0 else { continue }
             let source = pipeline.sources[index]
             let lost = [counts.rejected > 0 ? "\(counts.rejected) rejected" : nil, counts.skipped > 0 ? "\(counts.skipped) skipped" : nil,
                         counts.filtered > 0 ? "\(counts.filtered) filtered" : nil]
                 .compactMap { $0 }.joined(separator: ", ")
             throw PipelineError(counts.rejected > 0 ? .rejected : .invalidInput, code: .runSourceGaveNoRecords,
                                 at: source.location, stage: "pipeline",
-                                "source '\(source.name)' gave the store no record (\(counts.read) read: \(lost)), and the store it would "
-                                    + "replace holds records: the store was left as it was. Fix the input, or say allow_empty: true "
-                                    + "in the pipeline to let such a run replace it")
+                                "source '\(source.name)' gave the store no record (\(counts.read) read: \(lost))"
+                                    + (replacing ? ", and the store it would replace holds records: the store was left as it was. "
+                                                   + "Fix the input, or say allow_empty: true in the pipeline to let such a run replace it"
+                                               : ": no store was written, as one without them would look like a success. Fix the input "
+                                                   + "(the warnings name each rejection), or say allow_empty: true in the pipeline to write it"))
         }
     }
 
