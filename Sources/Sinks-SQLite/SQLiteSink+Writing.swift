@@ -44,6 +44,12 @@ extension SQLiteSink {
             } else {
                 switch try lookupKey(of: record, of: writer, parent: parent) {
                 case .empty:
+                    // An empty cell for an optional to-one is no link, as the cell says: nothing
+                    // was lost, so nothing is skipped or warned of. A record giving other values is.
+                    if let (from, slot) = linkedFrom, from.relationships[slot].isOptional,
+                       record.values.allSatisfy({ $0?.isEmpty ?? true }), record.links.allSatisfy({ $0 == nil }), record.lists.allSatisfy(\.isEmpty) {
+                        return nil
+                    }
                     var reason = writer.emptyKeyReason(of: record)
                     if let (from, slot) = linkedFrom { reason += ", so " + leftEmpty(from, slot) }
                     log.skip(entity: writer.entity, at: record.location, reason: reason)
