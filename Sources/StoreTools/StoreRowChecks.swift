@@ -41,6 +41,11 @@ public enum StoreRowChecks {
         public var count: Int
         /// The first offending rows: `Z_PK 7: 'true'`.
         public var rows: [String]
+        /// A required value or to-one left empty: in a store pipectl built, what the data gave
+        /// (an empty or unmatched link), not a row pipectl wrote wrong.
+        public var isMissingRequired: Bool {
+            problem.hasSuffix("which the model requires") && !problem.hasPrefix("with ")
+        }
 
         public var description: String {
             "\(entity).\(property): \(count) row\(count == 1 ? "" : "s") \(problem)"
@@ -49,9 +54,19 @@ public enum StoreRowChecks {
     }
 
     /// What a run stops with when the store it built breaks a rule: pipectl wrote a row the app
-    /// would read wrong, which no input should be able to cause.
+    /// would read wrong, which no input should be able to cause; or the data left a value the
+    /// model requires empty (a link whose key was empty or not found), which Core Data would
+    /// refuse to save.
     public static func failure(_ findings: [Finding], store: String) -> PipelineError? {
         guard !findings.isEmpty else { return nil }
+        if findings.allSatisfy(\.isMissingRequired) {
+            return PipelineError(.rejected, code: .storeRequiredValueMissing, at: Location(file: store), stage: "row checks",
+                                 "the new store would leave values the model requires empty, which Core Data refuses to save, so it "
+                                     + "was not put in place and the store was left as it was: "
+                                     + findings.map(\.description).joined(separator: "; ")
+                                     + ". Give every record a value there (a link whose key is empty or not found leaves it empty), "
+                                     + "or make it optional in the model")
+        }
         return PipelineError(.storeCheckFailed, code: .storeRowCheckFailed, at: Location(file: store), stage: "row checks",
                              "the new store is not what Core Data would write for the model, so it was not put in place "
                                  + "and the store was left as it was; this is a bug of pipectl, please report it with the pipeline: "

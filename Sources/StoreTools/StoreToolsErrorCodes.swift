@@ -21,4 +21,6 @@ extension PipelineError.Code {
     public static let checksFailed = Self("checks.failed")
     /// A row of the store pipectl built is not what Core Data would write for the model (a bug of pipectl).
     public static let storeRowCheckFailed = Self("store.row-check-failed")
+    /// The new store would leave a value or to-one the model requires empty (the data's links were empty or unmatched).
+    public static let storeRequiredValueMissing = Self("store.required-value-missing")
 }

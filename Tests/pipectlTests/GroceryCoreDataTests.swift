@@ -71,6 +71,23 @@ final class GroceryCoreDataTests: XCTestCase {
         XCTAssertTrue(mismatch.stdout.contains("Item            differs"), mismatch.stdout)
     }
 
+    /// A to-one the model requires, left empty by the data (22 items have no unit): Core Data would
+    /// refuse to save them, so the store is not written, and the error says it is the data's doing.
+    func testARequiredToOneTheDataLeavesEmptyFailsTheRun() throws {
+        let ws = try Workspace()
+        let contents = ws.pipelines.appendingPathComponent("model/Grocery.xcdatamodeld/Grocery.xcdatamodel/contents")
+        let xml = try String(contentsOf: contents, encoding: .utf8)
+        let required = xml.replacingOccurrences(of: #"<relationship name="unit" optional="YES""#, with: #"<relationship name="unit""#)
+        XCTAssertNotEqual(required, xml)
+        try required.write(to: contents, atomically: true, encoding: .utf8)
+        let run = try ws.run("run", "-q", "pipelines/grocery.yaml")
+        XCTAssertEqual(run.status, 67, run.stderr)
+        XCTAssertTrue(run.stderr.contains("error: row checks: the new store would leave values the model requires empty, which Core Data "
+                                              + "refuses to save, so it was not put in place and the store was left as it was: "
+                                              + "Item.unit: 22 rows without a Unit, which the model requires"), run.stderr)
+        XCTAssertFalse(ws.exists("build/Grocery.sqlite"))
+    }
+
     /// Xcode writes a transient attribute of type Undefined with no attributeType at all; real
     /// models have them. Transient attributes have no column and no hash (the coredataplus case).
     func testTransientAttributesOfAnyTypeRunAndInspectAsAMatch() throws {
