@@ -88,7 +88,8 @@ public enum PipelineSpecs {
             OptionSpec("transform", .any, "A list of transform steps applied to each record in order."),
             OptionSpec("load", .mapping, required: true, "What each record loads, by entity."),
             OptionSpec("on_duplicate", .oneOf(DuplicatePolicy.allNames), default: "keep",
-                       "What a record whose unique key is already stored does: 'keep' the stored one or 'update' it."),
+                       "What a record whose unique key is already stored does: 'keep' the stored one, 'update' it "
+                           + "(the lists it gives replace the stored ones) or 'merge' (its lists are added)."),
         ])
 
     /// `report:`.
@@ -122,5 +123,5 @@ extension RejectPolicy {
 }
 
 extension DuplicatePolicy {
-    static let allNames = ["keep", "update"]
+    static let allNames = ["keep", "update", "merge"]
 }

@@ -88,6 +88,8 @@ public struct ImportReport: Sendable, Codable, Equatable {
         public var rejected: Int
         /// Turned away by `keep` or `drop` (sources only).
         public var filtered: Int
+        /// Rows an `on_duplicate: update` took away (entities only; absent when none).
+        public var removed: Int?
 
         public init(name: String, _ counts: ImportLog.Counts) {
             self.name = name
@@ -98,6 +100,7 @@ public struct ImportReport: Sendable, Codable, Equatable {
             skipped = counts.skipped
             rejected = counts.rejected
             filtered = counts.filtered
+            removed = counts.removed == 0 ? nil : counts.removed
         }
     }
 

@@ -9,6 +9,9 @@ struct ParentLink {
     var slot: Int
     /// The listing record's row, with the listed record's order key where the list is ordered.
     var row: LinkedRow
+    /// Whether the list replaces the stored one (`on_duplicate: update`): a stored record the
+    /// listing record owns is then written over with the element's values.
+    var replacing = false
 }
 
 extension SQLiteSink {
@@ -17,7 +20,19 @@ extension SQLiteSink {
     /// many-to-many adds a row to the join table per pair (a pair given again is kept once, at
     /// its first place).
     func storeLists(of record: inout EntityRecord, row: LinkedRow, of writer: EntityWriter, log: ImportLog) throws {
-        for slot in record.lists.indices where !record.lists[slot].isEmpty {
+        var listed: [[ListedRow]]? = nil
+        try storeLists(of: &record, row: row, of: writer, log: log, listed: &listed)
+    }
+
+    /// `listed`: when given, the lists replace the stored ones (`replaceLists`): each row linked is
+    /// added to its slot, a pair given again in a list keeps its first place, and a stored record
+    /// the list owns is written over. `only`: that slot's list alone. `appending`: the lists are
+    /// added after the stored ones (`on_duplicate: merge`), their order keys after the stored.
+    func storeLists(of record: inout EntityRecord, row: LinkedRow, of writer: EntityWriter, log: ImportLog,
+                    listed: inout [[ListedRow]]?, only: Int? = nil, appending: Bool = false) throws {
+        let replacing = listed != nil
+        for slot in record.lists.indices where !record.lists[slot].isEmpty && (only == nil || only == slot) {
+            let stored = appending && writer.relationships[slot].isOrdered ? try listedRows(slot, of: row.rowID, writer).rows.count : 0
             let relationship = writer.relationships[slot]
             guard !relationship.isTransient else {
                 throw PipelineError(.invalidPipeline, code: .pipelineTransientProperty, at: record.location, stage: "sqlite",
@@ -25,6 +40,8 @@ extension SQLiteSink {
                                         + "so it has nothing in the store to load")
             }
             let join = slot < writer.table.joins.count ? writer.table.joins[slot] : nil
+            let sides = slot < writer.joinSides.count ? writer.joinSides[slot] : nil
+            var paired: Set<Int64> = []
             for k in record.lists[slot].indices {
                 let target = try self.writer(for: record.lists[slot][k])
                 guard writer.listTargets[slot].contains(target.entity) else {
@@ -34,14 +51,24 @@ extension SQLiteSink {
                 if let join {
                     guard let linked = try store(&record.lists[slot][k], onDuplicate: nil, linkedFrom: (writer, slot), log: log)
                     else { continue }
-                    try writer.addJoinRow(slot: slot, join, own: row.rowID, other: linked.rowID,
-                                          order: join.ownOrder == nil ? nil : writer.table.orderKey(k))
+                    let order = join.ownOrder == nil ? nil : writer.table.orderKey(stored + k)
+                    if let (sides, side) = sides {
+                        try sides.note(side: side, own: row.rowID, other: linked.rowID) { try writer.lastJoinRow(slot: slot) }
+                    }
+                    if replacing {
+                        guard paired.insert(linked.rowID).inserted else { continue }
+                        try writer.placeJoinRow(slot: slot, join, own: row.rowID, other: linked.rowID, order: order)
+                        listed?[slot].append(ListedRow(entity: -1, row: linked.rowID))
+                    } else {
+                        try writer.addJoinRow(slot: slot, join, own: row.rowID, other: linked.rowID, order: order)
+                    }
                     continue
                 }
                 if relationship.inverse == nil, slot < writer.table.listings.count, let column = writer.table.listings[slot] {
                     guard let linked = try store(&record.lists[slot][k], onDuplicate: nil, linkedFrom: (writer, slot), log: log)
                     else { continue }
                     try target.setListingKey(column, of: linked.rowID, to: row.rowID)
+                    listed?[slot].append(ListedRow(entity: target.entity, row: linked.rowID))
                     continue
                 }
                 guard let inverse = relationship.inverse, let inverseSlot = target.relationships.firstIndex(where: { $0.name == inverse }) else {
@@ -50,9 +77,10 @@ extension SQLiteSink {
                                             + "relationship through its inverse or a join table")
                 }
                 var parent = row
-                parent.order = relationship.isOrdered ? target.table.orderKey(k) : nil
-                _ = try store(&record.lists[slot][k], onDuplicate: nil, linkedFrom: (writer, slot),
-                              parent: ParentLink(slot: inverseSlot, row: parent), log: log)
+                parent.order = relationship.isOrdered ? target.table.orderKey(stored + k) : nil
+                let linked = try store(&record.lists[slot][k], onDuplicate: nil, linkedFrom: (writer, slot),
+                                       parent: ParentLink(slot: inverseSlot, row: parent, replacing: replacing), log: log)
+                if let linked { listed?[slot].append(ListedRow(entity: target.entity, row: linked.rowID)) }
             }
         }
     }
@@ -111,7 +139,8 @@ extension SQLiteSink {
             let target = try self.writer(for: link)
             // Nothing to check below a record that cannot lack a value and links nothing.
             guard target.mayLackRequiredValue || link.links.contains(where: { $0 != nil }) || !link.lists.isEmpty else { return }
-            if target.hasKey, !target.hasLinkKey, let key = target.key(of: link), try target.keys.lookup(key, hash: link.keyHash) != nil {
+            if target.hasKey, !target.hasLinkKey, let key = target.key(of: link),
+               try target.keys.lookup(key, hash: link.keyHash).flatMap(target.liveRow) != nil {
                 return  // found, not created
             }
             try checkRequiredValues(of: link, of: target)

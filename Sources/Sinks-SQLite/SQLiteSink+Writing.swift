@@ -35,6 +35,9 @@ extension SQLiteSink {
         }
         var key: KeyIndex.Key?
         var keyAfterLinks = false
+        /// The row the index holds for the record's key, removed by an update: this record's row
+        /// takes its place.
+        var revives: Int64?
         if writer.hasKey {
             var recordKey: KeyIndex.Key
             // The common key first, as it was before keys could name relationships: the enum
@@ -62,9 +65,22 @@ extension SQLiteSink {
                     recordKey = found
                 }
             }
-            if !keyAfterLinks, let existing = try writer.keys.lookup(insertingIfAbsent: &recordKey, hash: record.keyHash) {
+            var found = keyAfterLinks ? nil : try writer.keys.lookup(insertingIfAbsent: &recordKey, hash: record.keyHash)
+            if writer.hasRewrittenKeys, let entry = found {
+                // A key whose row an update removed: written anew, as a new key would be.
+                if let row = writer.liveRow(entry) { found?.rowID = row } else { (revives, found) = (entry.rowID, nil) }
+            }
+            if let existing = found {
                 guard let onDuplicate else {
-                    if let parent { try writer.setLink(of: existing.rowID, through: writer.relationships[parent.slot].name, to: parent.row) }
+                    if let parent {
+                        try writer.setLink(of: existing.rowID, through: writer.relationships[parent.slot].name, to: parent.row)
+                        // A record the listing record owns, by a key that names it: its values are
+                        // the element's, as they would be had the list been given once.
+                        if parent.replacing, writer.keyLinkSlots.contains(parent.slot) {
+                            try resolveDuplicate(&record, of: writer, existing: existing, onDuplicate: .update, log: log, reported: false)
+                            return LinkedRow(rowID: existing.rowID, entityNumber: writer.entityNumber)
+                        }
+                    }
                     log.count(.alreadyPresent, entity: writer.entity)
                     return LinkedRow(rowID: existing.rowID, entityNumber: writer.entityNumber)
                 }
@@ -83,7 +99,7 @@ extension SQLiteSink {
                              + "(missing: skip), so " + leftEmpty(from, slot))
                 return nil
             }
-            if !keyAfterLinks { key = recordKey }
+            if !keyAfterLinks, revives == nil { key = recordKey }
         }
         if linkedFrom == nil, record.hasRejectingLinks { try checkMissingLinks(of: record, of: writer) }
         if linkedFrom == nil, !record.lists.isEmpty { try checkRequiredValues(of: record, of: writer) }
@@ -92,9 +108,12 @@ extension SQLiteSink {
             links.initialize(repeating: nil)
             if let parent { links[parent.slot] = parent.row }
             // A method of its own: read inside this closure, which captures it, the record is copied.
-            // A record a one-to-many lists is its own: no placeholder for another source to complete.
-            return try insertNew(&record, key: key, keyAfterLinks: keyAfterLinks, links: links, of: writer,
-                                 isLink: linkedFrom != nil && parent == nil, log: log)
+            // A record a one-to-many lists by a key that names the listing record is its own: no
+            // placeholder for another source to complete. One with a key of its own (an album a
+            // playlist lists) is made by the link only, as a to-one's target is.
+            let isLink = linkedFrom != nil && (parent.map { !writer.keyLinkSlots.contains($0.slot) } ?? true)
+            return try insertNew(&record, key: key, keyAfterLinks: keyAfterLinks, revives: revives, links: links, of: writer,
+                                 isLink: isLink, log: log)
         }
     }
 
@@ -124,15 +143,15 @@ extension SQLiteSink {
             case .empty: return .empty
             case .newLinks: return .newLinks
             case .key(let key):
-                guard let entry = try target.keys.lookup(key, hash: link.keyHash) else { return .newLinks }
-                rows[slot] = LinkedRow(rowID: entry.rowID, entityNumber: target.entityNumber)
+                guard let entry = try target.keys.lookup(key, hash: link.keyHash), let row = target.liveRow(entry) else { return .newLinks }
+                rows[slot] = LinkedRow(rowID: row, entityNumber: target.entityNumber)
             }
         }
         return writer.key(of: record, linkedRows: { rows[$0] }).map(KeyLookup.key) ?? .empty
     }
 
     /// Finds or creates the records `record` links to, then inserts it under `key`.
-    private func insertNew(_ record: inout EntityRecord, key: KeyIndex.Key?, keyAfterLinks: Bool = false,
+    private func insertNew(_ record: inout EntityRecord, key: KeyIndex.Key?, keyAfterLinks: Bool = false, revives: Int64? = nil,
                            links: UnsafeMutableBufferPointer<LinkedRow?>, of writer: EntityWriter, isLink: Bool,
                            log: ImportLog) throws -> LinkedRow {
         try storeLinks(of: &record, into: links, of: writer, log: log)
@@ -146,6 +165,9 @@ extension SQLiteSink {
         } else if keyAfterLinks, let key = writer.key(of: record, linkedRows: { links[$0] }) {
             // A key with relationships, new because a record it links to was: known now.
             try writer.keys.insert(key, hash: nil, rowID: rowID, first: record.location)
+            if isLink { writer.placeholders[rowID] = record.location }
+        } else if let revives {
+            writer.noteRevived(revives, as: rowID)
             if isLink { writer.placeholders[rowID] = record.location }
         }
         log.count(.inserted, entity: writer.entity)
@@ -164,28 +186,63 @@ extension SQLiteSink {
     private func find(_ link: EntityRecord) throws -> LinkedRow? {
         let writer = try self.writer(for: link)
         guard writer.hasKey, case .key(let key) = try lookupKey(of: link, of: writer) else { return nil }
-        return try writer.keys.lookup(key, hash: link.keyHash).map { LinkedRow(rowID: $0.rowID, entityNumber: writer.entityNumber) }
+        return try writer.keys.lookup(key, hash: link.keyHash).flatMap(writer.liveRow).map { LinkedRow(rowID: $0, entityNumber: writer.entityNumber) }
     }
 
     /// Compares a record whose key exists with the stored row; logs a difference as a duplicate
-    /// and, under `on_duplicate: update`, writes the record's values over the stored ones.
+    /// and, under `on_duplicate: update` or `merge`, writes the record's values over the stored
+    /// ones; `update` replaces the lists the record gives, `merge` adds them.
     ///
     /// Links are compared by finding the related records only; they are created (and counted)
-    /// only when the stored row is updated.
+    /// only when the stored row is updated. `reported`: false for a record a list owns, written
+    /// over as part of its listing record (no duplicate of its own).
     private func resolveDuplicate(_ record: inout EntityRecord, of writer: EntityWriter, existing: KeyIndex.Entry,
-                                  onDuplicate: DuplicatePolicy, log: ImportLog) throws {
+                                  onDuplicate: DuplicatePolicy, log: ImportLog, reported: Bool = true) throws {
         try withUnsafeTemporaryAllocation(of: LinkedRow?.self, capacity: record.links.count) { links in
             links.initialize(repeating: nil)
+            var details: [StoredDetail] = []
             for slot in record.links.indices {
-                if let link = record.links[slot] { links[slot] = try find(link) }
+                guard let link = record.links[slot] else { continue }
+                if let found = try find(link) {
+                    links[slot] = found
+                } else if let detail = try storedDetail(link, slot: slot, of: writer, row: existing.rowID) {
+                    links[slot] = LinkedRow(rowID: detail.row, entityNumber: detail.target.entityNumber)
+                    if !detail.differing.isEmpty { details.append(detail) }
+                }
             }
-            try resolveDuplicate(&record, of: writer, existing: existing, links: links, onDuplicate: onDuplicate, log: log)
+            try resolveDuplicate(&record, of: writer, existing: existing, links: links, details: details, onDuplicate: onDuplicate,
+                                 log: log, reported: reported)
+        }
+    }
+
+    /// A record's one-to-one detail without a key, stored: what the record gives again for it is
+    /// written over it in place (a detail is the record's own, as its other values are).
+    private struct StoredDetail {
+        var slot: Int
+        var row: Int64
+        var target: EntityWriter
+        var stored: [Value]
+        /// The detail's columns whose given value differs from the stored one.
+        var differing: [Int]
+    }
+
+    /// The stored one-to-one detail (a record without a key) of row `row` that `link` gives again,
+    /// compared with it; nil where there is none, or `link` links records of its own.
+    private func storedDetail(_ link: EntityRecord, slot: Int, of writer: EntityWriter, row: Int64) throws -> StoredDetail? {
+        guard writer.oneToOneInverse[slot] != nil, link.links.allSatisfy({ $0 == nil }), link.lists.allSatisfy(\.isEmpty),
+              let detail = try writer.linkedRow(of: row, through: writer.relationships[slot].name),
+              let target = try linkedWriter(of: writer, slot: slot, row: row), !target.hasKey, target.entity == link.entity
+        else { return nil }
+        return try withUnsafeTemporaryAllocation(of: LinkedRow?.self, capacity: link.links.count) { links in
+            links.initialize(repeating: nil)
+            let (stored, differing) = try target.compare(row: detail, with: link, links: links)
+            return StoredDetail(slot: slot, row: detail, target: target, stored: stored, differing: differing)
         }
     }
 
     private func resolveDuplicate(_ record: inout EntityRecord, of writer: EntityWriter, existing: KeyIndex.Entry,
-                                  links: UnsafeMutableBufferPointer<LinkedRow?>, onDuplicate: DuplicatePolicy,
-                                  log: ImportLog) throws {
+                                  links: UnsafeMutableBufferPointer<LinkedRow?>, details: [StoredDetail], onDuplicate: DuplicatePolicy,
+                                  log: ImportLog, reported: Bool) throws {
         var (stored, differing) = try writer.compare(row: existing.rowID, with: record, links: links)
         // A related key that is not in the store compares as NULL; against a stored NULL it is
         // still a difference (the first record had no such link, this one names a new one).
@@ -194,7 +251,7 @@ extension SQLiteSink {
                   let link = record.links[slot], try self.writer(for: link).key(of: link) != nil else { continue }
             differing.append(column)
         }
-        let differences = try differing.compactMap { column -> (attribute: String, first: String, again: String)? in
+        var differences = try !reported ? [] : differing.compactMap { column -> (attribute: String, first: String, again: String)? in
             switch writer.table.columns[column].source {
             case .attribute(let slot):
                 let attribute = writer.attributes[slot]
@@ -215,27 +272,57 @@ extension SQLiteSink {
                 return nil  // `compare` reports the row id's column only
             }
         }
-        let update = onDuplicate == .update && !differing.isEmpty
-        // Its lists are added whether or not its own values differ: checked first, as for an insert.
-        if onDuplicate == .update, !record.lists.isEmpty {
+        for detail in details where reported {
+            let (attributes, link) = (detail.target.attributes, record.links[detail.slot]!)
+            func shown(_ values: (Int, Int) -> String) -> String {
+                detail.differing.compactMap { column in
+                    guard case .attribute(let slot) = detail.target.table.columns[column].source else { return nil }
+                    return "\(attributes[slot].name)=\(values(column, slot))"
+                }.joined(separator: ", ")
+            }
+            differences.append((writer.relationships[detail.slot].name,
+                                shown { StoredValue.displayText(detail.stored[$0], as: attributes[$1].type) },
+                                shown { (link.values[$1] ?? .null).displayText }))
+        }
+        let writesOver = onDuplicate != .keep
+        let update = writesOver && !(differing.isEmpty && details.isEmpty)
+
+        // Its lists are written whether or not its own values differ: checked first, as for an insert.
+        if writesOver, !record.lists.isEmpty {
             if record.hasRejectingLinks { try checkMissingLinks(of: record, of: writer) }
             try checkRequiredValues(of: record, of: writer, isNew: false)
         }
         if update {
             if record.hasRejectingLinks { try checkMissingLinks(of: record, of: writer) }
+            for detail in details {
+                try withUnsafeTemporaryAllocation(of: LinkedRow?.self, capacity: record.links[detail.slot]!.links.count) { none in
+                    none.initialize(repeating: nil)
+                    try detail.target.update(row: detail.row, with: record.links[detail.slot]!, links: none, stored: detail.stored)
+                }
+            }
             try storeLinks(of: &record, into: links, of: writer, log: log)
             try checkOneToOne(record, links: links, of: writer, row: existing.rowID)
             try writer.update(row: existing.rowID, with: record, links: links, stored: stored)
-            try linkOneToOneInverses(of: record, row: existing.rowID, links: links, of: writer, stored: stored)
+            try linkOneToOneInverses(of: record, row: existing.rowID, links: links, of: writer, stored: stored, log: log)
+            mayHaveUnlinkedPlaceholders = true
         }
-        // Links of to-many relationships are added, never taken away (docs/pipeline-format.md).
-        if onDuplicate == .update, !record.lists.isEmpty {
-            try storeLists(of: &record, row: LinkedRow(rowID: existing.rowID, entityNumber: writer.entityNumber), of: writer, log: log)
+        let row = LinkedRow(rowID: existing.rowID, entityNumber: writer.entityNumber)
+        var listsChanged = false
+        if onDuplicate == .update, !record.listSlots.isEmpty {
+            let changes = try replaceLists(of: &record, row: row, of: writer, log: log)
+            listsChanged = !changes.isEmpty
+            differences += changes.map { ($0.relationship, $0.before, $0.after) }
+        } else if onDuplicate == .merge, !record.lists.isEmpty {
+            // Links of to-many relationships are added, never taken away (docs/pipeline-format.md).
+            var listed: [[ListedRow]]? = nil
+            try storeLists(of: &record, row: row, of: writer, log: log, listed: &listed, appending: true)
         }
-        try log.duplicate(ImportLog.Duplicate(entity: writer.name, key: writer.keyText(of: record),
-                                          first: writer.keys.firstLocation(of: existing),
-                                          again: record.location, differences: differences, updated: update))
-        log.count(update ? .updated : .alreadyPresent, entity: writer.entity)
+        if reported {
+            try log.duplicate(ImportLog.Duplicate(entity: writer.name, key: writer.keyText(of: record),
+                                                  first: writer.keys.firstLocation(of: existing),
+                                                  again: record.location, differences: differences, updated: update || listsChanged))
+        }
+        log.count(update || listsChanged ? .updated : .alreadyPresent, entity: writer.entity)
     }
 
     // MARK: One-to-one
@@ -259,8 +346,10 @@ extension SQLiteSink {
 
     /// Sets the other side of each one-to-one the record links through, as Core Data keeps both
     /// foreign keys; an update that moves a link clears the inverse of the record it left.
+    /// A record without a key that the update left was this record's own detail: it is removed,
+    /// not left behind linked from nothing.
     private func linkOneToOneInverses(of record: EntityRecord, row: Int64, links: UnsafeMutableBufferPointer<LinkedRow?>,
-                                      of writer: EntityWriter, stored: [Value]? = nil) throws {
+                                      of writer: EntityWriter, stored: [Value]? = nil, log: ImportLog? = nil) throws {
         for slot in writer.oneToOneInverse.indices {
             guard let inverse = writer.oneToOneInverse[slot], let link = record.links[slot] else { continue }
             let target = try self.writer(for: link)
@@ -268,6 +357,7 @@ extension SQLiteSink {
                case .integer(let left) = stored[column], left != links[slot]?.rowID {
                 let leftWriter = try storedLinkWriter(of: writer, slot: slot, stored: stored)
                 try leftWriter.setLink(of: left, through: inverse, to: nil)
+                if !leftWriter.hasKey, let log { try remove(left, of: leftWriter, log: log) }
             }
             guard let linked = links[slot] else { continue }
             try target.setLink(of: linked.rowID, through: inverse, to: LinkedRow(rowID: row, entityNumber: writer.entityNumber))
@@ -288,7 +378,7 @@ extension SQLiteSink {
             try checkOneToOne(record, links: links, of: writer, row: row)
             let (stored, _) = try writer.compare(row: row, with: record, links: links)
             try writer.update(row: row, with: record, links: links, stored: stored)
-            try linkOneToOneInverses(of: record, row: row, links: links, of: writer, stored: stored)
+            try linkOneToOneInverses(of: record, row: row, links: links, of: writer, stored: stored, log: log)
         }
         writer.placeholders[row] = nil
         if !record.lists.isEmpty { try storeLists(of: &record, row: LinkedRow(rowID: row, entityNumber: writer.entityNumber), of: writer, log: log) }
@@ -316,7 +406,7 @@ extension SQLiteSink {
             if target.hasKey {
                 let lookup = try lookupKey(of: link, of: target)
                 if case .empty = lookup { continue }  // skipped for its empty key
-                if case .key(let key) = lookup, try target.keys.lookup(key, hash: link.keyHash) != nil { continue }
+                if case .key(let key) = lookup, try target.keys.lookup(key, hash: link.keyHash).flatMap(target.liveRow) != nil { continue }
                 switch link.missing {
                 case .reject: throw try missingLinkRejection(link, of: target, from: writer, slot: slot)
                 case .skip: continue

@@ -31,6 +31,9 @@ public final class SQLiteSink: PrefetchingSink {
     /// One per model entity; nil for abstract entities. Unchecked: read several times for every
     /// record, emptied only by `finish` and `discard` on the same thread.
     @exclusivity(unchecked) var writers: [EntityWriter?]
+    /// Whether an update moved or took away a link: a record only links made may then be linked
+    /// from nothing, and is removed as the store is finished (`removeUnlinkedPlaceholders`).
+    var mayHaveUnlinkedPlaceholders = false
     /// The pipeline file's `store:` entry, for errors about the store as a whole.
     private let location: Location?
 
@@ -85,6 +88,7 @@ public final class SQLiteSink: PrefetchingSink {
                 }
             }
             self.connection = connection
+            shareJoinSides()
             // Keys with relationships show the linked record's key (`recipe=(name=Soup)`).
             for case let writer? in writers where writer.hasLinkKey {
                 writer.linkKeyText = { [unowned self] link in self.writers[link.entity]?.keyText(of: link) ?? "" }
@@ -136,6 +140,8 @@ public final class SQLiteSink: PrefetchingSink {
             // threads while it reads the table. The index is built from the same sorted rows:
             // the same bytes.
             try connection.execute("PRAGMA threads=\(ProcessInfo.processInfo.activeProcessorCount)")
+            if mayHaveUnlinkedPlaceholders { try removeUnlinkedPlaceholders(log: log) }
+            for case let writer? in writers { try writer.dropReplacingIndexes() }
             try reportPlaceholders(to: log)
             try layout.complete(in: connection, storeUUID: { try uuidWorker?.result() })
             // Counted once the indexes are in: each count reads a foreign key's index.

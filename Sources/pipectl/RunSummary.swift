@@ -42,6 +42,12 @@ struct RunSummary {
             out += "created by links only (no source loads them; listed in the report): "
                 + created.map { "\($0.entity) \($0.count)" }.joined(separator: ", ") + "\n"
         }
+        // Owned records an update's lists no longer hold, and records only links made that
+        // nothing links any more: the store holds what the corrected sources say.
+        let removed = zip(log.entityNames, log.entities).filter { $0.1.removed > 0 }
+        if !removed.isEmpty {
+            out += "removed by updates: " + removed.map { "\($0.0) \($0.1.removed)" }.joined(separator: ", ") + "\n"
+        }
         let links = log.links.filter { $0.count > 0 }
         if !links.isEmpty {
             out += "links: " + links.map { "\($0.relationship) \($0.count.grouped)" }.joined(separator: ", ") + "\n"

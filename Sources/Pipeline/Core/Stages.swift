@@ -166,6 +166,9 @@ public struct EntityRecord: Sendable {
     /// The records each to-many relationship links, in the list's order: one slot per
     /// relationship like `links`, or none at all when the load links no to-many.
     public var lists: [[EntityRecord]]
+    /// The to-many slots the load gives, in `lists`, even where a list is empty: what a record
+    /// given again under `on_duplicate: update` replaces (an empty list there says "none now").
+    public var listSlots: [Int]
     /// Where the source record came from.
     public var location: Location
     /// The hash of the record's unique key when that is one text value, made where the record is
@@ -180,12 +183,14 @@ public struct EntityRecord: Sendable {
     /// look at every link of every record).
     public var hasRejectingLinks: Bool
 
-    public init(entity: Int, values: [Value?], links: [EntityRecord?], lists: [[EntityRecord]] = [], location: Location,
-                missing: MissingLinkPolicy = .create, hasRejectingLinks: Bool? = nil) {
+    /// `listSlots`: nil for every slot of a non-empty `lists`.
+    public init(entity: Int, values: [Value?], links: [EntityRecord?], lists: [[EntityRecord]] = [], listSlots: [Int]? = nil,
+                location: Location, missing: MissingLinkPolicy = .create, hasRejectingLinks: Bool? = nil) {
         self.entity = entity
         self.values = values
         self.links = links
         self.lists = lists
+        self.listSlots = listSlots ?? Array(lists.indices)
         self.location = location
         self.missing = missing
         self.hasRejectingLinks = hasRejectingLinks

@@ -141,8 +141,11 @@ public enum MissingLinkPolicy: String, Sendable, CaseIterable {
 public enum DuplicatePolicy: String, Sendable {
     /// A record whose key exists is counted as already present; the first one's values stay.
     case keep
-    /// A record whose key exists replaces the stored values.
+    /// A record whose key exists replaces what it gives: its values, and the to-many lists it
+    /// gives, whose records it owns are written anew (`SQLiteSink`, docs/pipeline-format.md).
     case update
+    /// As `update` for the values, but the to-many lists it gives are added to the stored ones.
+    case merge
 }
 
 /// One `sources:` entry: where records come from, how they are transformed, what they load.

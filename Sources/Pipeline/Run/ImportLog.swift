@@ -13,6 +13,9 @@ public final class ImportLog {
         public var rejected = 0
         /// Turned away by a `keep` or `drop` step (sources only).
         public var filtered = 0
+        /// Rows an `on_duplicate: update` took away: owned records its lists no longer hold
+        /// (entities only).
+        public var removed = 0
         public init() {}
     }
 
@@ -213,6 +216,12 @@ public final class ImportLog {
         duplicate.source = sourceNames[currentSource]
         try duplicateStorage.append(duplicate)
         if !duplicate.differences.isEmpty { conflictingDuplicates += 1 }
+    }
+
+    /// Counts a row of entity `entity` that an update removed (`Counts.removed`).
+    public func countRemoved(entity: Int) {
+        precondition(entityNames.indices.contains(entity), "entity number out of range")
+        counts[sourceNames.count + entity].removed += 1
     }
 
     /// Rejections counted per entity are the load stage's: a record rejected while converting

@@ -53,6 +53,8 @@ final class LoadBinding {
     let links: [(relationship: Int, target: LoadBinding)]
     /// The to-many links: one linked record per element of a list.
     let lists: [ListLink]
+    /// `lists`' relationship slots, shared by every record made (`EntityRecord.listSlots`).
+    private let listSlots: [Int]
     /// What the sink does when a linked record of this load is not in the store.
     fileprivate var missing = MissingLinkPolicy.create
     /// Whether a link below this load says `missing: reject` (`EntityRecord.hasRejectingLinks`);
@@ -146,6 +148,7 @@ final class LoadBinding {
         }
         self.links = links
         self.lists = lists
+        listSlots = lists.map(\.relationship).sorted()
         hasRejectingLinks = (links.map(\.target) + lists.map(\.target)).contains { $0.missing == .reject || $0.hasRejectingLinks }
     }
 
@@ -155,7 +158,7 @@ final class LoadBinding {
         var linked = [EntityRecord?](repeating: nil, count: relationshipCount)
         for link in links { linked[link.relationship] = link.target.emptyRecord(at: location) }
         return EntityRecord(entity: entity, values: [Value?](repeating: nil, count: attributeCount), links: linked,
-                            lists: lists.isEmpty ? [] : Array(repeating: [], count: relationshipCount),
+                            lists: lists.isEmpty ? [] : Array(repeating: [], count: relationshipCount), listSlots: listSlots,
                             location: location, missing: missing, hasRejectingLinks: hasRejectingLinks)
     }
 

@@ -53,8 +53,17 @@ final class EntityWriter {
     /// Rows created by links only, with where the first link was: placeholders until a record of
     /// this entity with their key arrives and completes them.
     var placeholders: [Int64: Location] = [:]
+    /// Rows an update removed (owned children it replaced) whose keys the index still holds, and
+    /// the rows written for such keys since, by the row the index holds: see `liveRow`.
+    var removedRows: Set<Int64> = []
+    var revivedRows: [Int64: Int64] = [:]
+    /// Whether `removedRows` or `revivedRows` was ever written: one test per lookup until then.
+    var hasRewrittenKeys = false
+    /// Per relationship slot: the join table's record of which side gave each pair, and this side's
+    /// number in it (many-to-many only; set by the sink, which sees both sides).
+    var joinSides: [(sides: JoinSides, side: Int)?] = []
 
-    private let connection: SQLiteConnection
+    let connection: SQLiteConnection
     private let insert: SQLiteStatement
     /// An ASCII text key's bytes for `insert`, which binds them from here without a copy: a copy
     /// (`SQLITE_TRANSIENT`) cost SQLite a malloc and a free for every row.
@@ -69,6 +78,10 @@ final class EntityWriter {
     private var joinStatements: [Int: SQLiteStatement] = [:]
     /// Per column: setting the key of the row that lists a row (`setListingKey`).
     private var listingStatements: [String: SQLiteStatement] = [:]
+    /// Statements of updates that replace lists (`EntityWriter+Replacing.swift`), by their SQL.
+    var replacingStatements: [String: SQLiteStatement] = [:]
+    /// Indexes made for those updates' lookups, dropped before the store is completed.
+    var replacingIndexes: [String] = []
 
     init(entity: Int, table: EntityTable, model: StoreModel, connection: SQLiteConnection, keys: KeyIndex) throws {
         let name = model.entities[entity].name
@@ -309,11 +322,11 @@ final class EntityWriter {
     /// there: `order` is `other`'s place in this row's ordered list; where the inverse is ordered
     /// too, this row goes last in `other`'s.
     /// Sets the key of the row that lists row `rowID` through a to-many without inverse.
-    func setListingKey(_ column: String, of rowID: Int64, to listing: Int64) throws {
+    func setListingKey(_ column: String, of rowID: Int64, to listing: Int64?) throws {
         let statement = try listingStatements[column] ?? connection.prepare(
             "UPDATE \(SQL.quote(table.name)) SET \(SQL.quote(column)) = ?1 WHERE \(SQL.quote(table.rowID)) = ?2")
         listingStatements[column] = statement
-        try statement.bind(.integer(listing), at: 1)
+        try statement.bind(listing, at: 1)
         try statement.bind(.integer(rowID), at: 2)
         try statement.run()
     }
