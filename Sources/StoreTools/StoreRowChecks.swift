@@ -43,9 +43,7 @@ public enum StoreRowChecks {
         public var rows: [String]
         /// A required value or to-one left empty: in a store pipectl built, what the data gave
         /// (an empty or unmatched link), not a row pipectl wrote wrong.
-        public var isMissingRequired: Bool {
-            problem.hasSuffix("which the model requires") && !problem.hasPrefix("with ")
-        }
+        public var isMissingRequired = false
 
         public var description: String {
             "\(entity).\(property): \(count) row\(count == 1 ? "" : "s") \(problem)"
@@ -123,6 +121,8 @@ public enum StoreRowChecks {
         /// over distinct keys): 0 means none, else `offends` counts and names them. Nil: the
         /// rule is one of the table's single pass.
         var quick: String?
+        /// A required value left empty (`Finding.isMissingRequired`).
+        var isMissingRequired = false
         /// Its condition in the single pass where another than `offends` (cheaper, or covering
         /// another rule's too); "" leaves it to another rule's.
         var pass: String?
@@ -209,7 +209,7 @@ public enum StoreRowChecks {
                                           offends: "\(filter) AND \(c) IS NOT NULL AND \(c) NOT IN (\(allowed.joined(separator: ", ")))", shows: shown))
                         if !composite.isOptional {
                             rules.append(Rule(entity: entityName, property: composite.name, problem: "without a value, which the model requires",
-                                              offends: "\(filter) AND \(c) IS NULL", shows: "'empty'"))
+                                              offends: "\(filter) AND \(c) IS NULL", shows: "'empty'", isMissingRequired: true))
                         }
                     case .caseName:
                         caseColumns[entityName + "." + composite.name, default: []].append((item.name, part.element))
@@ -221,7 +221,7 @@ public enum StoreRowChecks {
                     }
                 } else if !attribute.isOptional {
                     rules.append(Rule(entity: entityName, property: attributeName, problem: "without a value, which the model requires",
-                                      offends: "\(filter) AND \(c) IS NULL", shows: "'empty'"))
+                                      offends: "\(filter) AND \(c) IS NULL", shows: "'empty'", isMissingRequired: true))
                 }
             case .foreignKey(let entityName, let relationshipName):
                 guard let relationship = model.allRelationships(of: entityName).first(where: { $0.name == relationshipName }),
@@ -235,7 +235,7 @@ public enum StoreRowChecks {
                                   quick: try missingKeys(c, table: table.name, filter: filter, target: target.name, destination: destination, store: store)))
                 if !relationship.isOptional {
                     rules.append(Rule(entity: entityName, property: relationshipName, problem: "without a \(relationship.destination), which the model requires",
-                                      offends: "\(filter) AND \(c) IS NULL", shows: "'empty'"))
+                                      offends: "\(filter) AND \(c) IS NULL", shows: "'empty'", isMissingRequired: true))
                 }
             case .foreignEntity(let entityName, let relationshipName):
                 guard let key = foreignKeys[entityName + "." + relationshipName],
@@ -328,7 +328,7 @@ public enum StoreRowChecks {
             guard case .integer(let n) = count, n > 0 else { continue }
             let rows = try store.rows("SELECT \(row), \(rule.shows) FROM \(SQL.quote(table)) t WHERE (\(rule.offends)) ORDER BY t.rowid LIMIT \(shown)")
             findings.append(Finding(entity: rule.entity, property: rule.property, problem: rule.problem, count: Int(n),
-                                    rows: rows.map { "\($0[0].displayText): \($0[1].displayText)" }))
+                                    rows: rows.map { "\($0[0].displayText): \($0[1].displayText)" }, isMissingRequired: rule.isMissingRequired))
         }
         return findings
     }
