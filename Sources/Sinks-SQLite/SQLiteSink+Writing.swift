@@ -399,7 +399,8 @@ extension SQLiteSink {
 
     /// Rejects the record before any of it is written when a link that says `missing: reject`
     /// names a record not in the store: a rejected record creates none of its links.
-    func checkMissingLinks(of record: EntityRecord, of writer: EntityWriter) throws {
+    /// `before`: records of the same source record written before this one, which a link may name.
+    func checkMissingLinks(of record: EntityRecord, of writer: EntityWriter, before: ArraySlice<EntityRecord> = []) throws {
         let listed = record.lists.indices.flatMap { slot in record.lists[slot].map { (slot, $0) } }
         for (slot, link) in record.links.indices.compactMap({ slot in record.links[slot].map { (slot, $0) } }) + listed {
             let target = try self.writer(for: link)
@@ -407,6 +408,9 @@ extension SQLiteSink {
                 let lookup = try lookupKey(of: link, of: target)
                 if case .empty = lookup { continue }  // skipped for its empty key
                 if case .key(let key) = lookup, try target.keys.lookup(key, hash: link.keyHash).flatMap(target.liveRow) != nil { continue }
+                if before.contains(where: { $0.entity == link.entity && target.key(of: $0) != nil && target.keyText(of: $0) == target.keyText(of: link) }) {
+                    continue
+                }
                 switch link.missing {
                 case .reject: throw try missingLinkRejection(link, of: target, from: writer, slot: slot)
                 case .skip: continue

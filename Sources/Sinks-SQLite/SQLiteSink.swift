@@ -110,12 +110,28 @@ public final class SQLiteSink: PrefetchingSink {
     }
 
     /// Writes one record after finding or creating the records it links to; see `RecordSink`.
-    public func write(_ record: inout EntityRecord, onDuplicate: DuplicatePolicy, log: ImportLog) throws {
+    @discardableResult
+    public func write(_ record: inout EntityRecord, onDuplicate: DuplicatePolicy, log: ImportLog) throws -> Bool {
         guard state == .building else { throw notBuilding() }
         do {
-            _ = try store(&record, onDuplicate: onDuplicate, linkedFrom: nil, log: log)
+            return try store(&record, onDuplicate: onDuplicate, linkedFrom: nil, log: log) != nil
         } catch {
             throw PipelineError.converting(error, at: record.location)
+        }
+    }
+
+    /// Checks the links that say `missing: reject` (the records before it may be what they name)
+    /// and, for a new row, the values the model requires.
+    public func check(_ records: inout [EntityRecord], at index: Int) throws {
+        let writer = try self.writer(for: records[index])
+        if records[index].hasRejectingLinks { try checkMissingLinks(of: records[index], of: writer, before: records[..<index]) }
+        if writer.mayLackRequiredValue, !writer.hasLinkKey, let slot = writer.missingRequiredValue(in: records[index]) {
+            // Only a new row needs the value: a record with an empty key is skipped, a stored one kept.
+            var isNew = !writer.hasKey
+            if let key = writer.key(of: records[index]) {
+                isNew = try writer.keys.lookup(key, hash: records[index].keyHash).flatMap(writer.liveRow) == nil
+            }
+            if isNew { throw writer.missingValue(slot, at: records[index].location) }
         }
     }
 

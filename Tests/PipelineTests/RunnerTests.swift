@@ -40,9 +40,10 @@ final class RunnerTests: XCTestCase {
         var finished = false
         var published = false
         var discarded = false
-        func write(_ record: inout EntityRecord, onDuplicate: DuplicatePolicy, log: ImportLog) throws {
+        func write(_ record: inout EntityRecord, onDuplicate: DuplicatePolicy, log: ImportLog) throws -> Bool {
             written.append(record)
             log.count(.inserted, entity: record.entity)
+            return true
         }
         func finish(log: ImportLog, publish: Bool) throws { (finished, published) = (true, publish) }
         func discard() { discarded = true }
@@ -209,10 +210,11 @@ final class RunnerTests: XCTestCase {
         var writes = 0
         var discarded = false
         init(failAt: Int) { self.failAt = failAt }
-        func write(_ record: inout EntityRecord, onDuplicate: DuplicatePolicy, log: ImportLog) throws {
+        func write(_ record: inout EntityRecord, onDuplicate: DuplicatePolicy, log: ImportLog) throws -> Bool {
             writes += 1
             if writes == failAt { throw PipelineError(.io, code: PipelineError.Code("sqlite.disk-full"), stage: "sqlite", "database or disk is full") }
             log.count(.inserted, entity: record.entity)
+            return true
         }
         func finish(log: ImportLog, publish: Bool) throws {}
         func discard() { discarded = true }
@@ -236,13 +238,14 @@ final class RunnerTests: XCTestCase {
         }
         final class RefusingSink: RecordSink {
             var written: [Value] = []
-            func write(_ record: inout EntityRecord, onDuplicate: DuplicatePolicy, log: ImportLog) throws {
+            func write(_ record: inout EntityRecord, onDuplicate: DuplicatePolicy, log: ImportLog) throws -> Bool {
                 if record.entity == 1, case .text(let name)? = record.values[0],
                    let line = Int(name.dropFirst(5)), line % 89 == 0 {
                     throw Rejection(at: record.location, stage: "sqlite", reason: "refused")
                 }
                 if record.entity == 1 { written.append(record.values[0] ?? .null) }
                 log.count(.inserted, entity: record.entity)
+                return true
             }
             func finish(log: ImportLog, publish: Bool) throws {}
             func discard() {}

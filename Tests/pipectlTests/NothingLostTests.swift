@@ -236,6 +236,59 @@ import Darwin
         #expect(try scratch.run("run", "-q", "pipeline.yaml").status == 0)
         #expect(try KillTests.itemCount(scratch.store) == 0)
     }
+
+    @Test("a record rejected by one of its entities writes none of them; a source of such records does not replace the store")
+    func rejectedRecordWritesNothing() throws {
+        let scratch = try Scratch()
+        let pipeline = """
+            version: 1
+            name: shelves
+            store: { path: store.sqlite, layout: sqlite }
+            entities:
+              Unit: { unique: name, attributes: { name: string } }
+              Shelf: { unique: name, attributes: { name: string } }
+              Item:
+                unique: name
+                attributes: { name: string }
+                relationships: { unit: { to: Unit, inverse: items }, shelf: { to: Shelf, inverse: items } }
+            sources:
+              - name: units
+                read: { csv: units.csv }
+                load: { Unit: { name: name } }
+              - name: items
+                read: { csv: items.csv }
+                load:
+                  Shelf: { name: shelf }
+                  Item: { name: name, shelf: { Shelf: { name: shelf } }, unit: { Unit: { name: unit }, missing: reject } }
+
+            """
+        try scratch.write(pipeline, to: "pipeline.yaml")
+        try scratch.write("name\nkg\nl\n", to: "units.csv")
+        try scratch.write("name,shelf,unit\nMilk,Fridge,l\nFlour,Pantry,kg\n", to: "items.csv")
+        let first = try scratch.run("run", "-q", "pipeline.yaml")
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(try SQLiteStore(readingAt: scratch.store).rows("SELECT count(*) FROM Item UNION ALL SELECT count(*) FROM Shelf")
+                == [[.integer(2)], [.integer(2)]])
+        let old = try scratch.bytes()
+        // Every item names a unit the store lacks: their shelves, loaded from the same rows, are
+        // not written either, and the run keeps the store of two items.
+        try scratch.write("name,shelf,unit\nMilk,Cellar,litre\nFlour,Attic,kilo\n", to: "items.csv")
+        let rejected = try scratch.run("run", "-q", "pipeline.yaml")
+        #expect(rejected.status == 67, "\(rejected.stderr)")
+        #expect(rejected.stderr.contains("source 'items' gave the store no record (2 read: 2 rejected)"), "\(rejected.stderr)")
+        #expect(try scratch.bytes() == old)
+        // One good row and one bad: the bad row's shelf is not in the store.
+        try scratch.write("name,shelf,unit\nMilk,Cellar,l\nFlour,Attic,kilo\n", to: "items.csv")
+        #expect(try scratch.run("run", "-q", "pipeline.yaml").status == 0)
+        #expect(try SQLiteStore(readingAt: scratch.store).rows("SELECT name FROM Shelf ORDER BY name") == [[.text("Cellar")]])
+        // A link may name what an entity before it in the same record loads.
+        try scratch.write(pipeline.replacingOccurrences(of: "Shelf: { name: shelf }\n", with: "Unit: { name: unit }\n      Shelf: { name: shelf }\n"),
+                          to: "pipeline.yaml")
+        let together = try scratch.run("run", "-q", "pipeline.yaml")
+        #expect(together.status == 0, "\(together.stderr)")
+        #expect(try SQLiteStore(readingAt: scratch.store).rows("SELECT i.name, u.name FROM Item i JOIN Unit u ON u.id = i.unit_id ORDER BY i.name")
+                == [[.text("Flour"), .text("kilo")], [.text("Milk"), .text("l")]])
+    }
 }
 
 /// Whether bytes start as a SQLite database does.

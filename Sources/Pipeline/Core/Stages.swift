@@ -216,7 +216,16 @@ public protocol RecordSink: AnyObject {
     /// `record` is `inout` only so that it is read where it lies, and the sink leaves it as it
     /// was: passed by value from the batch it sits in, a record is copied, which retains and
     /// releases every array and string in it.
-    func write(_ record: inout EntityRecord, onDuplicate: DuplicatePolicy, log: ImportLog) throws
+    ///
+    /// Returns whether the record is in the output (inserted, updated or already there); false
+    /// when it was skipped (an empty key).
+    @discardableResult
+    func write(_ record: inout EntityRecord, onDuplicate: DuplicatePolicy, log: ImportLog) throws -> Bool
+    /// Checks `records[index]`, one of the entity records one source record makes, before the
+    /// first is written, for what would reject it (a link that says `missing: reject`, a
+    /// required value left empty), knowing that the records before it will be written first: a
+    /// rejected record must write nothing, not the entities before the one that rejected it.
+    func check(_ records: inout [EntityRecord], at index: Int) throws
     /// Completes the output and checks it; with `publish`, puts it in place atomically, otherwise
     /// (a dry run) throws it away once checked.
     func finish(log: ImportLog, publish: Bool) throws
@@ -236,10 +245,14 @@ public protocol PrefetchingSink: RecordSink {
 
 extension RecordSink {
     /// Writes one record given by value: see `write(_:onDuplicate:log:)`.
-    public func write(_ record: EntityRecord, onDuplicate: DuplicatePolicy, log: ImportLog) throws {
+    @discardableResult
+    public func write(_ record: EntityRecord, onDuplicate: DuplicatePolicy, log: ImportLog) throws -> Bool {
         var record = record
-        try write(&record, onDuplicate: onDuplicate, log: log)
+        return try write(&record, onDuplicate: onDuplicate, log: log)
     }
+
+    /// A sink that rejects nothing of its own checks nothing ahead.
+    public func check(_ records: inout [EntityRecord], at index: Int) throws {}
 
     /// A sink that cannot tell says no: nothing is then stopped.
     public func previousOutputHasRecords() throws -> Bool { false }

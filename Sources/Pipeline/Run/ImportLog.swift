@@ -13,6 +13,10 @@ public final class ImportLog {
         public var rejected = 0
         /// Turned away by a `keep` or `drop` step (sources only).
         public var filtered = 0
+        /// Source records that are in the store, whole: every entity they load written (inserted,
+        /// updated or already present), none rejected (sources only; the rows a record's links
+        /// made do not count).
+        public var loaded = 0
         /// Rows an `on_duplicate: update` took away: owned records its lists no longer hold
         /// (entities only).
         public var removed = 0
@@ -216,6 +220,11 @@ public final class ImportLog {
         duplicate.source = sourceNames[currentSource]
         try duplicateStorage.append(duplicate)
         if !duplicate.differences.isEmpty { conflictingDuplicates += 1 }
+    }
+
+    /// Counts a source record of the current source that is in the store whole (`Counts.loaded`).
+    public func recordLoaded() {
+        counts[source].loaded += 1
     }
 
     /// Counts a row of entity `entity` that an update removed (`Counts.removed`).

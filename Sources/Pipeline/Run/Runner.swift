@@ -78,7 +78,7 @@ public final class Runner {
         guard !pipeline.allowEmpty else { return }
         var previousHasRecords: Bool?
         for (index, counts) in log.sources.enumerated()
-        where counts.inserted + counts.updated == 0 && counts.rejected + counts.skipped + counts.filtered > 0 {
+        where counts.loaded == 0 && counts.rejected + counts.skipped + counts.filtered > 0 {
             if previousHasRecords == nil { previousHasRecords = try sink.previousOutputHasRecords() }
             let replacing = previousHasRecords == true
             guard replacing || counts.rejected > 0 else { continue }
@@ -148,16 +148,26 @@ public final class Runner {
                     log.reject(rejection)
                     continue
                 }
+                // Several entities of one source record: all checked before the first is written,
+                // so that a rejection leaves nothing of the record behind.
+                if batch.items[i].records.count > 1, let (k, rejection) = check(&batch.items[i].records, in: sink) {
+                    log.countRejected(entity: batch.items[i].records[k].entity)
+                    log.reject(rejection)
+                    continue
+                }
+                var loaded = false
                 for k in batch.items[i].records.indices {
                     do {
                         // In place (see RecordSink.write): no copy of the record.
-                        try sink.write(&batch.items[i].records[k], onDuplicate: source.onDuplicate, log: log)
+                        if try sink.write(&batch.items[i].records[k], onDuplicate: source.onDuplicate, log: log) { loaded = true }
                     } catch let rejection as Rejection {
                         log.countRejected(entity: batch.items[i].records[k].entity)
                         log.reject(rejection)
+                        loaded = false
                         break
                     }
                 }
+                if loaded { log.recordLoaded() }
             }
             if let error = batch.error { throw error }
             if batch.isLast || read - reported >= 0x4000 {
@@ -188,6 +198,20 @@ public final class Runner {
                                 "the file holds no records; the new store would have none from source '\(source.name)' "
                                     + "(is it the right file, or did the export fail?)")
         }
+    }
+
+    /// The first of `records` the sink would reject, with why; nil when none would.
+    private func check(_ records: inout [EntityRecord], in sink: any RecordSink) -> (Int, Rejection)? {
+        for k in records.indices {
+            do {
+                try sink.check(&records, at: k)
+            } catch let rejection as Rejection {
+                return (k, rejection)
+            } catch {
+                continue  // not a rejection: writing the record throws it where it belongs
+            }
+        }
+        return nil
     }
 
     /// The fields a source's reader must give, in first-use order (the steps', then the loads'),
