@@ -12,6 +12,8 @@ extension PipelineError.Code {
     public static let initOutputExists = Self("init.output-exists")
     /// No input has fields that name an entity's attributes and its key.
     public static let initNothingToDraft = Self("init.nothing-to-draft")
+    /// The draft, run on the sampled records, loads none of them (`--force` writes it anyway).
+    public static let initDraftLoadsNothing = Self("init.draft-loads-nothing")
 
     /// `pipectl check` is given a pipeline without `checks:`.
     public static let checksNoneDeclared = Self("checks.none-declared")

@@ -33,8 +33,15 @@ import Testing
         let made = try ws.run("init", "--model", "pipelines/model/Grocery.xcdatamodeld", "pipelines/data/grocery.\(format)",
                               "-o", "pipelines/drafted.yaml", "--timezone", "Europe/Berlin")
         #expect(made.status == 0, "\(made.stderr)")
-        let yaml = try String(decoding: ws.bytes("pipelines/drafted.yaml"), as: UTF8.self)
-        #expect(yaml.contains("Item: { unique: name }") && yaml.contains("guessed: the model has no uniqueness constraint on Item"), "\(yaml)")
+        var yaml = try String(decoding: ws.bytes("pipelines/drafted.yaml"), as: UTF8.self)
+        // The export lists five items twice, so name is no key init guesses (issue 35): the draft
+        // says so, and offers the line to uncomment, as the hand-written pipeline does.
+        #expect(yaml.contains("# Run on its inputs before it was written: 419 of 419 records load."), "\(yaml)")
+        #expect(yaml.contains("  # Item: { unique: name }                                  # no key guessed: the model has no uniqueness "
+                                + "constraint on Item, and name repeats in the sampled records (Eggs 2 times, Oranges 2 times, "
+                                + #""Toilet roll" 2 times, 2 more); each record is inserted as it comes"#), "\(yaml)")
+        yaml = yaml.replacingOccurrences(of: "  # Item: { unique: name }", with: "  Item: { unique: name }")
+        try ws.write(yaml, to: "pipelines/drafted.yaml")
         if format == "xlsx" {
             // The workbook's list sheet, its date cells in the zone given; its notes sheet told, not read.
             #expect(yaml.contains("read: { xlsx: data/grocery.xlsx, sheet: Items, timezone: Europe/Berlin }"), "\(yaml)")
@@ -101,7 +108,7 @@ import Testing
         #expect(workbook_close(book) == LXW_NO_ERROR)
 
         let made = try ws.run("init", "--model", "Models", "Products.xlsx", "-o", "products.yaml")
-        #expect(made.status == 0 && made.stdout.contains("1 source;"), "\(made.stderr)\(made.stdout)")
+        #expect(made.status == 0 && made.stdout.contains("1 source, "), "\(made.stderr)\(made.stdout)")
         let yaml = try String(decoding: ws.bytes("products.yaml"), as: UTF8.self)
         for line in [#"read: { xlsx: Products.xlsx, sheet: Products, timezone: UTC }"#, "date cells: the zone is a guess (pipectl init --timezone)",
                      #"# sheet "Read me" of Products.xlsx is not read: the sheet 'Read me' has no header row"#,
@@ -127,7 +134,7 @@ import Testing
         try ws.write("colour,size\nred,L\n", to: "colours.csv")
         try ws.write("product name,unit price,in stock\nTea,4.2,true\n", to: "products.csv")
         let made = try ws.run("init", "--model", "Models", "prices.csv", "colours.csv", "products.csv", "-o", "products.yaml")
-        #expect(made.status == 0 && made.stdout.contains("1 source;"), "\(made.stderr)")
+        #expect(made.status == 0 && made.stdout.contains("1 source, "), "\(made.stderr)")
         let yaml = try String(decoding: ws.bytes("products.yaml"), as: UTF8.self)
         for line in ["  # prices.csv is not read: its fields name attributes of Product (unit price), but none gives its key (productName); map them by hand",
                      "  # colours.csv is not read: no field names an attribute of the model (fields: colour, size); map them by hand",
@@ -181,8 +188,9 @@ import Testing
         #expect(try ws.run("run", "-q", "products.yaml").status == 0)
         // An export that gives only the other one is found by it.
         try ws.write("sku,unitPrice,inStock\nT-1,4.2,true\n", to: "skus.csv")
-        let bySKU = try ws.run("init", "--model", "Models", "skus.csv", "-o", "skus.yaml")
-        #expect(bySKU.status == 0, "\(bySKU.stderr)")
+        // It gives no productName, which the model requires: the draft loads nothing, and is written only with --force.
+        let bySKU = try ws.run("init", "--model", "Models", "skus.csv", "-o", "skus.yaml", "--force")
+        #expect(bySKU.status == 0 && bySKU.stderr.contains("warning: init: the draft loads no record"), "\(bySKU.stderr)")
         let skus = try String(decoding: ws.bytes("skus.yaml"), as: UTF8.self)
         #expect(skus.contains("Product: { unique: sku }") && skus.contains("(also: productName)"), "\(skus)")
     }

@@ -12,10 +12,13 @@ struct InitCommand: ParsableCommand {
         commandName: "init",
         abstract: "Draft a pipeline from the app's model and its exports: fields matched to attributes, keys, transforms.",
         discussion: "Each input becomes a source (its format from the extension; of an .xlsx workbook, each sheet that "
-            + "matches an entity); its fields are matched to the entity "
-            + "whose attributes they name (ignoring case, spaces and underscores), keys come from the model's uniqueness "
-            + "constraints (else a guess), and trim, number, date and map steps from the values. Every guess is marked "
-            + "in a comment. The file is checked as `pipectl validate` would before it is written.")
+            + "matches an entity) loading the entity it is named after (ignoring case, spaces, underscores and a plural "
+            + "ending), else the one whose attributes its fields name; fields are matched to attributes (ignoring case, "
+            + "spaces and underscores), keys come from the model's uniqueness constraints (else from a field whose sampled "
+            + "values are all there and all differ), and trim, number, date and map steps from the values. Every guess is "
+            + "marked in a comment. The file is checked as `pipectl validate` would, then run on the sampled records into "
+            + "a store of its own, removed after: its first lines say how many load. A draft that loads none is not "
+            + "written (exit 65) unless --force.")
 
     @Option(help: ArgumentHelp("The app's model: an .xcdatamodeld, an .xcdatamodel, or a SwiftData app's @Model source.", valueName: "model"),
             completion: .file(extensions: ["xcdatamodeld", "xcdatamodel", "swift"]))
@@ -30,7 +33,7 @@ struct InitCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The time zone the exports' dates are in (default UTC, marked as a guess).", valueName: "zone"))
     var timezone: String?
 
-    @Flag(help: "Replace the pipeline file if it exists.")
+    @Flag(help: "Replace the pipeline file if it exists; write a draft that loads none of the sampled records.")
     var force = false
 
     func validate() throws {
@@ -71,10 +74,24 @@ struct InitCommand: ParsableCommand {
                                     "nothing to draft: no input has fields that name an entity's attributes and its key (\(reasons))")
             }
             // Checked as `validate` checks it: a draft that does not load is not written.
-            _ = try PipelineLoader.load(yaml: yaml, file: outputURL, registry: Components.registry)
+            let pipeline = try PipelineLoader.load(yaml: yaml, file: outputURL, registry: Components.registry)
+            // Then run on the sample: a draft whose every record is turned away is no start.
+            let trial = try DraftTrial.run(pipeline, limit: InputSample.sampled)
+            let tally = DraftTrial.tally(trial.loaded, of: trial.read, whole: trial.whole)
+            if trial.loaded == 0 {
+                let firsts = trial.sources.compactMap { source in source.firstTurnedAway.map { "source '\(source.name)': \($0)" } }
+                let why = trial.failure.map { ["the run fails: " + $0.description] } ?? firsts
+                let message = "the draft loads no record: \(tally)" + (why.isEmpty ? "" : " (\(why.joined(separator: "; ")))")
+                guard force else {
+                    throw PipelineError(.invalidPipeline, code: .initDraftLoadsNothing, at: Location(file: output), stage: "init",
+                                        message + "; not written. Map what its comments name, or write it anyway with --force")
+                }
+                Terminal.standardError.tell("\(output): warning: init: \(message); written as --force says\n")
+            }
+            let text = PipelineDraft.placing(trial.comment, in: yaml)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try Data(yaml.utf8).write(to: outputURL)
-            try Terminal.standardOutput.write("wrote \(output): \(sources) source\(sources == 1 ? "" : "s"); "
+            try Data(text.utf8).write(to: outputURL)
+            try Terminal.standardOutput.write("wrote \(output): \(sources) source\(sources == 1 ? "" : "s"), \(tally); "
                                                   + "check the guesses its comments mark, then `pipectl run \(output)`\n")
         } catch {
             throw fail(with: error)

@@ -25,6 +25,8 @@ struct InputSample {
     var fields: [String]
     /// Per field, the values of the sampled records that are not empty.
     var values: [String: [Value]]
+    /// How many records were sampled (a record the reader rejected is not one).
+    var records = 0
     /// What `auto` chose for a CSV, to tell in a comment.
     var detected: [(name: String, value: String)] = []
     /// A workbook's sheet, and how many sheets the workbook has.
@@ -80,6 +82,7 @@ struct InputSample {
                     }
                 }
                 count += 1
+                records += 1
             } catch is Rejection {
                 continue
             }

@@ -15,6 +15,13 @@ extension PipelineDraft {
         return line + String(repeating: " ", count: max(1, 60 - line.count)) + "# " + comment + "\n"
     }
 
+    /// `lines` (comments) placed under the draft's first two, which say where it comes from.
+    static func placing(_ lines: [String], in yaml: String) -> String {
+        var all = yaml.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        all.insert(contentsOf: lines, at: min(2, all.count))
+        return all.joined(separator: "\n")
+    }
+
     /// The pipeline file, and how many sources it has.
     func yaml(name: String, storePath: String, inputNames: [String]) -> (text: String, sources: Int) {
         var inputs: [String] = []
@@ -24,13 +31,34 @@ extension PipelineDraft {
         out += "version: 1\nname: \(Self.scalar(name))\nstore:\n"
         out += "  path: \(Self.scalar(storePath))\n  layout: coredata\n  model: \(Self.scalar(modelPath))\n"
 
-        // First the sources, which say which entities need keys.
+        // The keys of the entities sources load first, each from the first source that loads it,
+        // whatever order links reach them in; an entity only links reach gets a key by name.
         var keyed: [(entity: String, key: [String], comment: String)] = []
-        var unkeyed: [String] = []
-        func needKey(_ entity: String, among matched: Set<String>? = nil) -> [String]? {
+        var unkeyed: [(entity: String, line: String, comment: String)] = []
+        for sample in samples where sample.unreadable == nil {
+            guard let mapping = loadable(sample) else { continue }
+            let entity = mapping.entity.name
+            guard !keyed.contains(where: { $0.entity == entity }), !unkeyed.contains(where: { $0.entity == entity }) else { continue }
+            if let (key, comment) = modelKey(of: entity, among: Set(mapping.matches.map(\.property))) {
+                keyed.append((entity, key, comment))
+                continue
+            }
+            let (key, comment) = guessedKey(of: entity, from: sample, matches: mapping.matches)
+            if let key {
+                keyed.append((entity, key, comment))
+            } else {
+                // Ready to uncomment once someone knows which attribute identifies the records.
+                let candidate = keyCandidates(of: entity, among: Set(mapping.matches.map(\.property))).first ?? "..."
+                unkeyed.append((entity, "  # \(entity): { unique: \(candidate) }", comment))
+            }
+        }
+        func needKey(_ entity: String) -> [String]? {
             if let known = keyed.first(where: { $0.entity == entity }) { return known.key }
-            if unkeyed.contains(entity) { return nil }
-            guard let (key, comment) = key(of: entity, among: matched) else { unkeyed.append(entity); return nil }
+            if unkeyed.contains(where: { $0.entity == entity }) { return nil }
+            guard let (key, comment) = key(of: entity) else {
+                unkeyed.append((entity, "  # \(entity): { unique: ... }", "name the attribute its records are found by"))
+                return nil
+            }
             keyed.append((entity, key, comment))
             return key
         }
@@ -50,7 +78,7 @@ extension PipelineDraft {
             // would not validate.
             let what = sample.sheet.map { "sheet \(Self.scalar($0)) of \(sample.path)" } ?? sample.path
             let fields = sample.fields.prefix(12).joined(separator: ", ") + (sample.fields.count > 12 ? ", ..." : "")
-            guard let (entity, matches, unmatched) = matches(for: sample) else {
+            guard let mapping = matches(for: sample) else {
                 if sample.sheet != nil, matchedWorkbooks.contains(sample.path) {
                     sources += "  # \(what) is not read: no column names an attribute of the model\n"
                 } else {
@@ -58,8 +86,16 @@ extension PipelineDraft {
                 }
                 continue
             }
+            let (entity, matches, unmatched) = (mapping.entity, mapping.matches, mapping.unmatched)
+            if matches.isEmpty, let namedBy = mapping.namedBy {
+                // Named after an entity, it loads that one or nothing: another entity whose
+                // attributes its fields resemble would take rows that are not its own.
+                sources += "  # \(what) is not read: \(namedBy) names \(entity.name), but no \(sample.sheet == nil ? "field" : "column") "
+                    + "names an attribute of it (\(sample.sheet == nil ? "fields" : "columns"): \(fields)); map them by hand\n"
+                continue
+            }
             let matched = Set(matches.map(\.property))
-            if let key = keyed.first(where: { $0.entity == entity.name })?.key ?? key(of: entity.name, among: matched)?.attributes,
+            if let key = keyed.first(where: { $0.entity == entity.name })?.key ?? modelKey(of: entity.name, among: matched)?.attributes,
                !Set(key).isSubset(of: matched) {
                 if sample.sheet != nil, matchedWorkbooks.contains(sample.path) {
                     sources += "  # \(what) is not read: its columns name attributes of \(entity.name) but not its key\n"
@@ -69,7 +105,6 @@ extension PipelineDraft {
                 }
                 continue
             }
-            _ = needKey(entity.name, among: matched)
             sourceCount += 1
             sources += "  - name: \(Self.scalar(sourceName))\n"
             var read = "    read: { \(sample.format.rawValue): \(Self.scalar(sample.path))"
@@ -128,8 +163,8 @@ extension PipelineDraft {
                     if case .text(let text) = value { return (Trimming.trimmed(text) ?? text).lowercased() }
                     return nil
                 })
-                guard !words.isEmpty, words.allSatisfy({ Self.booleans[$0] != nil }) else { continue }
-                let table = words.sorted().map { "\(Self.scalar($0)): \(Self.booleans[$0]!)" }.joined(separator: ", ")
+                guard let map = Self.booleanMap(words) else { continue }
+                let table = map.map { "\(Self.scalar($0.word)): \($0.value)" }.joined(separator: ", ")
                 maps.append(("- map: { fields: [\(Self.scalar(match.field))], values: { \(table) }, ignore_case: true }",
                              "yes and no as the export writes them"))
             }
@@ -138,7 +173,8 @@ extension PipelineDraft {
                 sources += "    transform:\n"
                 for (step, comment) in steps { sources += Self.commented("      " + step, comment) }
             }
-            sources += "    load:\n      \(entity.name):\n"
+            sources += "    load:\n"
+            sources += Self.commented("      \(entity.name):", mapping.namedBy.map { "\($0) names the entity" })
             for match in matches {
                 if match.isRelationship, let relationship = model.allRelationships(of: entity.name).first(where: { $0.name == match.property }) {
                     guard let key = needKey(relationship.destination), key.count == 1 else {
@@ -154,15 +190,26 @@ extension PipelineDraft {
             if !unmatched.isEmpty {
                 sources += "    # not loaded, as no attribute of \(entity.name) matches: \(unmatched.joined(separator: ", "))\n"
             }
+            // What the model requires and no field gives: each record would be rejected for it.
+            let required = model.allAttributes(of: entity.name)
+                .filter { !$0.isOptional && $0.defaultValue == nil && !$0.isTransient && !$0.isDerived
+                    && ($0.composite == nil || $0.composite?.composite == $0.name) && !matched.contains($0.name) }.map(\.name)
+                + model.allRelationships(of: entity.name).filter { !$0.isToMany && !$0.isOptional && !$0.isTransient && !matched.contains($0.name) }
+                .map(\.name)
+            if !required.isEmpty {
+                sources += "    # required by \(entity.name), and no field gives \(required.count == 1 ? "it" : "them"): \(required.joined(separator: ", ")); "
+                    + "a record without \(required.count == 1 ? "it" : "them") is rejected: map a field, or give the model a default\n"
+            }
         }
 
         if !keyed.isEmpty || !unkeyed.isEmpty {
-            out += "entities:\n"
+            // With no key to give, the section is a comment too: `entities:` alone is no mapping.
+            out += keyed.isEmpty ? "# entities:\n" : "entities:\n"
             for (entity, key, comment) in keyed {
                 let value = key.count == 1 ? key[0] : "[\(key.joined(separator: ", "))]"
                 out += Self.commented("  \(entity): { unique: \(value) }", comment)
             }
-            for entity in unkeyed { out += "  # \(entity): { unique: ... }   name the attribute its records are found by\n" }
+            for (_, line, comment) in unkeyed { out += Self.commented(line, comment) }
         }
         return (out + sources, sourceCount)
     }
