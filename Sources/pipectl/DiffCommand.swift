@@ -50,7 +50,7 @@ struct DiffCommand: ParsableCommand {
         do {
             let comparison = try pipeline.map { file in
                 let definition = try PipelineLoader.load(contentsOf: URL(fileURLWithPath: file), registry: Components.registry)
-                return try StoreComparison(model: definition.model, settings: definition.store)
+                return try StoreComparison(pipeline: definition)
             } ?? StoreComparison()
             changes = try comparison.compare(old: URL(fileURLWithPath: old), new: URL(fileURLWithPath: new),
                                              oldName: old, newName: new)

@@ -117,6 +117,116 @@ final class DiffTests: XCTestCase {
         XCTAssertEqual(join["rows"] as? Int, 2)
     }
 
+    /// Two recipes stores: `build/old.sqlite` from the data as it is, and `build/Recipes.sqlite`
+    /// after Shakshuka's three steps were given in reverse order (nothing else changed).
+    private func reversedSteps() throws -> Workspace {
+        let ws = try Workspace()
+        XCTAssertEqual(try ws.run("run", "-q", "pipelines/recipes.yaml").status, 0)
+        try FileManager.default.copyItem(at: ws.root.appendingPathComponent("build/Recipes.sqlite"), to: ws.root.appendingPathComponent("build/old.sqlite"))
+        let steps = ["        { \"text\": \"Soften the onion and pepper in olive oil.\" },\n",
+                     "        { \"text\": \"Add tomatoes and spices; simmer 10 minutes.\" },\n",
+                     "        { \"text\": \"Crack in the eggs, cover, cook until set.\" }\n"]
+        let json = try String(decoding: ws.bytes("pipelines/data/recipes.json"), as: UTF8.self)
+        XCTAssertTrue(json.contains(steps.joined()))
+        let reversed = steps.reversed().map { $0.hasSuffix("},\n") ? $0 : $0.replacingOccurrences(of: "}\n", with: "},\n") }.joined()
+        try ws.write(json.replacingOccurrences(of: steps.joined(), with: String(reversed.dropLast(2)) + "\n"), to: "pipelines/data/recipes.json")
+        XCTAssertEqual(try ws.run("run", "-q", "pipelines/recipes.yaml").status, 0)
+        return ws
+    }
+
+    /// An ordered relationship's order is what the app shows: reversing a recipe's steps is a
+    /// change (exit 1), said of the recipe; the steps themselves are the same records.
+    func testReorderedStepsWithThePipeline() throws {
+        let ws = try reversedSteps()
+        let result = try ws.run("diff", "build/old.sqlite", "build/Recipes.sqlite", "--pipeline", "pipelines/recipes.yaml")
+        XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
+        XCTAssertEqual(result.stdout, """
+            Category (by name): no changes, 4 record(s)
+            Ingredient (by name): no changes, 5 record(s)
+            Nutrition (by whole row): no changes, 3 record(s)
+            Recipe (by name): 0 added, 0 removed, 1 changed, 2 unchanged
+            RecipeIngredient (by recipe, ingredient): no changes, 8 record(s)
+            Step (by whole row): no changes, 7 record(s)
+            Tag (by name): no changes, 5 record(s)
+            ~ Recipe name=Shakshuka: steps reordered
+
+            """)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try ws.run("diff", "--json", "build/old.sqlite", "build/Recipes.sqlite",
+                                                                                    "--pipeline", "pipelines/recipes.yaml").stdout.utf8)) as? [String: Any])
+        let change = try XCTUnwrap((json["changes"] as? [[String: Any]])?.first)
+        let field = try XCTUnwrap((change["fields"] as? [[String: Any]])?.first)
+        XCTAssertEqual(field["name"] as? String, "steps")
+        XCTAssertEqual(field["reordered"] as? Bool, true)
+        // Steps have no key: each is its values (Entry's note is empty, so left out).
+        XCTAssertEqual(field["old"] as? String, "[(text='Soften the onion and pepper in olive oil.'), (text='Add tomatoes and spices; simmer 10 minutes.'), "
+                       + "(text='Crack in the eggs, cover, cook until set.')]")
+        XCTAssertEqual(field["new"] as? String, "[(text='Crack in the eggs, cover, cook until set.'), (text='Add tomatoes and spices; simmer 10 minutes.'), "
+                       + "(text='Soften the onion and pepper in olive oil.')]")
+
+        // Only the order counts, not the order keys: the same order spaced otherwise is no change.
+        let path = ws.root.appendingPathComponent("build/spaced.sqlite").path
+        try FileManager.default.copyItem(atPath: ws.root.appendingPathComponent("build/Recipes.sqlite").path, toPath: path)
+        XCTAssertEqual(try Pipectl.runTool("sqlite3", [path, "UPDATE ZENTRY SET Z_FOK_RECIPE = Z_FOK_RECIPE * 3 + 7 WHERE Z_FOK_RECIPE IS NOT NULL"], in: ws.root).status, 0)
+        let spaced = try ws.run("diff", "build/Recipes.sqlite", "build/spaced.sqlite", "--pipeline", "pipelines/recipes.yaml")
+        XCTAssertEqual(spaced.status, 0, spaced.stdout)
+    }
+
+    /// A workout app keeping its exercises' order in an `order: Int` (as SwiftData apps do),
+    /// written by `position: order`: `Workout.exercises` is not an ordered relationship.
+    private func workouts(reversed: Bool) -> String {
+        let legs = ["Squat", "Lunge", "Calf raise"]
+        let exercises = (reversed ? legs.reversed() : legs).map { "{ \"title\": \"\($0)\" }" }.joined(separator: ", ")
+        return "{ \"workouts\": [ { \"name\": \"Legs\", \"exercises\": [\(exercises)] }, "
+            + "{ \"name\": \"Arms\", \"exercises\": [{ \"title\": \"Curl\" }] } ] }\n"
+    }
+
+    func testPositionsWrittenByPositionAreTheOrder() throws {
+        let ws = try Workspace()
+        try ws.write("""
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" sourceLanguage="Swift">
+                <entity name="Exercise" representedClassName="Exercise" syncable="YES">
+                    <attribute name="order" optional="YES" attributeType="Integer 64" defaultValueString="0" usesScalarValueType="YES"/>
+                    <attribute name="title" optional="YES" attributeType="String"/>
+                    <relationship name="workout" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Workout" inverseName="exercises" inverseEntity="Workout"/>
+                </entity>
+                <entity name="Workout" representedClassName="Workout" syncable="YES">
+                    <attribute name="name" optional="YES" attributeType="String"/>
+                    <relationship name="exercises" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Exercise" inverseName="workout" inverseEntity="Exercise"/>
+                    <uniquenessConstraints><uniquenessConstraint><constraint value="name"/></uniquenessConstraint></uniquenessConstraints>
+                </entity>
+            </model>
+
+            """, to: "Workouts.xcdatamodel/contents")
+        try ws.write("""
+            version: 1
+            name: workouts
+            store: { path: build/Workouts.sqlite, layout: coredata, model: Workouts.xcdatamodel }
+            entities: { Workout: { unique: name } }
+            sources:
+              - name: workouts
+                read: { json: workouts.json, records: workouts }
+                load: { Workout: { name: name, exercises: { Exercise: { each: exercises, position: order, title: title } } } }
+
+            """, to: "workouts.yaml")
+        try ws.write(workouts(reversed: false), to: "workouts.json")
+        XCTAssertEqual(try ws.run("run", "-q", "workouts.yaml").status, 0)
+        try FileManager.default.copyItem(at: ws.root.appendingPathComponent("build/Workouts.sqlite"), to: ws.root.appendingPathComponent("build/old.sqlite"))
+        try ws.write(workouts(reversed: true), to: "workouts.json")
+        XCTAssertEqual(try ws.run("run", "-q", "workouts.yaml").status, 0)
+
+        // With the pipeline, `order` is known as the exercises' places: said of the workout.
+        let result = try ws.run("diff", "build/old.sqlite", "build/Workouts.sqlite", "--pipeline", "workouts.yaml")
+        XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
+        XCTAssertEqual(result.stdout, """
+            Exercise (by whole row): no changes, 4 record(s)
+            Workout (by name): 0 added, 0 removed, 1 changed, 1 unchanged
+            ~ Workout name=Legs: exercises reordered
+
+            """)
+        XCTAssertEqual(try ws.run("diff", "build/Workouts.sqlite", "build/Workouts.sqlite", "--pipeline", "workouts.yaml").status, 0)
+    }
+
     func testAFileThatIsNotAStore() throws {
         let ws = try Workspace()
         let result = try ws.run("diff", "pipelines/grocery.yaml", "pipelines/grocery.yaml")
