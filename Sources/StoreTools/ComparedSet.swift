@@ -306,11 +306,25 @@ extension ComparedSet {
                 links[column] = Field(name: name, source: .linkedKey(link: column, table: target, rowID: rowID, keyColumn: targetKey))
             }
             var fields = names.filter { !rowIDs.contains($0) && !unique.contains($0) }.map { links[$0] ?? Field(name: $0, source: .column($0)) }
-            // A join table (a many-to-many relationship's) is all primary key: its rows are pairs
-            // of related records, compared whole, each side by its record's key.
-            if fields.isEmpty, key.isEmpty, !names.isEmpty {
-                fields = try names.map { column in
+            // A join table (a many-to-many relationship's) is all primary key, but for Core Data's
+            // order keys of an ordered side: its rows are pairs of related records, compared whole,
+            // each side by its record's key, and the order as each pair's place.
+            let orderKeys = names.filter { $0.hasPrefix("Z_FOK_") }
+            if key.isEmpty, !names.isEmpty, fields.allSatisfy({ orderKeys.contains($0.name) }) {
+                fields = try names.filter { !orderKeys.contains($0) }.map { column in
                     try links[column] ?? coreDataJoinField(column, entities: entities, in: store) ?? Field(name: column, source: .column(column))
+                }
+                for orderKey in orderKeys {
+                    // Z_FOK_<column> orders the records of <column> among those the other column's record lists.
+                    let listed = "Z_" + orderKey.dropFirst("Z_FOK_".count)
+                    guard names.contains(listed), let owner = names.first(where: { $0 != listed && !orderKeys.contains($0) }) else {
+                        fields.append(Field(name: orderKey, source: .column(orderKey)))
+                        continue
+                    }
+                    let (o, l, q) = (SQL.quote(orderKey), SQL.quote(owner), SQL.quote(table))
+                    fields.append(Field(name: "place", source: .linkedKeys(
+                        sql: "(CASE WHEN t.\(o) IS NULL THEN NULL ELSE (SELECT count(*) FROM \(q) AS x WHERE x.\(l) = t.\(l) AND x.\(o) < t.\(o)) END)",
+                        needs: [(table, [owner, orderKey])])))
                 }
             }
             return ComparedSet(name: table, table: table, filter: nil, key: key, fields: fields)

@@ -37,12 +37,29 @@ public struct StoreComparison {
         try self.init(model: pipeline.model, settings: pipeline.store, positions: positions)
     }
 
+    /// Compares two Core Data stores of the app model `model` (its .xcdatamodeld or SwiftData
+    /// source): records matched by each entity's uniqueness constraint (the first one, its own or
+    /// an ancestor's), else as whole rows.
+    public init(coreDataModel model: StoreModel) throws {
+        var keyed = model
+        for entity in model.entities where entity.uniqueKey.isEmpty {
+            keyed.setUniqueKey(entity.uniquenessConstraints.first { !$0.isEmpty } ?? [], of: entity.name)
+        }
+        // The path is not read: the layout only names tables and columns.
+        try self.init(model: keyed, settings: StoreSettings(path: URL(fileURLWithPath: "/"), layout: .coredata))
+    }
+
     /// Compares any two SQLite stores by their tables: the new store's, then those only the old has.
+    /// Two Core Data stores are compared entity by entity (`Z_ENT`), keys from the uniqueness
+    /// constraints their unique indexes keep; the other tables (join tables) as tables.
     public init() {
         sets = { old, new in
+            let coreData = try ComparedSet.coreDataSets(old: old, new: new)
             let current = try ComparedSet.sets(of: new)
-            let tables = Set(current.map(\.table))
-            return try current + ComparedSet.sets(of: old).filter { !tables.contains($0.table) }
+            let tables = Set(current.map(\.table)).union(coreData?.tables ?? [])
+            let rest = try current.filter { !(coreData?.tables.contains($0.table) ?? false) }
+                + ComparedSet.sets(of: old).filter { !tables.contains($0.table) }
+            return (coreData?.sets.sorted { $0.name < $1.name } ?? []) + rest
         }
     }
 

@@ -52,7 +52,8 @@ final class DiffTests: XCTestCase {
     }
 
     /// A Core Data store with a many-to-many relationship (Recipe.tags <-> Tag.recipes) compared
-    /// without its pipeline: the join table's rows are pairs of keys, not a query without columns.
+    /// without its pipeline: entity by entity, keys from the uniqueness constraints' indexes; the
+    /// join table's rows are pairs of keys, not a query without columns.
     func testJoinTablesWithoutAPipeline() throws {
         let ws = try Workspace()
         try ws.write("""
@@ -97,8 +98,8 @@ final class DiffTests: XCTestCase {
         let result = try ws.run("diff", "build/old.sqlite", "build/Recipes.sqlite")
         XCTAssertEqual(result.status, 1, result.stderr)
         XCTAssertEqual(result.stdout, """
-            ZRECIPE (by ZNAME): no changes, 2 record(s)
-            ZTAG (by ZNAME): no changes, 2 record(s)
+            Recipe (by name): no changes, 2 record(s)
+            Tag (by name): no changes, 2 record(s)
             Z_1TAGS (by whole row): 1 added, 1 removed, 0 changed, 1 unchanged
             + Z_1TAGS Recipe=Salad, Tag=vegan
             - Z_1TAGS Recipe=Soup, Tag=quick
@@ -169,6 +170,92 @@ final class DiffTests: XCTestCase {
         XCTAssertEqual(try Pipectl.runTool("sqlite3", [path, "UPDATE ZENTRY SET Z_FOK_RECIPE = Z_FOK_RECIPE * 3 + 7 WHERE Z_FOK_RECIPE IS NOT NULL"], in: ws.root).status, 0)
         let spaced = try ws.run("diff", "build/Recipes.sqlite", "build/spaced.sqlite", "--pipeline", "pipelines/recipes.yaml")
         XCTAssertEqual(spaced.status, 0, spaced.stdout)
+        let spacedWithoutPipeline = try ws.run("diff", "build/Recipes.sqlite", "build/spaced.sqlite")
+        XCTAssertEqual(spacedWithoutPipeline.status, 0, spacedWithoutPipeline.stdout)
+    }
+
+    /// Without its pipeline, a Core Data store is compared entity by entity (Z_ENT), not table by
+    /// table: Recipe and Step share ZENTRY (their parent Entry's table) and are not mixed.
+    func testCoreDataStoreEntityByEntityWithoutAPipeline() throws {
+        let ws = try reversedSteps()
+        let result = try ws.run("diff", "build/old.sqlite", "build/Recipes.sqlite")
+        XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
+        XCTAssertFalse(result.stdout.contains("ZENTRY"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("Recipe (by name): 0 added, 0 removed, 1 changed, 2 unchanged\n"), result.stdout)
+        // Without the model, the ordered to-many is named by the to-one of its records.
+        XCTAssertTrue(result.stdout.contains("~ Recipe name=Shakshuka: Step.recipe reordered\n"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("Step (by whole row): no changes, 7 record(s)\n"), result.stdout)
+
+        // With the app's model, keys come from its uniqueness constraints.
+        let model = try ws.run("diff", "build/old.sqlite", "build/Recipes.sqlite", "--model", "pipelines/model/Recipes.xcdatamodeld")
+        XCTAssertEqual(model.status, 1, model.stdout + model.stderr)
+        XCTAssertTrue(model.stdout.contains("~ Recipe name=Shakshuka: steps reordered\n"), model.stdout)
+        XCTAssertTrue(model.stdout.contains("Step (by whole row): no changes, 7 record(s)\n"), model.stdout)
+        XCTAssertEqual(try ws.run("diff", "build/Recipes.sqlite", "build/Recipes.sqlite", "--model", "pipelines/model/Recipes.xcdatamodeld").status, 0)
+    }
+
+    /// DuckDuckGo's bookmarks store as Core Data wrote it (bookmarks-ddg, version 4: its rows,
+    /// row ids and order keys restated): children ordered by Z_FOK_PARENT, and favorites, an
+    /// ordered many-to-many, by Z_FOK_1FAVORITES in the join table. No uniqueness constraint.
+    static let bookmarksStore = """
+        CREATE TABLE ZBOOKMARKENTITY ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZISFOLDER INTEGER, ZISPENDINGDELETION INTEGER, ZPARENT INTEGER, Z_FOK_PARENT INTEGER, ZMODIFIEDAT TIMESTAMP, ZTITLE VARCHAR, ZURL VARCHAR, ZUUID VARCHAR );
+        CREATE TABLE Z_1FAVORITES ( Z_1FAVORITEFOLDERS INTEGER, Z_1FAVORITES INTEGER, Z_FOK_1FAVORITES INTEGER, PRIMARY KEY (Z_1FAVORITEFOLDERS, Z_1FAVORITES) );
+        CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+        CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+        CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB);
+        CREATE INDEX ZBOOKMARKENTITY_ZPARENT_INDEX ON ZBOOKMARKENTITY (ZPARENT);
+        CREATE INDEX Z_1FAVORITES_Z_1FAVORITES_INDEX ON Z_1FAVORITES (Z_1FAVORITES, Z_1FAVORITEFOLDERS);
+        INSERT INTO Z_PRIMARYKEY VALUES (1, 'BookmarkEntity', 0, 10);
+        INSERT INTO ZBOOKMARKENTITY VALUES
+          (1, 1, 1, 0, 0, 5, 5120, 723485158.135948, '4', '4', '4'), (2, 1, 1, 0, 0, 5, 2048, 723485158.135943, '1', '1', '1'),
+          (3, 1, 1, 1, 0, NULL, NULL, NULL, 'favorites_root', NULL, 'favorites_root'), (4, 1, 1, 1, 0, 5, 4096, 723485158.135933, '3', NULL, '3'),
+          (5, 1, 1, 1, 0, NULL, NULL, NULL, 'bookmarks_root', NULL, 'bookmarks_root'), (6, 1, 1, 1, 0, 4, 2048, 723485158.135921, '31', NULL, '31'),
+          (7, 1, 1, 0, 0, 4, 3072, 723485158.135916, '32', '32', '32'), (8, 1, 1, 0, 0, 5, 6144, 723485158.13591, '5', '5', '5'),
+          (9, 1, 1, 0, 0, 5, 3072, 723485158.135903, '2', '2', '2'), (10, 1, 1, 0, 0, 4, 4096, 723485158.135888, '33', '33', '33');
+        INSERT INTO Z_1FAVORITES VALUES (3, 8, 2048), (3, 1, 3072), (3, 10, 4096), (3, 7, 5120), (3, 9, 6144);
+        """
+
+    /// A real store's ordered many-to-many: favorites 5, 4, 33, 32, 2 become 2, 32, 33, 4, 5. The
+    /// join table was compared as its order keys alone, as a set: "no changes", exit 0.
+    func testCoreDataBookmarksReorderedWithoutAPipeline() throws {
+        let ws = try Workspace()
+        try FileManager.default.createDirectory(at: ws.build, withIntermediateDirectories: true)
+        for name in ["old", "new", "spaced"] {
+            XCTAssertEqual(try Pipectl.runTool("sqlite3", ["build/\(name).sqlite", Self.bookmarksStore], in: ws.root).status, 0)
+        }
+        XCTAssertEqual(try Pipectl.runTool("sqlite3", ["build/new.sqlite", "UPDATE Z_1FAVORITES SET Z_FOK_1FAVORITES = 8192 - Z_FOK_1FAVORITES"], in: ws.root).status, 0)
+        // The same order with other order keys, as another run of Core Data might number them.
+        XCTAssertEqual(try Pipectl.runTool("sqlite3", ["build/spaced.sqlite", "UPDATE Z_1FAVORITES SET Z_FOK_1FAVORITES = Z_FOK_1FAVORITES * 2 + 1; "
+                                                       + "UPDATE ZBOOKMARKENTITY SET Z_FOK_PARENT = Z_FOK_PARENT / 1024"], in: ws.root).status, 0)
+
+        let result = try ws.run("diff", "build/old.sqlite", "build/new.sqlite")
+        XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
+        // Without a constraint, bookmarks are matched as whole rows and shown by row id in the join table.
+        XCTAssertEqual(result.stdout, """
+            BookmarkEntity (by whole row): no changes, 10 record(s)
+            Z_1FAVORITES (by whole row): 4 added, 4 removed, 0 changed, 1 unchanged
+            - Z_1FAVORITES BookmarkEntity=3, BookmarkEntity=1, place=1
+            + Z_1FAVORITES BookmarkEntity=3, BookmarkEntity=1, place=3
+            + Z_1FAVORITES BookmarkEntity=3, BookmarkEntity=7, place=1
+            - Z_1FAVORITES BookmarkEntity=3, BookmarkEntity=7, place=3
+            - Z_1FAVORITES BookmarkEntity=3, BookmarkEntity=8, place=0
+            + Z_1FAVORITES BookmarkEntity=3, BookmarkEntity=8, place=4
+            + Z_1FAVORITES BookmarkEntity=3, BookmarkEntity=9, place=0
+            - Z_1FAVORITES BookmarkEntity=3, BookmarkEntity=9, place=4
+
+            """)
+        let spaced = try ws.run("diff", "build/old.sqlite", "build/spaced.sqlite")
+        XCTAssertEqual(spaced.status, 0, spaced.stdout)
+
+        // With the app's model, the favorites are a list of the folder: in order.
+        try ws.write(ListRelationshipTests.bookmarksModel, to: "Bookmarks.xcdatamodel/contents")
+        let model = try ws.run("diff", "build/old.sqlite", "build/new.sqlite", "--model", "Bookmarks.xcdatamodel")
+        XCTAssertEqual(model.status, 1, model.stdout + model.stderr)
+        XCTAssertTrue(model.stdout.hasPrefix("BookmarkEntity (by whole row): 1 added, 1 removed, 0 changed, 9 unchanged\n"), model.stdout)
+        XCTAssertTrue(model.stdout.contains("- BookmarkEntity isFolder=true, isPendingDeletion=false, modifiedAt=, title=favorites_root, url=, "
+                                            + "uuid=favorites_root, parent=, children=[], favoriteFolders=[], favorites=[(isFolder=0, "
+                                            + "isPendingDeletion=0, modifiedAt=723485158.13591, title='5', url='5', uuid='5'), "), model.stdout)
+        XCTAssertEqual(try ws.run("diff", "build/old.sqlite", "build/spaced.sqlite", "--model", "Bookmarks.xcdatamodel").status, 0)
     }
 
     /// A workout app keeping its exercises' order in an `order: Int` (as SwiftData apps do),
@@ -224,6 +311,12 @@ final class DiffTests: XCTestCase {
             ~ Workout name=Legs: exercises reordered
 
             """)
+        // Without it, `order` is an attribute like any other: each exercise whose place changed.
+        let plain = try ws.run("diff", "build/old.sqlite", "build/Workouts.sqlite")
+        XCTAssertEqual(plain.status, 1, plain.stdout + plain.stderr)
+        XCTAssertTrue(plain.stdout.contains("Exercise (by whole row): 2 added, 2 removed, 0 changed, 2 unchanged\n"), plain.stdout)
+        XCTAssertTrue(plain.stdout.contains("- Exercise order=0, title=Squat, workout=Legs\n"), plain.stdout)
+        XCTAssertTrue(plain.stdout.contains("+ Exercise order=2, title=Squat, workout=Legs\n"), plain.stdout)
         XCTAssertEqual(try ws.run("diff", "build/Workouts.sqlite", "build/Workouts.sqlite", "--pipeline", "workouts.yaml").status, 0)
     }
 
