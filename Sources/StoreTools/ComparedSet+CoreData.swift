@@ -70,7 +70,11 @@ extension ComparedSet {
             for column in columns where column.hasPrefix("Z") && !column.hasPrefix("Z_") {
                 if let number = CoreDataEntityList.entityNumber(inName: "Z_" + column.dropFirst()), column.dropFirst().first?.isNumber == true,
                    column.dropFirst().drop(while: \.isNumber).first != "_", entries[number] != nil {
-                    links[name, default: [:]][column] = number  // SwiftData's Z<n><REL>: a to-many without inverse
+                    // SwiftData's Z<n><REL>: entity n's to-many without inverse, named as such (`Cocktail.spec`).
+                    links[name, default: [:]][column] = number
+                    if let owner = entries[number]?.name {
+                        spelled[column] = owner + "." + column.dropFirst().drop(while: \.isNumber).lowercased()
+                    }
                     continue
                 }
                 guard stores.contains(where: { $0.isIndexedInteger(column, of: name) }) else { continue }

@@ -258,6 +258,56 @@ final class DiffTests: XCTestCase {
         XCTAssertEqual(try ws.run("diff", "build/old.sqlite", "build/spaced.sqlite", "--model", "Bookmarks.xcdatamodel").status, 0)
     }
 
+    /// A SwiftData store's schema (swiftdata-metacocktails, restated with the columns used here):
+    /// #Unique constraints as Z_<Entity>_UNIQUE_ indexes (which spell cocktailName), a to-many
+    /// without inverse (Cocktail.spec, the hidden ZINGREDIENT.Z1SPEC), a to-one named after its
+    /// entity, a many-to-many, and the persistent-history tables.
+    func testSwiftDataStoreWithoutAModel() throws {
+        let ws = try Workspace()
+        try FileManager.default.createDirectory(at: ws.build, withIntermediateDirectories: true)
+        let store = """
+            CREATE TABLE ZCOCKTAIL ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCOCKTAILNAME VARCHAR, ZGLASSWARETYPE VARCHAR );
+            CREATE TABLE Z_1GARNISH ( Z_1COCKTAILS INTEGER, Z_2GARNISH INTEGER, PRIMARY KEY (Z_1COCKTAILS, Z_2GARNISH) );
+            CREATE TABLE ZGARNISH ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR );
+            CREATE TABLE ZINGREDIENT ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZINGREDIENTBASE INTEGER, Z1SPEC INTEGER, ZVALUE FLOAT, ZUNIT VARCHAR, ZID BLOB );
+            CREATE TABLE ZINGREDIENTBASE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR );
+            CREATE INDEX Z_1GARNISH_Z_2GARNISH_INDEX ON Z_1GARNISH (Z_2GARNISH, Z_1COCKTAILS);
+            CREATE INDEX Z_Cocktail_SwiftDataIndexOnBinarycocktailName ON ZCOCKTAIL (ZCOCKTAILNAME COLLATE BINARY ASC);
+            CREATE UNIQUE INDEX Z_Cocktail_UNIQUE_cocktailName ON ZCOCKTAIL (ZCOCKTAILNAME COLLATE BINARY ASC);
+            CREATE UNIQUE INDEX Z_Garnish_UNIQUE_name ON ZGARNISH (ZNAME COLLATE BINARY ASC);
+            CREATE INDEX ZINGREDIENT_ZINGREDIENTBASE_INDEX ON ZINGREDIENT (ZINGREDIENTBASE);
+            CREATE INDEX ZINGREDIENT_Z1SPEC_INDEX ON ZINGREDIENT (Z1SPEC);
+            CREATE UNIQUE INDEX Z_IngredientBase_UNIQUE_name ON ZINGREDIENTBASE (ZNAME COLLATE BINARY ASC);
+            CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+            CREATE TABLE ACHANGE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCHANGETYPE INTEGER, ZENTITY INTEGER, ZENTITYPK INTEGER, ZTRANSACTIONID INTEGER, ZCOLUMNS BLOB );
+            INSERT INTO Z_PRIMARYKEY VALUES (1, 'Cocktail', 0, 2), (2, 'Garnish', 0, 2), (3, 'Ingredient', 0, 3), (4, 'IngredientBase', 0, 2), (16001, 'CHANGE', 0, 0);
+            INSERT INTO ZCOCKTAIL VALUES (1, 1, 1, 'Gimlet', 'Coupe'), (2, 1, 1, 'Negroni', 'Rocks');
+            INSERT INTO ZGARNISH VALUES (1, 2, 1, 'Lime'), (2, 2, 1, 'Orange');
+            INSERT INTO Z_1GARNISH VALUES (1, 1), (2, 2);
+            INSERT INTO ZINGREDIENTBASE VALUES (1, 4, 1, 'Gin'), (2, 4, 1, 'Lime juice');
+            INSERT INTO ZINGREDIENT VALUES (1, 3, 1, 1, 1, 2.0, 'oz', NULL), (2, 3, 1, 2, 1, 0.75, 'oz', NULL), (3, 3, 1, 1, 2, 1.0, 'oz', NULL);
+            """
+        for name in ["old", "new"] { XCTAssertEqual(try Pipectl.runTool("sqlite3", ["build/\(name).sqlite", store], in: ws.root).status, 0) }
+        XCTAssertEqual(try Pipectl.runTool("sqlite3", ["build/new.sqlite", "UPDATE ZINGREDIENT SET ZVALUE = 2.5 WHERE Z_PK = 1; "
+                                                       + "UPDATE Z_1GARNISH SET Z_2GARNISH = 2 WHERE Z_1COCKTAILS = 1"], in: ws.root).status, 0)
+        let result = try ws.run("diff", "build/old.sqlite", "build/new.sqlite")
+        XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
+        // Links by the related record's key, not the row id: before, 'ZINGREDIENTBASE=1, Z1SPEC=1'.
+        XCTAssertEqual(result.stdout, """
+            Cocktail (by cocktailName): no changes, 2 record(s)
+            Garnish (by name): no changes, 2 record(s)
+            Ingredient (by whole row): 1 added, 1 removed, 0 changed, 2 unchanged
+            IngredientBase (by name): no changes, 2 record(s)
+            ACHANGE (by whole row): no changes, 0 record(s)
+            Z_1GARNISH (by whole row): 1 added, 1 removed, 0 changed, 1 unchanged
+            - Ingredient Cocktail.spec=Gimlet, ingredientbase=Gin, unit=oz, value=2
+            + Ingredient Cocktail.spec=Gimlet, ingredientbase=Gin, unit=oz, value=2.5
+            - Z_1GARNISH Cocktail=Gimlet, Garnish=Lime
+            + Z_1GARNISH Cocktail=Gimlet, Garnish=Orange
+
+            """)
+    }
+
     /// A workout app keeping its exercises' order in an `order: Int` (as SwiftData apps do),
     /// written by `position: order`: `Workout.exercises` is not an ordered relationship.
     private func workouts(reversed: Bool) -> String {
