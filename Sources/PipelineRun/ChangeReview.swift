@@ -18,7 +18,7 @@ enum ChangeReview {
             return .failure(.init("there was no store at \(name) before this run: every record is new"))
         }
         do {
-            let comparison = try StoreComparison(model: pipeline.model, settings: pipeline.store)
+            let comparison = try StoreComparison(pipeline: pipeline)
             return .success(try comparison.compare(old: target, new: newStore, oldName: name, newName: "the new store"))
         } catch let error as PipelineError {
             return .failure(.init("the store at \(name) could not be compared: \(error.message)"))

@@ -37,11 +37,15 @@ public struct StoreChanges: Sendable, Codable, Equatable {
             public var name: String
             public var old: String
             public var new: String
+            /// An ordered list holding the same records in another order (`steps reordered`);
+            /// nil otherwise, and left out of the JSON.
+            public var reordered: Bool?
 
-            public init(name: String, old: String, new: String) {
+            public init(name: String, old: String, new: String, reordered: Bool? = nil) {
                 self.name = name
                 self.old = old
                 self.new = new
+                self.reordered = reordered
             }
         }
 
@@ -59,13 +63,16 @@ public struct StoreChanges: Sendable, Codable, Equatable {
             self.fields = fields
         }
 
-        /// `+ Item name=Bread`, `- Item name=Lard`, `~ Item name=Milk: quantity 1 -> 2, unit l -> ml`.
+        /// `+ Item name=Bread`, `- Item name=Lard`, `~ Item name=Milk: quantity 1 -> 2, unit l -> ml`,
+        /// `~ Recipe name=Brownies: steps reordered`.
         public var description: String {
             switch kind {
             case .added: "+ \(entity) \(key)"
             case .removed: "- \(entity) \(key)"
             case .changed:
-                "~ \(entity) \(key): " + fields.map { "\($0.name) \(shown($0.old)) -> \(shown($0.new))" }.joined(separator: ", ")
+                "~ \(entity) \(key): " + fields.map { field in
+                    field.reordered == true ? "\(field.name) reordered" : "\(field.name) \(shown(field.old)) -> \(shown(field.new))"
+                }.joined(separator: ", ")
             }
         }
 

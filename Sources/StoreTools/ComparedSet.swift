@@ -18,11 +18,31 @@ struct ComparedSet {
             case linkedKeys(sql: String, needs: [(table: String, columns: [String])])
         }
 
+        /// What a `.linkedKeys` field's text holds: its records, each after `ComparedSet.elementMark`.
+        enum List {
+            /// Sorted: only which records are linked counts.
+            case set
+            /// In the relationship's order (Core Data's `Z_FOK_`, a `position:` attribute): the order counts too.
+            case ordered
+        }
+
         /// As users know it: the attribute or relationship name.
         var name: String
         var source: Source
         /// How stored values are shown (dates as dates, booleans as booleans); nil shows them as stored.
         var type: AttributeType?
+        /// Set for a to-many compared as the records it links.
+        var list: List? = nil
+    }
+
+    /// Put before each record of a list field's text: a character no key or text a store holds
+    /// for people has, so that the text reads back as the records it lists.
+    static let elementMark: Character = "\u{1E}"
+
+    /// The records of a list field's text, as `listField(elements: true)` wrote them.
+    static func elements(of value: Value) -> [String] {
+        guard case .text(let text) = value else { return [] }
+        return text.split(separator: elementMark, omittingEmptySubsequences: false).dropFirst().map(String.init)
     }
 
     /// The entity (or table) name shown to users.
@@ -66,17 +86,34 @@ struct ComparedSet {
 
 extension ComparedSet {
     /// The sets of a store written for `model` in the layout of `layout`: every concrete entity, matched by its
-    /// unique key, its relationships compared by the related record's key.
-    static func sets(of layout: StoreTables, model: StoreModel) -> [ComparedSet] {
-        layout.tables.enumerated().compactMap { entity, table -> ComparedSet? in
+    /// unique key, its relationships compared by the related record's key. `positions` names, per
+    /// entity and to-many relationship, the attribute of the linked records that holds their place
+    /// (`position: order`): that list then compares in that order, and the attribute is not
+    /// compared on its own (its values are the order, said once, of the list).
+    static func sets(of layout: StoreTables, model: StoreModel, positions: [String: [String: String]] = [:]) -> [ComparedSet] {
+        // Which attribute of which entity holds a place in a list.
+        var placeAttributes: [String: Set<String>] = [:]
+        for (owner, lists) in positions {
+            for (relationshipName, attribute) in lists {
+                guard let relationship = model.allRelationships(of: owner).first(where: { $0.name == relationshipName }) else { continue }
+                for entity in model.entities where model.lineage(of: entity.name).contains(where: { $0.name == relationship.destination }) {
+                    placeAttributes[entity.name, default: []].insert(attribute)
+                }
+            }
+        }
+        return layout.tables.enumerated().compactMap { entity, table -> ComparedSet? in
             guard let table else { return nil }
             let name = model.entities[entity].name
             let attributes = model.allAttributes(of: name)
             let relationships = model.allRelationships(of: name)
             var key: [Field] = [], fields: [Field] = []
             let uniqueKey = model.uniqueKey(of: name)
+            let ownPositions = position(of: name, in: positions, model: model)
             for column in table.columns {
                 switch column.source {
+                case .attribute(let slot) where placeAttributes[name]?.contains(attributes[slot].name) == true
+                                                && !uniqueKey.contains(attributes[slot].name):
+                    continue
                 case .attribute(let slot):
                     let field = Field(name: attributes[slot].name, source: .column(column.name), type: attributes[slot].type)
                     if uniqueKey.contains(attributes[slot].name) { key.append(field) } else { fields.append(field) }
@@ -89,8 +126,11 @@ extension ComparedSet {
                     continue  // which sub-entity a link points to shows in the related key already
                 }
             }
-            for slot in listSlots(of: name, table: table, model: model) {
-                if let field = listField(slot, of: name, table: table, layout: layout, model: model) { fields.append(field) }
+            for slot in listSlots(of: name, table: table, model: model, positions: ownPositions) {
+                if let field = listField(slot, of: name, table: table, layout: layout, model: model,
+                                         position: ownPositions[relationships[slot].name], elements: true) {
+                    fields.append(field)
+                }
             }
             // Key columns in the key's own order, as users wrote it.
             key.sort { a, b in (uniqueKey.firstIndex(of: a.name) ?? 0) < (uniqueKey.firstIndex(of: b.name) ?? 0) }
@@ -122,20 +162,33 @@ extension ComparedSet {
                      type: attribute?.type)
     }
 
-    /// The to-many relationships shown as lists: a many-to-many, and an ordered to-many (its
-    /// order); a one-to-many shows on its to-one side.
-    static func listSlots(of entity: String, table: EntityTable, model: StoreModel) -> [Int] {
+    /// The place attributes of `entity`'s to-many relationships, by relationship name: those given
+    /// for it or for an entity it inherits from.
+    private static func position(of entity: String, in positions: [String: [String: String]], model: StoreModel) -> [String: String] {
+        model.lineage(of: entity).reduce(into: [:]) { found, ancestor in found.merge(positions[ancestor.name] ?? [:]) { $1 } }
+    }
+
+    /// The to-many relationships shown as lists: a many-to-many, an ordered to-many (its order),
+    /// and a to-many whose records keep their place in an attribute (`positions`, by relationship
+    /// name); another one-to-many shows on its to-one side.
+    static func listSlots(of entity: String, table: EntityTable, model: StoreModel, positions: [String: String] = [:]) -> [Int] {
         model.allRelationships(of: entity).enumerated().compactMap { slot, relationship in
             relationship.isToMany && !relationship.isTransient
-                && (relationship.isOrdered || (slot < table.joins.count && table.joins[slot] != nil)) ? slot : nil
+                && (relationship.isOrdered || positions[relationship.name] != nil
+                    || (slot < table.joins.count && table.joins[slot] != nil)) ? slot : nil
         }
     }
 
     /// A to-many relationship compared as the keys of the records it links, `[a, b]`: in order
-    /// where it is ordered, sorted where it is a set. Records without a key are counted
-    /// (`3 records`). Nil where the destination's rows cannot be told by one key column.
+    /// where it is ordered (or its records keep their place in the attribute `position`), sorted
+    /// where it is a set. Nil where the destination's rows are not in one table.
+    ///
+    /// For people (`elements` false, the report's sheets), records without a key are counted
+    /// (`3 records`). For a comparison (`elements` true), each record follows `elementMark`, and a
+    /// record without a key is its values (`'Chop the onion.'`, or `('a', 2)` for several): a
+    /// child the list owns is the same child where its values are.
     static func listField(_ slot: Int, of entity: String, table: EntityTable, layout: StoreTables,
-                          model: StoreModel) -> Field? {
+                          model: StoreModel, position: String? = nil, elements: Bool = false) -> Field? {
         let relationship = model.allRelationships(of: entity)[slot]
         let targets = model.entities.indices.filter { index in
             !model.entities[index].isAbstract && model.lineage(of: model.entities[index].name).contains { $0.name == relationship.destination }
@@ -150,6 +203,9 @@ extension ComparedSet {
         let shown = keyColumn.map { "d.\(SQL.quote($0))" }
         var needs: [(table: String, columns: [String])] = [(destination.name, [destination.rowID] + (keyColumn.map { [$0] } ?? []))]
         var from: String, order: String?
+        let placeColumn = position.flatMap { name in
+            model.allAttributes(of: targetEntity).firstIndex { $0.name == name }.flatMap(destination.column(ofAttribute:))
+        }
         if slot < table.joins.count, let join = table.joins[slot] {
             let j = SQL.quote(join.table)
             from = "\(j) AS j JOIN \(d) AS d ON d.\(SQL.quote(destination.rowID)) = j.\(SQL.quote(join.otherColumn)) "
@@ -157,20 +213,61 @@ extension ComparedSet {
             order = join.ownOrder.map { "j.\(SQL.quote($0))" }
             needs.append((join.table, [join.ownColumn, join.otherColumn] + (join.ownOrder.map { [$0] } ?? [])))
         } else {
-            guard let inverse = relationship.inverse,
-                  let inverseSlot = model.allRelationships(of: targetEntity).firstIndex(where: { $0.name == inverse }),
-                  let link = destination.columns.first(where: { if case .link(inverseSlot) = $0.source { true } else { false } })
-            else { return nil }
-            from = "\(d) AS d WHERE d.\(SQL.quote(link.name)) = \(row)"
-            needs.append((destination.name, [link.name]))
+            let inverseSlot = relationship.inverse.flatMap { inverse in
+                model.allRelationships(of: targetEntity).firstIndex { $0.name == inverse }
+            }
+            let link = inverseSlot.flatMap { inverseSlot in
+                destination.columns.first { if case .link(inverseSlot) = $0.source { true } else { false } }?.name
+            } ?? (slot < table.listings.count ? table.listings[slot] : nil)  // a to-many without inverse (SwiftData)
+            guard let link else { return nil }
+            from = "\(d) AS d WHERE d.\(SQL.quote(link)) = \(row)"
+            needs.append((destination.name, [link]))
             let numbers = targets.compactMap { layout.tables[$0]?.entityNumber }
             if let column = destination.entityColumn, !numbers.isEmpty {
                 from += " AND d.\(SQL.quote(column)) IN (\(numbers.map(String.init).joined(separator: ", ")))"
             }
-            order = destination.columns.first { if case .order(inverseSlot) = $0.source { true } else { false } }.map { "d.\(SQL.quote($0.name))" }
+            order = inverseSlot.flatMap { inverseSlot in
+                destination.columns.first { if case .order(inverseSlot) = $0.source { true } else { false } }.map { "d.\(SQL.quote($0.name))" }
+            }
+        }
+        if let placeColumn {
+            order = "d.\(SQL.quote(placeColumn))"
+            needs.append((destination.name, [placeColumn]))
         }
         let sql: String
-        if let shown {
+        if elements {
+            let element: String
+            if let shown {
+                // A key is text or a number as it is; a blob (a UUID) as its hex, NULL said.
+                element = "CASE typeof(\(shown)) WHEN 'blob' THEN quote(\(shown)) WHEN 'null' THEN '(no key)' ELSE \(shown) END"
+            } else {
+                // A child without a key is its values: the attributes of every entity it may be, its
+                // place left out; `'Chop.'` for one, else `(text='Chop.', time=5)` with the empty ones left out.
+                var columns: [(name: String, attribute: String)] = []
+                for target in targets {
+                    let attributes = model.allAttributes(of: model.entities[target].name)
+                    for column in layout.tables[target]?.columns ?? [] {
+                        if case .attribute(let slot) = column.source, column.name != placeColumn, !columns.contains(where: { $0.name == column.name }) {
+                            columns.append((column.name, attributes[slot].name))
+                        }
+                    }
+                }
+                needs.append((destination.name, columns.map(\.name)))
+                if columns.count <= 1 {
+                    element = columns.first.map { "quote(d.\(SQL.quote($0.name)))" } ?? "'record'"
+                } else {
+                    // rtrim() takes the last ', ' off: every value ends in a quote, a digit or a letter.
+                    let named = columns.map { column in
+                        let value = "d.\(SQL.quote(column.name))"
+                        return "CASE WHEN \(value) IS NULL THEN '' ELSE \(SQL.literal(column.attribute + "=")) || quote(\(value)) || ', ' END"
+                    }
+                    element = "'(' || rtrim(\(named.joined(separator: " || ")), ', ') || ')'"
+                }
+            }
+            sql = "(SELECT coalesce(group_concat(char(30) || k, ''), '') FROM (SELECT \(element) AS k FROM \(from) "
+                + "ORDER BY \(order.map { "\($0), " } ?? "")k))"
+            return Field(name: relationship.name, source: .linkedKeys(sql: sql, needs: needs), list: order == nil ? .set : .ordered)
+        } else if let shown {
             // Ordered lists in their order, sets by key: the text then compares as the set.
             sql = "(SELECT '[' || coalesce(group_concat(k, ', '), '') || ']' FROM (SELECT \(shown) AS k FROM \(from) "
                 + "ORDER BY \(order.map { "\($0), " } ?? "")k))"
@@ -209,11 +306,25 @@ extension ComparedSet {
                 links[column] = Field(name: name, source: .linkedKey(link: column, table: target, rowID: rowID, keyColumn: targetKey))
             }
             var fields = names.filter { !rowIDs.contains($0) && !unique.contains($0) }.map { links[$0] ?? Field(name: $0, source: .column($0)) }
-            // A join table (a many-to-many relationship's) is all primary key: its rows are pairs
-            // of related records, compared whole, each side by its record's key.
-            if fields.isEmpty, key.isEmpty, !names.isEmpty {
-                fields = try names.map { column in
+            // A join table (a many-to-many relationship's) is all primary key, but for Core Data's
+            // order keys of an ordered side: its rows are pairs of related records, compared whole,
+            // each side by its record's key, and the order as each pair's place.
+            let orderKeys = names.filter { $0.hasPrefix("Z_FOK_") }
+            if key.isEmpty, !names.isEmpty, fields.allSatisfy({ orderKeys.contains($0.name) }) {
+                fields = try names.filter { !orderKeys.contains($0) }.map { column in
                     try links[column] ?? coreDataJoinField(column, entities: entities, in: store) ?? Field(name: column, source: .column(column))
+                }
+                for orderKey in orderKeys {
+                    // Z_FOK_<column> orders the records of <column> among those the other column's record lists.
+                    let listed = "Z_" + orderKey.dropFirst("Z_FOK_".count)
+                    guard names.contains(listed), let owner = names.first(where: { $0 != listed && !orderKeys.contains($0) }) else {
+                        fields.append(Field(name: orderKey, source: .column(orderKey)))
+                        continue
+                    }
+                    let (o, l, q) = (SQL.quote(orderKey), SQL.quote(owner), SQL.quote(table))
+                    fields.append(Field(name: "place", source: .linkedKeys(
+                        sql: "(CASE WHEN t.\(o) IS NULL THEN NULL ELSE (SELECT count(*) FROM \(q) AS x WHERE x.\(l) = t.\(l) AND x.\(o) < t.\(o)) END)",
+                        needs: [(table, [owner, orderKey])])))
                 }
             }
             return ComparedSet(name: table, table: table, filter: nil, key: key, fields: fields)

@@ -32,6 +32,11 @@ struct CoreDataEntityList {
         self.entries = entries
     }
 
+    init(numbers: [Int64], entries: [Int64: Entry]) {
+        self.numbers = numbers
+        self.entries = entries
+    }
+
     static let query = "SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT"
 
     /// The root of entity `number`'s hierarchy, whose table (`Z` + its name upper-cased) holds the

@@ -16,18 +16,50 @@ public struct StoreComparison {
     /// The sets to compare, given the old and the new store.
     private let sets: (SQLiteConnection, SQLiteConnection) throws -> [ComparedSet]
 
-    /// Compares stores written for `model` in `settings.layout`.
-    public init(model: StoreModel, settings: StoreSettings) throws {
-        let sets = ComparedSet.sets(of: try StoreTables(model: model, settings: settings), model: model)
+    /// Compares stores written for `model` in `settings.layout`. `positions` names, per entity and
+    /// to-many relationship, the attribute its records keep their place in (`position: order`).
+    public init(model: StoreModel, settings: StoreSettings, positions: [String: [String: String]] = [:]) throws {
+        let sets = ComparedSet.sets(of: try StoreTables(model: model, settings: settings), model: model, positions: positions)
         self.sets = { _, _ in sets }
     }
 
+    /// Compares stores written by `pipeline`: its model, layout, unique keys, and the places its
+    /// `position:` links write.
+    public init(pipeline: PipelineDefinition) throws {
+        var positions: [String: [String: String]] = [:]
+        func collect(_ load: LoadSpec) {
+            for link in load.links {
+                if let position = link.position { positions[load.entity, default: [:]][link.relationship] = position }
+                collect(link.target)
+            }
+        }
+        for source in pipeline.sources { source.loads.forEach(collect) }
+        try self.init(model: pipeline.model, settings: pipeline.store, positions: positions)
+    }
+
+    /// Compares two Core Data stores of the app model `model` (its .xcdatamodeld or SwiftData
+    /// source): records matched by each entity's uniqueness constraint (the first one, its own or
+    /// an ancestor's), else as whole rows.
+    public init(coreDataModel model: StoreModel) throws {
+        var keyed = model
+        for entity in model.entities where entity.uniqueKey.isEmpty {
+            keyed.setUniqueKey(entity.uniquenessConstraints.first { !$0.isEmpty } ?? [], of: entity.name)
+        }
+        // The path is not read: the layout only names tables and columns.
+        try self.init(model: keyed, settings: StoreSettings(path: URL(fileURLWithPath: "/"), layout: .coredata))
+    }
+
     /// Compares any two SQLite stores by their tables: the new store's, then those only the old has.
+    /// Two Core Data stores are compared entity by entity (`Z_ENT`), keys from the uniqueness
+    /// constraints their unique indexes keep; the other tables (join tables) as tables.
     public init() {
         sets = { old, new in
+            let coreData = try ComparedSet.coreDataSets(old: old, new: new)
             let current = try ComparedSet.sets(of: new)
-            let tables = Set(current.map(\.table))
-            return try current + ComparedSet.sets(of: old).filter { !tables.contains($0.table) }
+            let tables = Set(current.map(\.table)).union(coreData?.tables ?? [])
+            let rest = try current.filter { !(coreData?.tables.contains($0.table) ?? false) }
+                + ComparedSet.sets(of: old).filter { !tables.contains($0.table) }
+            return (coreData?.sets.sorted { $0.name < $1.name } ?? []) + rest
         }
     }
 
@@ -93,7 +125,7 @@ public struct StoreComparison {
         let newRows = try Rows(set.query(columns: { newColumns.tables[$0] }), on: new)
         let keyFields = set.key.isEmpty ? set.fields : set.key
         func keyText(_ row: [Value]) -> String {
-            keyFields.indices.map { "\(keyFields[$0].name)=\(display(row[$0], as: keyFields[$0].type))" }.joined(separator: ", ")
+            keyFields.indices.map { "\(keyFields[$0].name)=\(display(row[$0], as: keyFields[$0]))" }.joined(separator: ", ")
         }
         var a = try oldRows.next(), b = try newRows.next()
         while a != nil || b != nil {
@@ -111,8 +143,11 @@ public struct StoreComparison {
                 var fields: [StoreChanges.Change.Field] = []
                 for (offset, field) in (set.key + set.fields).enumerated().dropFirst(set.key.count)
                 where StoreComparison.compare(before[offset], after[offset]) != 0 {
-                    fields.append(.init(name: field.name, old: display(before[offset], as: field.type),
-                                        new: display(after[offset], as: field.type)))
+                    // The same records in another order: said as such, the lists kept for --json.
+                    let reordered = field.list == .ordered
+                        && ComparedSet.elements(of: before[offset]).sorted() == ComparedSet.elements(of: after[offset]).sorted()
+                    fields.append(.init(name: field.name, old: display(before[offset], as: field),
+                                        new: display(after[offset], as: field), reordered: reordered ? true : nil))
                 }
                 if fields.isEmpty {
                     entity.unchanged += 1
@@ -125,8 +160,9 @@ public struct StoreComparison {
         }
     }
 
-    private func display(_ value: Value, as type: AttributeType?) -> String {
-        type.map { StoredValue.displayText(value, as: $0) } ?? value.displayText
+    private func display(_ value: Value, as field: ComparedSet.Field) -> String {
+        if field.list != nil { return "[" + ComparedSet.elements(of: value).joined(separator: ", ") + "]" }
+        return field.type.map { StoredValue.displayText(value, as: $0) } ?? value.displayText
     }
 
     /// SQLite's own order of stored values (BINARY collation): NULL, then numbers by value, then

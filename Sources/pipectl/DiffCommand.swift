@@ -17,15 +17,21 @@ struct DiffCommand: ParsableCommand {
         discussion: """
             With --pipeline, records are matched by the unique keys the pipeline gives its \
             entities and relationships are compared by the related record's key: the comparison \
-            of the report's Changes sheet. Without it, any two SQLite files are compared table by \
-            table, rows matched by the table's first unique index, else as whole rows (pipectl's \
-            plain layout has unique indexes; a Core Data store needs --pipeline).
+            of the report's Changes sheet. With --model, two Core Data stores are compared the \
+            same way, keys from the model's uniqueness constraints. Without either, a Core Data \
+            store is compared entity by entity (Z_ENT), keys from the uniqueness constraints its \
+            unique indexes keep, and any other SQLite file table by table, rows matched by the \
+            table's first unique index, else as whole rows.
+
+            The order of an ordered relationship (and of a position: attribute, with \
+            --pipeline) is compared too: the same records in another order print 'reordered'.
 
             Prints one line per entity (added, removed, changed, unchanged), then one line per \
             change: '+' added, '-' removed, '~' changed with old -> new values.
 
-            Exit codes: 0 the stores hold the same records, 1 they differ, 65 invalid pipeline \
-            file, 66 a store is missing or not a SQLite database, 74 input/output error.
+            Exit codes: 0 the stores hold the same records, 1 they differ, 64 --pipeline with \
+            --model, 65 invalid pipeline or model file, 66 a store is missing or not a SQLite \
+            database, 74 input/output error.
             """)
 
     @Argument(help: "The store before: the one that shipped.", completion: .file())
@@ -39,19 +45,39 @@ struct DiffCommand: ParsableCommand {
             completion: .file(extensions: ["yaml", "yml"]))
     var pipeline: String?
 
+    @Option(help: ArgumentHelp("The app's Core Data model (.xcdatamodeld or .xcdatamodel) or SwiftData @Model source (.swift file or folder): its uniqueness constraints match the records.",
+                               valueName: "model"),
+            completion: .file(extensions: ["xcdatamodeld", "xcdatamodel", "swift"]))
+    var model: String?
+
+    @Option(help: ArgumentHelp("With a SwiftData --model: the VersionedSchema to read instead of the current one.", valueName: "name"))
+    var schema: String?
+
     @Flag(help: "Print the comparison as JSON, for CI.")
     var json = false
 
     @Flag(name: .shortAndLong, help: "Print nothing; the exit code says whether the stores differ.")
     var quiet = false
 
+    func validate() throws {
+        if pipeline != nil, model != nil {
+            throw ValidationError("--pipeline and --model both say how records match: give one (the pipeline's model is its store: { model: })")
+        }
+        if schema != nil, model == nil { throw ValidationError("--schema picks a VersionedSchema of a SwiftData --model: give --model too") }
+    }
+
     func run() throws {
         let changes: StoreChanges
         do {
-            let comparison = try pipeline.map { file in
-                let definition = try PipelineLoader.load(contentsOf: URL(fileURLWithPath: file), registry: Components.registry)
-                return try StoreComparison(model: definition.model, settings: definition.store)
-            } ?? StoreComparison()
+            let comparison: StoreComparison
+            if let pipeline {
+                let definition = try PipelineLoader.load(contentsOf: URL(fileURLWithPath: pipeline), registry: Components.registry)
+                comparison = try StoreComparison(pipeline: definition)
+            } else if let model {
+                comparison = try StoreComparison(coreDataModel: ModelFiles.read(URL(fileURLWithPath: model), schema: schema))
+            } else {
+                comparison = StoreComparison()
+            }
             changes = try comparison.compare(old: URL(fileURLWithPath: old), new: URL(fileURLWithPath: new),
                                              oldName: old, newName: new)
             if !quiet {
