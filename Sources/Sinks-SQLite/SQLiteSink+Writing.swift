@@ -155,6 +155,19 @@ extension SQLiteSink {
                            links: UnsafeMutableBufferPointer<LinkedRow?>, of writer: EntityWriter, isLink: Bool,
                            log: ImportLog) throws -> LinkedRow {
         try storeLinks(of: &record, into: links, of: writer, log: log)
+        // A record whose own link made the row of its key (a category naming itself as its
+        // parent) completes that row: one row, linking itself.
+        if writer.linksToItself, let key, let made = try writer.keys.lookup(key, hash: record.keyHash).flatMap(writer.liveRow) {
+            try checkOneToOne(record, links: links, of: writer, row: made)
+            let (stored, _) = try writer.compare(row: made, with: record, links: links)
+            try writer.update(row: made, with: record, links: links, stored: stored)
+            if writer.hasOneToOne { try linkOneToOneInverses(of: record, row: made, links: links, of: writer, stored: stored, log: log) }
+            writer.placeholders[made] = nil
+            let row = LinkedRow(rowID: made, entityNumber: writer.entityNumber)
+            if !record.lists.isEmpty { try storeLists(of: &record, row: row, of: writer, log: log) }
+            log.countCompleted()
+            return row
+        }
         if writer.hasOneToOne { try checkOneToOne(record, links: links, of: writer, row: nil) }
         let rowID = try writer.insert(record, links: links)
         if writer.hasOneToOne { try linkOneToOneInverses(of: record, row: rowID, links: links, of: writer) }

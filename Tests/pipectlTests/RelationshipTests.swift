@@ -141,6 +141,18 @@ import Testing
         return ws
     }
 
+    @Test("a record naming itself as its parent is one row linking itself, not two rows of one key")
+    func ownParent() throws {
+        let ws = try Workspace()
+        let categories = String(decoding: try ws.bytes("pipelines/data/categories.csv"), as: UTF8.self)
+        try ws.write(categories + "Desserts;Desserts\r\n", to: "pipelines/data/categories.csv")
+        let run = try ws.run("run", "-q", "pipelines/recipes.yaml")
+        #expect(run.status == 0, "\(run.stderr)")
+        let store = try ws.store("build/Recipes.sqlite")
+        #expect(try store.rows("SELECT count(*), ZPARENT = Z_PK FROM ZCATEGORY WHERE ZNAME = 'Desserts'") == [[.integer(1), .integer(1)]])
+        #expect(try ws.run("inspect", "build/Recipes.sqlite", "--model", "pipelines/model/Recipes.xcdatamodeld").status == 0)
+    }
+
     @Test("missing: reject rejects a record whose link names a record not in the store, with the closest key, and creates nothing")
     func missingReject() throws {
         let ws = try units(missing: ", missing: reject")

@@ -32,6 +32,9 @@ final class EntityWriter {
     let listTargets: [[Int]]
     /// Whether any slot is a one-to-one: the many entities without one skip those steps.
     let hasOneToOne: Bool
+    /// Whether a to-one may link a record of this very entity (a category's parent): a record's
+    /// own link may then make the row its key names (`C,C`, a category that is its own parent).
+    let linksToItself: Bool
     /// `table.entityNumber`, or 0: what a row linking here records as this entity.
     let entityNumber: Int64
     /// The value a new row gets for each attribute the record leaves out.
@@ -107,6 +110,7 @@ final class EntityWriter {
             return inverse
         }
         self.hasOneToOne = oneToOneInverse.contains { $0 != nil }
+        self.linksToItself = table.linkTargets.contains { $0.contains(entity) }
         self.listTargets = relationships.map { relationship in
             guard relationship.isToMany else { return [] }
             return model.entities.indices.filter { index in
