@@ -65,12 +65,15 @@ extension SQLiteSink {
                     recordKey = found
                 }
             }
-            var found = keyAfterLinks ? nil : try writer.keys.lookup(insertingIfAbsent: &recordKey, hash: record.keyHash)
-            if writer.hasRewrittenKeys, let entry = found {
-                // A key whose row an update removed: written anew, as a new key would be.
-                if let row = writer.liveRow(entry) { found?.rowID = row } else { (revives, found) = (entry.rowID, nil) }
-            }
-            if let existing = found {
+            // Labelled: a key whose row an update removed leaves it, to be written anew.
+            stored: if !keyAfterLinks, var existing = try writer.keys.lookup(insertingIfAbsent: &recordKey, hash: record.keyHash) {
+                if writer.hasRewrittenKeys {
+                    guard let row = writer.liveRow(existing) else {
+                        revives = existing.rowID
+                        break stored
+                    }
+                    existing.rowID = row
+                }
                 guard let onDuplicate else {
                     if let parent {
                         try writer.setLink(of: existing.rowID, through: writer.relationships[parent.slot].name, to: parent.row)
@@ -111,7 +114,7 @@ extension SQLiteSink {
             // A record a one-to-many lists by a key that names the listing record is its own: no
             // placeholder for another source to complete. One with a key of its own (an album a
             // playlist lists) is made by the link only, as a to-one's target is.
-            let isLink = linkedFrom != nil && (parent.map { !writer.keyLinkSlots.contains($0.slot) } ?? true)
+            let isLink = linkedFrom != nil && (parent == nil || !writer.keyLinkSlots.contains(parent.unsafelyUnwrapped.slot))
             return try insertNew(&record, key: key, keyAfterLinks: keyAfterLinks, revives: revives, links: links, of: writer,
                                  isLink: isLink, log: log)
         }

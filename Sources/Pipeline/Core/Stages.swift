@@ -166,9 +166,11 @@ public struct EntityRecord: Sendable {
     /// The records each to-many relationship links, in the list's order: one slot per
     /// relationship like `links`, or none at all when the load links no to-many.
     public var lists: [[EntityRecord]]
-    /// The to-many slots the load gives, in `lists`, even where a list is empty: what a record
-    /// given again under `on_duplicate: update` replaces (an empty list there says "none now").
-    public var listSlots: [Int]
+    /// The to-many slots the load gives, in `lists`, even where a list is empty (what a record
+    /// given again under `on_duplicate: update` replaces: an empty list there says "none now"),
+    /// as bits: a plain value, which copying a record does not retain. A slot past 63 counts
+    /// as given when its list holds records.
+    public var givenLists: UInt64
     /// Where the source record came from.
     public var location: Location
     /// The hash of the record's unique key when that is one text value, made where the record is
@@ -183,18 +185,28 @@ public struct EntityRecord: Sendable {
     /// look at every link of every record).
     public var hasRejectingLinks: Bool
 
-    /// `listSlots`: nil for every slot of a non-empty `lists`.
+    /// `listSlots`: the slots the load gives (nil: every slot of a non-empty `lists`).
     public init(entity: Int, values: [Value?], links: [EntityRecord?], lists: [[EntityRecord]] = [], listSlots: [Int]? = nil,
                 location: Location, missing: MissingLinkPolicy = .create, hasRejectingLinks: Bool? = nil) {
         self.entity = entity
         self.values = values
         self.links = links
         self.lists = lists
-        self.listSlots = listSlots ?? Array(lists.indices)
+        self.givenLists = EntityRecord.bits(listSlots ?? Array(lists.indices))
         self.location = location
         self.missing = missing
         self.hasRejectingLinks = hasRejectingLinks
             ?? (links.compactMap { $0 } + lists.joined()).contains { $0.missing == .reject || $0.hasRejectingLinks }
+    }
+
+    /// The to-many slots the load gives, in slot order (see `givenLists`).
+    public var listSlots: [Int] {
+        lists.indices.filter { slot in slot < 64 ? givenLists & (1 << UInt64(slot)) != 0 : !lists[slot].isEmpty }
+    }
+
+    /// `slots` as the bits of `givenLists`.
+    public static func bits(_ slots: [Int]) -> UInt64 {
+        slots.reduce(0) { $1 < 64 ? $0 | (1 << UInt64($1)) : $0 }
     }
 
     /// Hashes the text in attribute slot `slot`, the record's unique key, for `keyHash`; nothing

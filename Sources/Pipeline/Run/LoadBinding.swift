@@ -53,7 +53,7 @@ final class LoadBinding {
     let links: [(relationship: Int, target: LoadBinding)]
     /// The to-many links: one linked record per element of a list.
     let lists: [ListLink]
-    /// `lists`' relationship slots, shared by every record made (`EntityRecord.listSlots`).
+    /// `lists`' relationship slots (`EntityRecord.listSlots`).
     private let listSlots: [Int]
     /// What the sink does when a linked record of this load is not in the store.
     fileprivate var missing = MissingLinkPolicy.create

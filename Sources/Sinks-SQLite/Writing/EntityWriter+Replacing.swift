@@ -10,7 +10,13 @@ extension EntityWriter {
     @inline(__always)
     func liveRow(_ entry: KeyIndex.Entry) -> Int64? {
         guard hasRewrittenKeys else { return entry.rowID }
-        let row = revivedRows[entry.rowID] ?? entry.rowID
+        return rewrittenRow(entry.rowID)
+    }
+
+    /// `liveRow` once an update removed rows: apart, so that the common lookup stays small.
+    @inline(never)
+    private func rewrittenRow(_ entryRow: Int64) -> Int64? {
+        let row = revivedRows[entryRow] ?? entryRow
         return removedRows.contains(row) ? nil : row
     }
 
