@@ -160,7 +160,7 @@ extension SQLiteSink {
         try storeLinks(of: &record, into: links, of: writer, log: log)
         // A record whose own link made the row of its key (a category naming itself as its
         // parent) completes that row: one row, linking itself.
-        if writer.linksToItself, let key, let made = try writer.keys.lookup(key, hash: record.keyHash).flatMap(writer.liveRow) {
+        if writer.linksToItself, let key, let made = try writer.storedRow(key, hash: record.keyHash) {
             try checkOneToOne(record, links: links, of: writer, row: made)
             let (stored, _) = try writer.compare(row: made, with: record, links: links)
             try writer.update(row: made, with: record, links: links, stored: stored)

@@ -129,7 +129,7 @@ public final class SQLiteSink: PrefetchingSink {
             // Only a new row needs the value: a record with an empty key is skipped, a stored one kept.
             var isNew = !writer.hasKey
             if let key = writer.key(of: records[index]) {
-                isNew = try writer.keys.lookup(key, hash: records[index].keyHash).flatMap(writer.liveRow) == nil
+                isNew = try writer.storedRow(key, hash: records[index].keyHash) == nil
             }
             if isNew { throw writer.missingValue(slot, at: records[index].location) }
         }

@@ -166,11 +166,6 @@ public struct EntityRecord: Sendable {
     /// The records each to-many relationship links, in the list's order: one slot per
     /// relationship like `links`, or none at all when the load links no to-many.
     public var lists: [[EntityRecord]]
-    /// The to-many slots the load gives, in `lists`, even where a list is empty (what a record
-    /// given again under `on_duplicate: update` replaces: an empty list there says "none now"),
-    /// as bits: a plain value, which copying a record does not retain. A slot past 63 counts
-    /// as given when its list holds records.
-    public var givenLists: UInt64
     /// Where the source record came from.
     public var location: Location
     /// The hash of the record's unique key when that is one text value, made where the record is
@@ -178,12 +173,43 @@ public struct EntityRecord: Sendable {
     /// for none, and after any change to `values`. Only this module sets it: the load, and
     /// `hashKey(at:)` from the key's own value.
     public internal(set) var keyHash: TextKeyHash?
+    /// `givenLists` in bits 0-60, `hasRejectingLinks` in bit 61, `missing` in bits 62-63: one plain
+    /// word, so that a record is no larger (to copy and move) for knowing which lists it gives.
+    private var flags: UInt64
+
     /// For a record linked from another: what the sink does when it is not in the store.
-    public var missing: MissingLinkPolicy
+    public var missing: MissingLinkPolicy {
+        get {
+            switch flags >> 62 {
+            case 1: .reject
+            case 2: .skip
+            default: .create
+            }
+        }
+        set {
+            let bits: UInt64 = switch newValue {
+            case .create: 0
+            case .reject: 1
+            case .skip: 2
+            }
+            flags = flags & ~(3 << 62) | bits << 62
+        }
+    }
     /// Whether a link of this record, or of a record it links, says `missing: reject`: the sink
     /// then checks them all before it writes any (the load knows it once; the sink would have to
     /// look at every link of every record).
-    public var hasRejectingLinks: Bool
+    public var hasRejectingLinks: Bool {
+        get { flags & (1 << 61) != 0 }
+        set { flags = newValue ? flags | (1 << 61) : flags & ~(1 << 61) }
+    }
+    /// The to-many slots the load gives, in `lists`, even where a list is empty (what a record
+    /// given again under `on_duplicate: update` replaces: an empty list there says "none now"),
+    /// as bits: a slot past 60 counts as given when its list holds records.
+    public var givenLists: UInt64 {
+        get { flags & EntityRecord.listBits }
+        set { flags = flags & ~EntityRecord.listBits | newValue & EntityRecord.listBits }
+    }
+    private static let listBits: UInt64 = (1 << 61) - 1
 
     /// `listSlots`: the slots the load gives (nil: every slot of a non-empty `lists`).
     public init(entity: Int, values: [Value?], links: [EntityRecord?], lists: [[EntityRecord]] = [], listSlots: [Int]? = nil,
@@ -192,8 +218,9 @@ public struct EntityRecord: Sendable {
         self.values = values
         self.links = links
         self.lists = lists
-        self.givenLists = EntityRecord.bits(listSlots ?? Array(lists.indices))
         self.location = location
+        flags = 0
+        givenLists = EntityRecord.bits(listSlots ?? Array(lists.indices))
         self.missing = missing
         self.hasRejectingLinks = hasRejectingLinks
             ?? (links.compactMap { $0 } + lists.joined()).contains { $0.missing == .reject || $0.hasRejectingLinks }
@@ -201,12 +228,12 @@ public struct EntityRecord: Sendable {
 
     /// The to-many slots the load gives, in slot order (see `givenLists`).
     public var listSlots: [Int] {
-        lists.indices.filter { slot in slot < 64 ? givenLists & (1 << UInt64(slot)) != 0 : !lists[slot].isEmpty }
+        lists.indices.filter { slot in slot < 61 ? givenLists & (1 << UInt64(slot)) != 0 : !lists[slot].isEmpty }
     }
 
     /// `slots` as the bits of `givenLists`.
     public static func bits(_ slots: [Int]) -> UInt64 {
-        slots.reduce(0) { $1 < 64 ? $0 | (1 << UInt64($1)) : $0 }
+        slots.reduce(0) { $1 < 61 ? $0 | (1 << UInt64($1)) : $0 }
     }
 
     /// Hashes the text in attribute slot `slot`, the record's unique key, for `keyHash`; nothing

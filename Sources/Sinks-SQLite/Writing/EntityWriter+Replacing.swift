@@ -20,6 +20,13 @@ extension EntityWriter {
         return removedRows.contains(row) ? nil : row
     }
 
+    /// The live row written for `key`, if any: apart from the lookups every record makes, so
+    /// that those stay as small (and inlined) as they are.
+    @inline(never)
+    func storedRow(_ key: KeyIndex.Key, hash: TextKeyHash?) throws -> Int64? {
+        try keys.lookup(key, hash: hash).flatMap(liveRow)
+    }
+
     /// Notes that row `row`, whose key the index holds, was removed.
     func noteRemoved(_ row: Int64) {
         placeholders[row] = nil
