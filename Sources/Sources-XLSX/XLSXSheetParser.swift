@@ -77,9 +77,11 @@ final class SheetParser {
         stream.cancel()
     }
 
-    /// This parser, from the context the callbacks are handed; valid while its reader holds it.
-    private static func from(_ owner: UnsafeMutableRawPointer?) -> SheetParser? {
-        owner.map { Unmanaged<SheetParser>.fromOpaque($0).takeUnretainedValue() }
+    /// Calls `body` with this parser, from the context the callbacks are handed; valid while its
+    /// reader holds it, so borrowed without a retain and release per callback (several per cell).
+    private static func with(_ owner: UnsafeMutableRawPointer?, _ body: (SheetParser) -> Void) {
+        guard let owner else { return }
+        Unmanaged<SheetParser>.fromOpaque(owner)._withUnsafeGuaranteedRef(body)
     }
 
     /// Creates the parser, which hands the callbacks this object, unretained: the reader holds it
@@ -88,26 +90,26 @@ final class SheetParser {
         var handler = xmlSAXHandler()
         handler.initialized = UInt32(XML_SAX2_MAGIC)
         handler.startElementNs = { owner, name, _, _, _, _, count, _, attributes in
-            SheetParser.from(owner)?.startElement(name, attributes: attributes, count: Int(count))
+            SheetParser.with(owner) { $0.startElement(name, attributes: attributes, count: Int(count)) }
         }
         handler.endElementNs = { owner, name, _, _ in
-            SheetParser.from(owner)?.endElement(name)
+            SheetParser.with(owner) { $0.endElement(name) }
         }
         handler.characters = { owner, bytes, count in
-            SheetParser.from(owner)?.characters(bytes, count: Int(count))
+            SheetParser.with(owner) { $0.characters(bytes, count: Int(count)) }
         }
         handler.cdataBlock = handler.characters
         handler.ignorableWhitespace = handler.characters
         // No spreadsheet program writes a DOCTYPE, nor an entity reference: either stops the parse.
         handler.internalSubset = { owner, _, _, _ in
-            SheetParser.from(owner)?.refuseEntities()
+            SheetParser.with(owner) { $0.refuseEntities() }
         }
         handler.reference = { owner, _ in
-            SheetParser.from(owner)?.refuseEntities()
+            SheetParser.with(owner) { $0.refuseEntities() }
         }
         handler.serror = { owner, error in
             guard let error else { return }
-            SheetParser.from(owner)?.trap.capture(error.pointee)
+            SheetParser.with(owner) { $0.trap.capture(error.pointee) }
         }
         guard let created = xmlCreatePushParserCtxt(&handler, Unmanaged.passUnretained(self).toOpaque(), nil, 0, Self.documentName) else {
             throw PipelineError(.io, code: .xmlCannotStartParser, at: Location(file: displayPath), stage: "xlsx",
