@@ -23,7 +23,7 @@ public enum CoreDataModelReader {
             data = try Data(contentsOf: contents)
         } catch {
             throw PipelineError(.io, code: .modelCannotRead, at: Location(file: contents.path), stage: "model",
-                                "cannot read the model file: \(error.localizedDescription)")
+                                "cannot read the model file: \(SystemErrorWords.words(for: error))")
         }
         return try parse(data, file: contents.path)
     }

@@ -11,6 +11,11 @@ public enum Snippet {
     /// `line` cut to `lineWidth` characters (Unicode scalars, as columns count them) around
     /// `column`, and the caret's column in what is shown.
     public static func line(_ line: String, column: Int?) -> (text: String, column: Int?) {
+        let (text, column) = cut(line, column: column)
+        return escapingControls(text, column: column)
+    }
+
+    private static func cut(_ line: String, column: Int?) -> (text: String, column: Int?) {
         // Every scalar takes at least a byte: a short line needs no counting.
         guard line.utf8.count > lineWidth else { return (line, column) }
         let scalars = Array(line.unicodeScalars)
@@ -37,6 +42,7 @@ public enum Snippet {
     /// `message` with over-long words cut to `wordWidth` characters and the whole to
     /// `messageWidth`, each with "…": a 2 MB key in "unknown key '...'" is shown by its start.
     public static func message(_ message: String) -> String {
+        let message = escapingControls(message, column: nil, keepingLines: true).text
         guard message.utf8.count > wordWidth else { return message }
         var out = String.UnicodeScalarView()
         var word = 0
@@ -81,9 +87,40 @@ public enum Snippet {
             shown = String(view)
             cut = true
         }
-        let quoted = shown.debugDescription.replacingOccurrences(of: "\\'", with: "'")
+        // debugDescription escapes C0 controls and DEL, not C1 (U+009B is a terminal's CSI).
+        let quoted = escapingControls(shown.debugDescription.replacingOccurrences(of: "\\'", with: "'"), column: nil).text
         guard cut else { return quoted }
         return quoted.dropLast() + "…\" (\(text.unicodeScalars.count.grouped) characters)"
+    }
+}
+
+extension Snippet {
+    /// A control character a terminal would act on rather than show: C0 (tab and, where asked,
+    /// newline aside), DEL and C1.
+    static func isControl(_ scalar: Unicode.Scalar, keepingLines: Bool) -> Bool {
+        switch scalar.value {
+        case 0x09: return false
+        case 0x0A: return !keepingLines
+        case 0..<0x20, 0x7F...0x9F: return true
+        default: return false
+        }
+    }
+
+    /// `text` with its control characters written as Swift writes them (`\u{1B}`), and the
+    /// caret's column moved past what they added: echoed raw, an input's ESC sequences clear the
+    /// user's screen, retitle the terminal or hide what follows.
+    static func escapingControls(_ text: String, column: Int?, keepingLines: Bool = false) -> (text: String, column: Int?) {
+        guard text.unicodeScalars.contains(where: { isControl($0, keepingLines: keepingLines) }) else { return (text, column) }
+        var out = String.UnicodeScalarView()
+        var shifted = column
+        for (index, scalar) in text.unicodeScalars.enumerated() {
+            guard isControl(scalar, keepingLines: keepingLines) else { out.append(scalar); continue }
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            let escaped = "\\u{\(hex.count < 2 ? "0" + hex : hex)}"
+            out.append(contentsOf: escaped.unicodeScalars)
+            if let column, index < column - 1 { shifted! += escaped.unicodeScalars.count - 1 }
+        }
+        return (String(out), shifted)
     }
 }
 

@@ -30,7 +30,7 @@ public enum PipelineLoader {
             data = try Data(contentsOf: url)
         } catch {
             throw PipelineError(.io, code: .pipelineCannotRead, at: Location(file: shown), stage: "pipeline",
-                                "cannot read the file: \(error.localizedDescription)")
+                                "cannot read the file: \(SystemErrorWords.words(for: error))")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw notUTF8(data, shown: shown)

@@ -65,7 +65,8 @@ public struct ReportFiles {
                     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 } catch {
                     throw PipelineError(.io, code: .reportCannotWrite, at: Location(file: name), stage: "report",
-                                        "cannot create the report's folder: \(error.localizedDescription)")
+                                        "cannot create the report's folder \(DisplayPath.of(url.deletingLastPathComponent())): "
+                                            + SystemErrorWords.words(for: error))
                 }
                 let temporary = url.deletingLastPathComponent()
                     .appendingPathComponent(".\(url.lastPathComponent).pipectl-report-\(getpid())")

@@ -65,7 +65,7 @@ public final class PropertyListReader: RecordReader {
             data = try Data(contentsOf: input.url)
         } catch {
             throw PipelineError(.io, code: .inputCannotRead, at: Location(file: input.displayPath), stage: "plist",
-                                "cannot read the file: \(error.localizedDescription)")
+                                "cannot read the file: \(SystemErrorWords.words(for: error))")
         }
         guard !data.isEmpty else { throw fail(.inputEmpty, "the file is empty") }
         // Before Foundation: it would copy shared objects once per reference, without bound.

@@ -34,11 +34,15 @@ public struct JSONReportWriter: Sendable {
     public func write(_ report: ImportReport, to url: URL, name: String? = nil) throws {
         let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial")
         defer { try? FileManager.default.removeItem(at: partial) }
+        let shown = name ?? url.path
+        // Opened here, not by FileManager.createFile, whose failure keeps no errno to tell why.
+        let descriptor = open(partial.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw PipelineError(.io, code: .reportCannotWrite, at: Location(file: shown), stage: "report",
+                                "cannot write \(shown): \(SystemErrorWords.words(errno: errno))")
+        }
         do {
-            guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: partial.path])
-            }
-            let file = try FileHandle(forWritingTo: partial)
+            let file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
             defer { try? file.close() }
             var buffer = Data()
             try write(report) { part in
@@ -50,12 +54,12 @@ public struct JSONReportWriter: Sendable {
             try file.write(contentsOf: buffer)
             try file.close()
         } catch {
-            throw PipelineError(.io, code: .reportCannotWrite, at: Location(file: name ?? url.path), stage: "report",
-                                "cannot write the JSON report: \(error.localizedDescription)")
+            throw PipelineError(.io, code: .reportCannotWrite, at: Location(file: shown), stage: "report",
+                                "cannot write \(shown): \(SystemErrorWords.words(for: error))")
         }
         guard rename(partial.path, url.path) == 0 else {
-            throw PipelineError(.io, code: .reportCannotPublish, at: Location(file: name ?? url.path), stage: "report",
-                                "cannot put the JSON report in place: \(String(cString: strerror(errno)))")
+            throw PipelineError(.io, code: .reportCannotPublish, at: Location(file: shown), stage: "report",
+                                "cannot put the JSON report in place: \(SystemErrorWords.words(errno: errno))")
         }
     }
 

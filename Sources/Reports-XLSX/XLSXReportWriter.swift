@@ -36,6 +36,14 @@ public struct XLSXReportWriter: Sendable {
         // libxlsxwriter writes in place: build aside and rename, so a failure leaves no half file.
         let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial")
         defer { try? FileManager.default.removeItem(at: partial) }
+        // Created first, to tell why it cannot be: libxlsxwriter would only find out at the end,
+        // print its own "[ERROR]" lines and guess "Usually a permissions error".
+        let probe = open(partial.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard probe >= 0 else {
+            throw PipelineError(.io, code: .reportCannotWrite, at: Location(file: name), stage: "report",
+                                "cannot write \(name): \(SystemErrorWords.words(errno: errno))")
+        }
+        close(probe)
         let workbook = try XLSXWorkbook(url: partial, name: name, created: report.pinnedCreationTime, rowsPerSheet: rowsPerSheet)
         try writeSummary(report, into: workbook)
         try writeIssues(report.issues, into: workbook)

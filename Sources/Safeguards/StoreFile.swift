@@ -68,7 +68,7 @@ public struct StoreFile {
             do {
                 try manager.createDirectory(at: folder, withIntermediateDirectories: true)
             } catch {
-                throw fail(.storeCannotCreateFolder, "cannot create the folder '\(folder.path)' for the store: \(error.localizedDescription)")
+                throw fail(.storeCannotCreateFolder, "cannot create the folder '\(folder.path)' for the store: \(SystemErrorWords.words(for: error))")
             }
         }
         guard access(folder.path, W_OK) == 0 else {

@@ -8,7 +8,10 @@ internal import CLibXML2
 /// keeps every text cell's string there once, and a million-row sheet's can be 30 MB of XML,
 /// more than Foundation's parser reads in one piece (it stops at libxml2's 10 MB lookup limit).
 /// The strings are held in memory, as every cell may name any of them.
-struct SharedStringsParser {
+///
+/// A class the callbacks reach through the one reference its owner holds (`Unmanaged`), as
+/// `SheetParser` is: never a struct changed behind the back of a `mutating` method.
+final class SharedStringsParser {
     private(set) var strings = SharedStrings()
     private let displayPath: String
     private var context: xmlParserCtxtPtr?
@@ -27,32 +30,38 @@ struct SharedStringsParser {
         trap = XMLErrorTrap(displayPath: displayPath, path: part)
     }
 
-    /// Creates the parser; `pinned` is where this parser lives, handed to the callbacks.
-    mutating func start(context pinned: UnsafeMutableRawPointer) throws {
+    /// This parser, from the context the callbacks are handed; valid while its owner holds it.
+    private static func from(_ owner: UnsafeMutableRawPointer?) -> SharedStringsParser? {
+        owner.map { Unmanaged<SharedStringsParser>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// Creates the parser, which hands the callbacks this object, unretained: its owner holds it
+    /// until `release()`.
+    func start() throws {
         var handler = xmlSAXHandler()
         handler.initialized = UInt32(XML_SAX2_MAGIC)
-        handler.startElementNs = { pinned, name, _, _, _, _, _, _, _ in
-            pinned?.assumingMemoryBound(to: SharedStringsParser.self).pointee.startElement(name)
+        handler.startElementNs = { owner, name, _, _, _, _, _, _, _ in
+            SharedStringsParser.from(owner)?.startElement(name)
         }
-        handler.endElementNs = { pinned, name, _, _ in
-            pinned?.assumingMemoryBound(to: SharedStringsParser.self).pointee.endElement(name)
+        handler.endElementNs = { owner, name, _, _ in
+            SharedStringsParser.from(owner)?.endElement(name)
         }
-        handler.characters = { pinned, bytes, count in
-            pinned?.assumingMemoryBound(to: SharedStringsParser.self).pointee.characters(bytes, count: Int(count))
+        handler.characters = { owner, bytes, count in
+            SharedStringsParser.from(owner)?.characters(bytes, count: Int(count))
         }
         handler.cdataBlock = handler.characters
         handler.ignorableWhitespace = handler.characters
-        handler.internalSubset = { pinned, _, _, _ in
-            pinned?.assumingMemoryBound(to: SharedStringsParser.self).pointee.refuseEntities()
+        handler.internalSubset = { owner, _, _, _ in
+            SharedStringsParser.from(owner)?.refuseEntities()
         }
-        handler.reference = { pinned, _ in
-            pinned?.assumingMemoryBound(to: SharedStringsParser.self).pointee.refuseEntities()
+        handler.reference = { owner, _ in
+            SharedStringsParser.from(owner)?.refuseEntities()
         }
-        handler.serror = { pinned, error in
+        handler.serror = { owner, error in
             guard let error else { return }
-            pinned?.assumingMemoryBound(to: SharedStringsParser.self).pointee.trap.capture(error.pointee)
+            SharedStringsParser.from(owner)?.trap.capture(error.pointee)
         }
-        guard let created = xmlCreatePushParserCtxt(&handler, pinned, nil, 0, part) else {
+        guard let created = xmlCreatePushParserCtxt(&handler, Unmanaged.passUnretained(self).toOpaque(), nil, 0, part) else {
             throw PipelineError(.io, code: .xmlCannotStartParser, at: Location(file: displayPath), stage: "xlsx",
                                 "libxml2 cannot start reading the shared strings")
         }
@@ -63,7 +72,7 @@ struct SharedStringsParser {
     }
 
     /// Parses the next piece of the part; an empty one ends it.
-    mutating func feed(_ chunk: Data) throws {
+    func feed(_ chunk: Data) throws {
         guard let context else { return }
         let status = chunk.withUnsafeBytes { buffer in
             xmlParseChunk(context, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(buffer.count), chunk.isEmpty ? 1 : 0)
@@ -81,7 +90,7 @@ struct SharedStringsParser {
         }
     }
 
-    mutating func release() {
+    func release() {
         if let context {
             xmlFreeDoc(context.pointee.myDoc)
             xmlFreeParserCtxt(context)
@@ -95,14 +104,14 @@ struct SharedStringsParser {
                           + "(pipectl never expands entities); save the workbook again from Excel, Numbers or LibreOffice")
     }
 
-    private mutating func refuseEntities() {
+    private func refuseEntities() {
         guard failure == nil else { return }
         failure = entityError()
         xmlStopParser(context)
     }
 
     // A string is its `<t>` texts joined (rich text runs), less those of phonetic hints (`<rPh>`).
-    private mutating func startElement(_ name: UnsafePointer<xmlChar>?) {
+    private func startElement(_ name: UnsafePointer<xmlChar>?) {
         if name == names.si {
             inItem = true
             current.removeAll(keepingCapacity: true)
@@ -113,7 +122,7 @@ struct SharedStringsParser {
         }
     }
 
-    private mutating func endElement(_ name: UnsafePointer<xmlChar>?) {
+    private func endElement(_ name: UnsafePointer<xmlChar>?) {
         if name == names.si {
             strings.append(ExcelText.unescaped(current) ?? current)
             inItem = false
@@ -124,7 +133,7 @@ struct SharedStringsParser {
         }
     }
 
-    private mutating func characters(_ bytes: UnsafePointer<xmlChar>?, count: Int) {
+    private func characters(_ bytes: UnsafePointer<xmlChar>?, count: Int) {
         guard inText, let bytes else { return }
         current.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
     }

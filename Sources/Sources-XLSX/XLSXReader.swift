@@ -39,10 +39,10 @@ public final class XLSXReader: RecordReader {
     }
 
     public let fieldNames: [String]
-    public var bytesRead: Int64 { parser.pointee.bytesFed }
+    public var bytesRead: Int64 { parser.bytesFed }
     private let input: Input
     private let sheetName: String
-    private let parser: Pinned<SheetParser>
+    private let parser: SheetParser
     private let firstColumn: Int
     private let lastColumn: Int
     private let firstDataRow: Int
@@ -101,8 +101,8 @@ public final class XLSXReader: RecordReader {
         // Refused before any thread starts: a part outside the archive, or none by that name.
         let part = try workbook.part(chosen.path)
         let stream = InflatingStream(url: input.url, part: part, displayPath: input.displayPath)
-        parser = Pinned(SheetParser(stream: stream, packedFraction: Double(part.packedSize) / Double(max(part.inflatedSize, 1)),
-                                    workbook: workbook, displayPath: input.displayPath, sheet: sheetName))
+        parser = SheetParser(stream: stream, packedFraction: Double(part.packedSize) / Double(max(part.inflatedSize, 1)),
+                                    workbook: workbook, displayPath: input.displayPath, sheet: sheetName)
         firstColumn = options.range?.firstColumn ?? 1
         rowLocation = Location(file: input.displayPath, path: "\(sheetName)!\(XLSXReader.columnName(firstColumn))")
         lastColumn = options.range?.lastColumn ?? Int.max
@@ -110,7 +110,7 @@ public final class XLSXReader: RecordReader {
         let headerRow = options.range?.firstRow ?? 1
         var names: [String] = []
         do {
-            try parser.pointee.start(context: parser.context)
+            try parser.start()
             if options.header {
                 (names, firstDataRow) = try Self.header(parser, row: headerRow, columns: firstColumn...lastColumn, sheet: sheetName,
                                                         displayPath: input.displayPath)
@@ -124,7 +124,7 @@ public final class XLSXReader: RecordReader {
         } catch {
             // Thrown before the reader exists, so no deinit will: the parser and the inflating
             // thread are let go here.
-            parser.pointee.release()
+            parser.release()
             throw error
         }
         fieldNames = names
@@ -133,12 +133,12 @@ public final class XLSXReader: RecordReader {
 
     /// The fields the header row names (the first row of the range, or of the sheet), and the
     /// row after it.
-    private static func header(_ parser: borrowing Pinned<SheetParser>, row headerRow: Int, columns: ClosedRange<Int>, sheet: String,
+    private static func header(_ parser: SheetParser, row headerRow: Int, columns: ClosedRange<Int>, sheet: String,
                                displayPath: String) throws -> (names: [String], firstDataRow: Int) {
         var header: [Int: String] = [:]
         var rowNumber = 0
         repeat {
-            guard let row = try parser.pointee.nextRow() else {
+            guard let row = try parser.nextRow() else {
                 header = [:]
                 break
             }
@@ -166,7 +166,7 @@ public final class XLSXReader: RecordReader {
     }
 
     deinit {
-        parser.pointee.release()
+        parser.release()
     }
 
     public var whereRecordsBegin: Location? { Location(file: input.displayPath, path: "sheet '\(sheetName)'") }
@@ -219,7 +219,7 @@ public final class XLSXReader: RecordReader {
 
     public func next() throws -> Record? {
         while !finished {
-            guard let row = try parser.pointee.nextRow() else {
+            guard let row = try parser.nextRow() else {
                 finished = true
                 return nil
             }

@@ -12,7 +12,12 @@ internal import CLibXML2
 /// the streaming reader builds and frees a node for each of them and their attributes; the
 /// callbacks see names and bytes where they lie in libxml2's buffer (twice as fast).
 /// Element and attribute names are compared by pointer with the parser's interned ones.
-struct SheetParser {
+///
+/// A class, which the callbacks reach through the one reference the reader holds (`Unmanaged`):
+/// as a struct behind a pointer, `nextRow()` held it `inout` across `xmlParseChunk` while the
+/// callbacks changed it through a second pointer, so the optimiser could keep what they set
+/// unseen, and the release build reported libxml2's stop (error 111) instead of the reason.
+final class SheetParser {
     private let stream: InflatingStream
     /// The sheet's packed size over its inflated size: progress counts the workbook's bytes.
     private let packedFraction: Double
@@ -63,7 +68,7 @@ struct SheetParser {
     }
 
     /// Frees the parser and closes the sheet: once, when its reader goes.
-    mutating func release() {
+    func release() {
         if let context {
             xmlFreeDoc(context.pointee.myDoc)
             xmlFreeParserCtxt(context)
@@ -72,33 +77,41 @@ struct SheetParser {
         stream.cancel()
     }
 
-    /// Creates the parser; `pinned` is where this parser lives, handed to the callbacks.
-    mutating func start(context pinned: UnsafeMutableRawPointer) throws {
+    /// Calls `body` with this parser, from the context the callbacks are handed; valid while its
+    /// reader holds it, so borrowed without a retain and release per callback (several per cell).
+    private static func with(_ owner: UnsafeMutableRawPointer?, _ body: (SheetParser) -> Void) {
+        guard let owner else { return }
+        Unmanaged<SheetParser>.fromOpaque(owner)._withUnsafeGuaranteedRef(body)
+    }
+
+    /// Creates the parser, which hands the callbacks this object, unretained: the reader holds it
+    /// for as long as the parser lives (`release()`).
+    func start() throws {
         var handler = xmlSAXHandler()
         handler.initialized = UInt32(XML_SAX2_MAGIC)
-        handler.startElementNs = { pinned, name, _, _, _, _, count, _, attributes in
-            pinned?.assumingMemoryBound(to: SheetParser.self).pointee.startElement(name, attributes: attributes, count: Int(count))
+        handler.startElementNs = { owner, name, _, _, _, _, count, _, attributes in
+            SheetParser.with(owner) { $0.startElement(name, attributes: attributes, count: Int(count)) }
         }
-        handler.endElementNs = { pinned, name, _, _ in
-            pinned?.assumingMemoryBound(to: SheetParser.self).pointee.endElement(name)
+        handler.endElementNs = { owner, name, _, _ in
+            SheetParser.with(owner) { $0.endElement(name) }
         }
-        handler.characters = { pinned, bytes, count in
-            pinned?.assumingMemoryBound(to: SheetParser.self).pointee.characters(bytes, count: Int(count))
+        handler.characters = { owner, bytes, count in
+            SheetParser.with(owner) { $0.characters(bytes, count: Int(count)) }
         }
         handler.cdataBlock = handler.characters
         handler.ignorableWhitespace = handler.characters
         // No spreadsheet program writes a DOCTYPE, nor an entity reference: either stops the parse.
-        handler.internalSubset = { pinned, _, _, _ in
-            pinned?.assumingMemoryBound(to: SheetParser.self).pointee.refuseEntities()
+        handler.internalSubset = { owner, _, _, _ in
+            SheetParser.with(owner) { $0.refuseEntities() }
         }
-        handler.reference = { pinned, _ in
-            pinned?.assumingMemoryBound(to: SheetParser.self).pointee.refuseEntities()
+        handler.reference = { owner, _ in
+            SheetParser.with(owner) { $0.refuseEntities() }
         }
-        handler.serror = { pinned, error in
+        handler.serror = { owner, error in
             guard let error else { return }
-            pinned?.assumingMemoryBound(to: SheetParser.self).pointee.trap.capture(error.pointee)
+            SheetParser.with(owner) { $0.trap.capture(error.pointee) }
         }
-        guard let created = xmlCreatePushParserCtxt(&handler, pinned, nil, 0, Self.documentName) else {
+        guard let created = xmlCreatePushParserCtxt(&handler, Unmanaged.passUnretained(self).toOpaque(), nil, 0, Self.documentName) else {
             throw PipelineError(.io, code: .xmlCannotStartParser, at: Location(file: displayPath), stage: "xlsx",
                                 "libxml2 cannot start reading the sheet")
         }
@@ -110,7 +123,7 @@ struct SheetParser {
     }
 
     /// The next `<row>` and its cells; nil at the end of the sheet.
-    mutating func nextRow() throws -> XLSXReader.Row? {
+    func nextRow() throws -> XLSXReader.Row? {
         while nextIndex == rows.count {
             // What stopped the parse comes after the rows it completed before.
             if let failure { throw failure }
@@ -147,17 +160,17 @@ struct SheetParser {
                           + "(pipectl never expands entities); save the workbook again from Excel, Numbers or LibreOffice")
     }
 
-    private mutating func refuseEntities() {
+    private func refuseEntities() {
         stop(entityError())
     }
 
-    private mutating func stop(_ error: any Error) {
+    private func stop(_ error: any Error) {
         guard failure == nil else { return }
         failure = error
         xmlStopParser(context)
     }
 
-    private mutating func startElement(_ name: UnsafePointer<xmlChar>?, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
+    private func startElement(_ name: UnsafePointer<xmlChar>?, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
                                        count: Int) {
         if name == names.c {
             var column = implicitColumn + 1, type = UInt8(ascii: "n"), style = 0, isString = false
@@ -203,7 +216,7 @@ struct SheetParser {
         }
     }
 
-    private mutating func endElement(_ name: UnsafePointer<xmlChar>?) {
+    private func endElement(_ name: UnsafePointer<xmlChar>?) {
         if name == names.c {
             defer { cell = nil }
             guard let current = cell, row != nil else { return }
@@ -230,7 +243,7 @@ struct SheetParser {
         }
     }
 
-    private mutating func characters(_ bytes: UnsafePointer<xmlChar>?, count: Int) {
+    private func characters(_ bytes: UnsafePointer<xmlChar>?, count: Int) {
         guard inText, let bytes else { return }
         text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
     }

@@ -91,12 +91,12 @@ public struct XLSXWorkbook {
         }
 
         if let path = try related(XLSXPackage.sharedStrings, else: "sharedStrings.xml") {
-            let parser = Pinned(SharedStringsParser(displayPath: displayPath, part: path))
-            defer { parser.pointee.release() }
-            try parser.pointee.start(context: parser.context)
-            try package.part(path).unpack(from: url, displayPath: displayPath) { try parser.pointee.feed($0) }
-            try parser.pointee.feed(Data())
-            sharedStrings = parser.pointee.strings
+            let parser = SharedStringsParser(displayPath: displayPath, part: path)
+            defer { parser.release() }
+            try parser.start()
+            try package.part(path).unpack(from: url, displayPath: displayPath) { try parser.feed($0) }
+            try parser.feed(Data())
+            sharedStrings = parser.strings
         } else {
             sharedStrings = SharedStrings()
         }

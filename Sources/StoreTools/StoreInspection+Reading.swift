@@ -30,7 +30,7 @@ extension StoreInspection {
             defer { try? handle.close() }
             header = try handle.read(upToCount: 100) ?? Data()
         } catch {
-            throw failure(.io, .inputCannotRead, "cannot read the file: \(error.localizedDescription)")
+            throw failure(.io, .inputCannotRead, "cannot read the file: \(SystemErrorWords.words(for: error))")
         }
         guard !header.isEmpty else {
             throw failure(.invalidInput, .inspectEmptyFile, "the file is empty, not a SQLite database")
@@ -52,7 +52,7 @@ extension StoreInspection {
         } catch {
             try? FileManager.default.removeItem(at: folder)
             throw PipelineError(.io, code: .inspectCannotCopy, at: Location(file: name), stage: "inspect",
-                                "cannot copy this WAL-mode store to read it without touching its folder: \(error.localizedDescription)")
+                                "cannot copy this WAL-mode store to read it without touching its folder: \(SystemErrorWords.words(for: error))")
         }
         return copy
     }

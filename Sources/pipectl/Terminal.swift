@@ -14,7 +14,7 @@ enum Terminal {
             do {
                 try handle.write(contentsOf: Data(text.utf8))
             } catch {
-                throw PipelineError(.io, code: .pipectlCannotWriteOutput, stage: "pipectl", "cannot write to \(name): \(error.localizedDescription)")
+                throw PipelineError(.io, code: .pipectlCannotWriteOutput, stage: "pipectl", "cannot write to \(name): \(SystemErrorWords.words(for: error))")
             }
         }
 

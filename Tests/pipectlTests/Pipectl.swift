@@ -24,6 +24,15 @@ struct Pipectl {
         #endif
     }
 
+    /// The pipectl the tests run: the one built beside them, or the one `PIPECTL_BINARY` names
+    /// (the release binary, which CI runs the bad-input corpus against: `.ci/run`).
+    static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["PIPECTL_BINARY"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
+        return productsDirectory.appendingPathComponent("pipectl")
+    }
+
     /// The repository root, for the example pipelines.
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
@@ -31,7 +40,7 @@ struct Pipectl {
     /// `standardOutput`: a file to write to instead of a pipe (such as /dev/full); `stdout` is then empty.
     @discardableResult
     static func run(_ arguments: [String], in directory: URL, standardOutput: FileHandle? = nil) throws -> Result {
-        try run(executable: productsDirectory.appendingPathComponent("pipectl"), arguments, in: directory,
+        try run(executable: binary, arguments, in: directory,
                 standardOutput: standardOutput)
     }
 
@@ -51,7 +60,7 @@ struct Pipectl {
         let environment = ProcessInfo.processInfo.environment
         let sanitized = environment["ASAN_OPTIONS"] != nil || environment["TSAN_OPTIONS"] != nil
         let memory = sanitized ? "" : "ulimit -v \(memoryGuardKB) 2>/dev/null; "
-        let pipectl = productsDirectory.appendingPathComponent("pipectl").path
+        let pipectl = binary.path
         return try run(executable: URL(fileURLWithPath: "/bin/sh"),
                        ["-c", "ulimit -t \(cpuGuardSeconds) 2>/dev/null; \(memory)exec \"$0\" \"$@\"", pipectl] + arguments,
                        in: directory)

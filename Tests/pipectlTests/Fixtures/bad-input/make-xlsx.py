@@ -105,3 +105,19 @@ with open(os.path.join(HERE, 'xlsx-error-cell.xlsx'), 'rb') as f:
     whole = f.read()
 with open(os.path.join(HERE, 'xlsx-truncated.xlsx'), 'wb') as f:
     f.write(whole[:530])
+
+# The sheet parser's own refusals, stopped from inside a libxml2 callback: each says why, in the
+# release build too (which once said "libxml2 stopped reading it (error 111)" for them all).
+SHARED = f'<?xml version="1.0"?><sst {NS}><si><t>Milk</t></si></sst>'
+write('xlsx-shared-string-out-of-range.xlsx', [
+    ('[Content_Types].xml', TYPES), ('xl/workbook.xml', WORKBOOK), ('xl/_rels/workbook.xml.rels', rels('worksheets/sheet1.xml')),
+    ('xl/sharedStrings.xml', SHARED),
+    ('xl/worksheets/sheet1.xml', sheet(HEADER + '<row r="2"><c r="A2" t="s"><v>0</v></c><c r="B2" t="s"><v>7</v></c></row>'))])
+# A string cell in a workbook without shared strings.
+workbook('xlsx-shared-string-missing.xlsx', sheet(HEADER + f'<row r="2">{inline("A2", "Milk")}<c r="B2" t="s"><v>0</v></c></row>'))
+workbook('xlsx-cell-past-xfd.xlsx', sheet(HEADER + f'<row r="2">{inline("A2", "Milk")}{inline("XFE2", "l")}</row>'))
+workbook('xlsx-row-past-last.xlsx', sheet(HEADER + f'<row r="1048577">{inline("A1048577", "Milk")}{inline("B1048577", "l")}</row>'))
+# A cell reference holding C1 controls (XML allows them; U+009B is a terminal's CSI): the message
+# quotes the reference with them escaped, never raw.
+CONTROLS = 'XFE2\u009b2J\u009d0;pwned\u009c'
+workbook('xlsx-control-characters.xlsx', sheet(HEADER + f'<row r="2">{inline("A2", "Milk")}{inline(CONTROLS, "l")}</row>'))
