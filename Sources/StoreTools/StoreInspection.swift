@@ -146,15 +146,17 @@ public struct StoreInspection: Sendable {
         let name = name ?? url.path
         // Read in place where nothing beside the store holds changes (no -shm is created), else a copy.
         let reading = try StoreReading(url, name: name, stage: "inspect")
-        try self.init(reading: SQLiteStore(url: url, connection: reading.connection), as: url, name: name, walBytes: reading.walBytes, model: model)
+        try self.init(reading: SQLiteStore(url: url, connection: reading.connection), as: url, name: name, walBytes: reading.walBytes, isWAL: reading.isWAL, model: model)
     }
 
     /// Reads `store`, reporting it as `url`.
-    private init(reading store: SQLiteStore, as url: URL, name: String, walBytes: Int64?, model: StoreModel?) throws {
+    private init(reading store: SQLiteStore, as url: URL, name: String, walBytes: Int64?, isWAL: Bool, model: StoreModel?) throws {
         do {
             self.url = url
             self.walBytes = walBytes
-            self.settings = try StoreInspection.settings(of: store)
+            var settings = try StoreInspection.settings(of: store)
+            if isWAL { settings.journalMode = "wal" }
+            self.settings = settings
             let tables = try StoreInspection.tableNames(in: store)
             let lowercased = Set(tables.map { $0.lowercased() })
             if lowercased.contains("z_metadata"), lowercased.contains("z_primarykey") {

@@ -25,6 +25,9 @@ public struct StoreReading {
     public let connection: SQLiteConnection
     /// The size of the `-wal` file beside the store, if there is one.
     public let walBytes: Int64?
+    /// Whether the file is in WAL mode (its header's read and write versions are 2), which an
+    /// immutable connection's `PRAGMA journal_mode` does not tell.
+    public let isWAL: Bool
     /// The copy's folder, removed when the last reader is gone.
     private let copy: PrivateFolder?
 
@@ -36,7 +39,8 @@ public struct StoreReading {
         func failure(_ kind: PipelineError.Kind, _ code: PipelineError.Code, _ message: String) -> PipelineError {
             PipelineError(kind, code: code, at: Location(file: name), stage: stage, message)
         }
-        _ = try StoreReading.header(of: url, name: name, stage: stage)
+        let header = try StoreReading.header(of: url, name: name, stage: stage)
+        isWAL = header.count >= 20 && (header[18] == 2 || header[19] == 2)
         let wal = url.path + "-wal", journal = url.path + "-journal"
         var status = stat()
         walBytes = stat(wal, &status) == 0 ? Int64(status.st_size) : nil
