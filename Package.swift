@@ -98,7 +98,7 @@ let package = Package(
             path: "Sources/Sinks-SQLite"),
         .target(
             name: "StoreTools",
-            dependencies: ["Diagnostics", "Pipeline", "SQLite", "CoreDataFormat", "PropertyLists", "SinksSQLite", "ReportsXLSX"]),
+            dependencies: ["Diagnostics", "Pipeline", "SQLite", "CoreDataFormat", "PropertyLists", "SinksSQLite", "ReportsXLSX", "Safeguards"]),
         .target(
             name: "ReportsXLSX",
             dependencies: ["Diagnostics", "Pipeline", "CXLSXWriter", "Checksums"],

@@ -10,6 +10,10 @@ extension PipelineError {
         case .full:
             self.init(.io, code: .sqliteDiskFull, stage: "sqlite",
                       "cannot write the store: the disk is full (\(error.message)); free some space or choose another store path")
+        case .notAuthorized:
+            // The store tools read tables only (SQLiteConnection.refuseViews): the store is not as pipectl reads it.
+            self.init(.invalidInput, code: .sqliteViewRefused, stage: "sqlite",
+                      "\(error.message): pipectl reads only a store's tables and runs none of its views; SQL: \(error.sql ?? "")")
         case .ioError:
             self.init(.io, code: .sqliteIOError, stage: "sqlite", "cannot write the store: \(error.message); check the disk and the store path")
         default:

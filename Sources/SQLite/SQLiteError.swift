@@ -21,6 +21,8 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
         public static let cannotOpen = Code(rawValue: SQLITE_CANTOPEN)
         public static let constraint = Code(rawValue: SQLITE_CONSTRAINT)
         public static let notADatabase = Code(rawValue: SQLITE_NOTADB)
+        /// A statement refused by the connection's authorizer: one that would run a view.
+        public static let notAuthorized = Code(rawValue: SQLITE_AUTH)
         /// Not SQLite's: a misuse pipectl catches before calling SQLite (a closed connection,
         /// SQL holding more than one statement).
         public static let misuse = Code(rawValue: SQLITE_MISUSE)

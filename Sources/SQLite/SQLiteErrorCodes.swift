@@ -14,6 +14,8 @@ extension PipelineError.Code {
     public static let sqliteBusy = Self("sqlite.busy")
     /// A row breaks a constraint (`SQLITE_CONSTRAINT`).
     public static let sqliteConstraint = Self("sqlite.constraint")
+    /// A store read by inspect, diff or check has a view where a table is read (`SQLITE_AUTH`).
+    public static let sqliteViewRefused = Self("sqlite.view-refused")
     /// Any other SQLite failure.
     public static let sqliteFailed = Self("sqlite.failed")
 }

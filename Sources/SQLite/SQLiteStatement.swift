@@ -25,6 +25,9 @@ public final class SQLiteStatement {
             return code
         }
         guard code == SQLITE_OK else {
+            if code == SQLITE_AUTH, let view = connection.refusedView {
+                throw SQLiteError(extendedCode: code, message: "'\(view)' is a view, not a table", context: "cannot prepare SQL", sql: sql)
+            }
             throw SQLiteError(code, connection: db, context: "cannot prepare SQL", sql: sql)
         }
         guard let statement else { throw .misuse("cannot prepare SQL: it holds no statement", sql: sql) }

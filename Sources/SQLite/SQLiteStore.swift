@@ -28,6 +28,12 @@ public final class SQLiteStore {
         }
     }
 
+    /// Reads through `connection`, already open on `url`.
+    public init(url: URL, connection: SQLiteConnection) {
+        self.url = url
+        self.connection = connection
+    }
+
     /// Every row `sql` returns, each as its column values.
     public func rows(_ sql: String) throws(PipelineError) -> [[Value]] {
         do { return try connection.rows(sql) } catch { throw PipelineError(error) }

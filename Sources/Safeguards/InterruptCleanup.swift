@@ -14,7 +14,7 @@ import Darwin
 ///
 /// A signal handler may only call async-signal-safe functions: the paths are kept as C strings in
 /// a table allocated once, which the handler reads without locks or allocation, and it calls
-/// `unlink`, `write` and `_exit` only.
+/// `unlink`, `rmdir`, `write` and `_exit` only.
 public enum InterruptCleanup {
     /// A registered file, to unregister once it is gone or has become a result.
     public struct Registration: Sendable {
@@ -80,6 +80,10 @@ public enum InterruptCleanup {
     private static let handle: @convention(c) (Int32) -> Void = { signal in
         for slot in 0..<InterruptCleanup.capacity {
             if let path = InterruptCleanup.paths[slot] { unlink(path) }
+        }
+        // Then the folders (a dry run's), now empty; rmdir fails harmlessly on what was a file.
+        for slot in 0..<InterruptCleanup.capacity {
+            if let path = InterruptCleanup.paths[slot] { rmdir(path) }
         }
         // A static string: its bytes need no allocation.
         let message: StaticString = "\npipectl: interrupted; the store and reports were left as they were\n"

@@ -22,12 +22,16 @@ extension PipelineError.Code {
     public static let storeCannotRemove = Self("store.cannot-remove")
     /// The new store or its folder cannot be flushed to disk.
     public static let storeCannotFlush = Self("store.cannot-flush")
+    /// The store path names a device, a FIFO or a socket, which SQLite would replace by a file.
+    public static let storeNotAFile = Self("store.not-a-file")
+    /// The store path is a symbolic link that leads nowhere (or in a loop).
+    public static let storeLinkBroken = Self("store.link-broken")
     /// The store's lock file cannot be created or locked.
     public static let storeCannotLock = Self("store.cannot-lock")
     /// Another run is building the same store (after waiting `--wait` seconds, if given).
     public static let storeLocked = Self("store.locked")
 
-    /// A temporary file (unique keys, duplicates) cannot be created.
+    /// A temporary file (unique keys, duplicates) or private temporary folder cannot be created.
     public static let tempCannotCreate = Self("temp.cannot-create")
     /// A temporary file cannot be read or written.
     public static let tempIOFailed = Self("temp.io-failed")

@@ -22,6 +22,8 @@ public struct StoreFile {
     public let location: Location?
     /// None in a dry run, which writes nothing beside the store.
     private let lock: StoreLock?
+    /// A dry run's private folder, which holds its store; removed with it.
+    private let dryRunFolder: PrivateFolder?
     private let registrations: [InterruptCleanup.Registration?]
     private var folder: URL { target.deletingLastPathComponent() }
 
@@ -38,20 +40,39 @@ public struct StoreFile {
     /// Checks that the target can be written, creates its folder if missing, takes the store's
     /// lock (waiting up to `lockWait` seconds for another run) and removes what a killed run left
     /// behind. A dry run (`dryRun`) writes nothing beside the target, not even its folder: the
-    /// store it builds and throws away lives in the system's temporary folder.
+    /// store it builds and throws away lives in a private folder of its own (`PrivateFolder`).
+    ///
+    /// A target that is a symbolic link stands for the file it leads to: the lock, the building
+    /// file and the rename are the linked file's, so the run updates the real store (which other
+    /// runs, through the link or not, lock alike) and the link stays a link.
     public init(target: URL, location: Location?, lockWait: Double = 0, dryRun: Bool = false) throws {
-        self.target = target.standardizedFileURL
-        self.building = dryRun
-            ? FileManager.default.temporaryDirectory.appendingPathComponent("pipectl-dry-run-\(getpid())-\(self.target.lastPathComponent)")
-            : StoreFile.buildingURL(for: self.target)
-        self.location = location
         let fail = { (code: PipelineError.Code, message: String) in PipelineError(.io, code: code, at: location, stage: "sqlite", message) }
+        self.target = try StoreFile.followingLink(target.standardizedFileURL, fail: fail)
+        self.location = location
+        if dryRun {
+            // A predictable name in a shared folder could be a link planted by someone else.
+            let folder = try PrivateFolder(prefix: "pipectl-dry-run", location: location)
+            dryRunFolder = folder
+            building = folder.url.appendingPathComponent(self.target.lastPathComponent)
+        } else {
+            dryRunFolder = nil
+            building = StoreFile.buildingURL(for: self.target)
+        }
 
         let manager = FileManager.default
         var isFolder: ObjCBool = false
-        if manager.fileExists(atPath: self.target.path, isDirectory: &isFolder), isFolder.boolValue {
-            throw fail(.storePathIsAFolder, "the store path '\(self.target.path)' is a folder; name the store file inside it, "
-                              + "such as '\(self.target.appendingPathComponent("Store.sqlite").path)'")
+        var status = stat()
+        if stat(self.target.path, &status) == 0 {
+            let type = status.st_mode & S_IFMT
+            if type == S_IFDIR {
+                throw fail(.storePathIsAFolder, "the store path '\(self.target.path)' is a folder; name the store file inside it, "
+                                  + "such as '\(self.target.appendingPathComponent("Store.sqlite").path)'")
+            }
+            // SQLite would replace a device or a FIFO by a file (as root, /dev/null itself).
+            if type != S_IFREG {
+                throw fail(.storeNotAFile, "the store path '\(self.target.path)' is \(StoreFile.describe(type)), and pipectl writes "
+                                  + "stores to regular files only; name a file")
+            }
         }
         let folder = self.target.deletingLastPathComponent()
         if manager.fileExists(atPath: folder.path, isDirectory: &isFolder) {
@@ -61,8 +82,7 @@ public struct StoreFile {
         } else if dryRun {
             // A real run would create it; a dry run leaves the disk as it was.
             lock = nil
-            let building = self.building.path
-            registrations = ([building] + StoreFile.sideSuffixes.map { building + $0 }).map { InterruptCleanup.register($0) }
+            registrations = StoreFile.register(building: building, folder: dryRunFolder)
             return
         } else {
             do {
@@ -80,7 +100,6 @@ public struct StoreFile {
             let reason = StoreFile.lastError()
             throw fail(.storeReadOnly, "cannot replace the store '\(self.target.path)': the file is not writable (\(reason))")
         }
-        var status = stat()
         if stat(self.target.path, &status) == 0 {
             // Root passes `access`, but a store made read-only on purpose is not to be replaced by anyone.
             if status.st_mode & 0o222 == 0 {
@@ -103,8 +122,40 @@ public struct StoreFile {
                 try StoreFile.remove(folder.appendingPathComponent(name).path, what: "a temporary store a killed run left", location: location)
             }
         }
-        let building = self.building.path
-        registrations = ([building] + StoreFile.sideSuffixes.map { building + $0 }).map { InterruptCleanup.register($0) }
+        registrations = StoreFile.register(building: building, folder: dryRunFolder)
+    }
+
+    /// The files an interruption removes: the building store, SQLite's files beside it, and a
+    /// dry run's folder (removed once empty).
+    private static func register(building: URL, folder: PrivateFolder?) -> [InterruptCleanup.Registration?] {
+        let path = building.path
+        return ([path] + sideSuffixes.map { path + $0 } + (folder.map { [$0.url.path] } ?? [])).map { InterruptCleanup.register($0) }
+    }
+
+    /// `url` itself, or the file it leads to when it is a symbolic link.
+    private static func followingLink(_ url: URL, fail: (PipelineError.Code, String) -> PipelineError) throws -> URL {
+        var status = stat()
+        guard lstat(url.path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return url }
+        guard let resolved = realpath(url.path, nil) else {
+            let reason = lastError()
+            let destination = (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) ?? "?"
+            throw fail(.storeLinkBroken, "the store path '\(url.path)' is a symbolic link to '\(destination)', which cannot be "
+                           + "followed (\(reason)); point the link at a store or name the store file itself")
+        }
+        defer { free(resolved) }
+        return URL(fileURLWithPath: String(cString: resolved))
+    }
+
+    /// What a file of type `type` (`st_mode & S_IFMT`) is, in words.
+    public static func describe(_ type: mode_t) -> String {
+        switch type {
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFIFO: "a FIFO (a named pipe)"
+        case S_IFSOCK: "a socket"
+        case S_IFDIR: "a folder"
+        default: "not a regular file"
+        }
     }
 
     /// Whether the file starts with SQLite's header string.
@@ -128,6 +179,7 @@ public struct StoreFile {
         for path in [building.path] + StoreFile.sideSuffixes.map({ building.path + $0 }) {
             try remove(path, what: "the temporary store")
         }
+        dryRunFolder?.remove()
     }
 
     /// Releases the store's lock: the run is over, published or not.

@@ -13,11 +13,15 @@ public enum DataChecks {
 
     /// `placeholders`: what the run's links created and no source completed; nil where no run
     /// tells (a stored store), which leaves that check unanswered, as a failure that says so.
-    public static func run(_ pipeline: PipelineDefinition, storeAt url: URL,
+    /// `name`: how messages call the store, for `pipectl check`, which reads a store it did not
+    /// build as `StoreReading` opens it; nil for the store a run just built.
+    public static func run(_ pipeline: PipelineDefinition, storeAt url: URL, name: String? = nil,
                            placeholders: [ImportLog.Placeholder]?) throws -> [CheckResult] {
         guard !pipeline.checks.isEmpty else { return [] }
         do {
-            let store = try SQLiteStore(readingAt: url)
+            let reading = try name.map { try StoreReading(url, name: $0, stage: "check") }
+            defer { withExtendedLifetime(reading) {} }
+            let store = try reading.map { SQLiteStore(url: url, connection: $0.connection) } ?? SQLiteStore(readingAt: url)
             let tables = try StoreTables(model: pipeline.model, settings: pipeline.store).tables
             return try pipeline.checks.map { check in
                 var result = try evaluate(check, model: pipeline.model, tables: tables, store: store, placeholders: placeholders)
@@ -25,7 +29,7 @@ public enum DataChecks {
                 return result
             }
         } catch {
-            throw PipelineError.converting(error)
+            throw PipelineError.converting(error, at: name.map { Location(file: $0) })
         }
     }
 

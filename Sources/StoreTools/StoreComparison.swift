@@ -75,8 +75,20 @@ public struct StoreComparison {
     }
 
     private func compareStores(old: URL, new: URL, oldName: String?, newName: String?) throws -> StoreChanges {
-        let oldStore = try open(old, name: oldName ?? old.path)
-        let newStore = try open(new, name: newName ?? new.path)
+        // Kept to the end: a store read from a copy keeps its copy while it is read.
+        let oldReading = try StoreReading(old, name: oldName ?? old.path, stage: "diff")
+        let newReading = try StoreReading(new, name: newName ?? new.path, stage: "diff")
+        let oldStore = oldReading.connection, newStore = newReading.connection
+        defer { withExtendedLifetime((oldReading, newReading)) {} }
+        do {
+            return try compare(oldStore, newStore)
+        } catch let error as SQLiteError where error.code == .notAuthorized {
+            // Said of the store whose view it was.
+            throw PipelineError.converting(error, at: Location(file: oldStore.refusedView != nil ? oldName ?? old.path : newName ?? new.path))
+        }
+    }
+
+    private func compare(_ oldStore: SQLiteConnection, _ newStore: SQLiteConnection) throws -> StoreChanges {
         let oldColumns = try Columns(oldStore), newColumns = try Columns(newStore)
         var entities: [StoreChanges.Entity] = [], changes: [StoreChanges.Change] = [], notes: [String] = []
         for set in try sets(oldStore, newStore) {
@@ -96,23 +108,6 @@ public struct StoreComparison {
             entities.append(entity)
         }
         return StoreChanges(entities: entities, changes: changes, notes: notes)
-    }
-
-    private func open(_ url: URL, name: String) throws -> SQLiteConnection {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
-            throw PipelineError(.invalidInput, code: .inspectNotFound, at: Location(file: name), stage: "diff", "no such store")
-        }
-        guard !isFolder.boolValue else {
-            throw PipelineError(.invalidInput, code: .inspectIsAFolder, at: Location(file: name), stage: "diff", "this is a folder, not a store")
-        }
-        do {
-            let connection = try SQLiteConnection(path: url.path, readOnly: true)
-            try connection.checkReadable()
-            return connection
-        } catch {
-            throw PipelineError(.invalidInput, code: .inspectUnreadable, at: Location(file: name), stage: "diff", PipelineError(error).message)
-        }
     }
 
     /// Walks both row streams in key order: a key on one side only is added or removed, a key on

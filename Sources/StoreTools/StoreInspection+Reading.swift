@@ -7,56 +7,6 @@ import PropertyLists
 import SQLite
 
 extension StoreInspection {
-    /// The 16 bytes every SQLite database file begins with.
-    static let sqliteHeader = Array("SQLite format 3\u{0}".utf8)
-
-    /// Looks at the file itself before SQLite does: SQLite opens a missing path as a new empty
-    /// database and only fails on a non-database at the first query, with a vaguer message.
-    /// Returns the first 100 bytes (SQLite's file header).
-    static func header(of url: URL, name: String) throws -> Data {
-        func failure(_ kind: PipelineError.Kind, _ code: PipelineError.Code, _ message: String) -> PipelineError {
-            PipelineError(kind, code: code, at: Location(file: name), stage: "inspect", message)
-        }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw failure(.invalidInput, .inspectNotFound, "no such file")
-        }
-        guard !isDirectory.boolValue else {
-            throw failure(.invalidInput, .inspectIsAFolder, "this is a folder, not a SQLite database")
-        }
-        let header: Data
-        do {
-            let handle = try FileHandle(forReadingFrom: url)
-            defer { try? handle.close() }
-            header = try handle.read(upToCount: 100) ?? Data()
-        } catch {
-            throw failure(.io, .inputCannotRead, "cannot read the file: \(SystemErrorWords.words(for: error))")
-        }
-        guard !header.isEmpty else {
-            throw failure(.invalidInput, .inspectEmptyFile, "the file is empty, not a SQLite database")
-        }
-        guard header.starts(with: sqliteHeader) else {
-            throw failure(.invalidInput, .inspectNotADatabase, "this file is not a SQLite database (it does not begin with \"SQLite format 3\")")
-        }
-        return header
-    }
-
-    /// Copies a store (and its -wal file) into a new temporary folder; the caller removes the folder.
-    static func copyForReading(_ url: URL, wal: URL?, name: String) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pipectl-inspect-\(UUID().uuidString)")
-        let copy = folder.appendingPathComponent("store.sqlite")
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: url, to: copy)
-            if let wal { try FileManager.default.copyItem(at: wal, to: URL(fileURLWithPath: copy.path + "-wal")) }
-        } catch {
-            try? FileManager.default.removeItem(at: folder)
-            throw PipelineError(.io, code: .inspectCannotCopy, at: Location(file: name), stage: "inspect",
-                                "cannot copy this WAL-mode store to read it without touching its folder: \(SystemErrorWords.words(for: error))")
-        }
-        return copy
-    }
-
     static func settings(of store: SQLiteStore) throws -> Settings {
         Settings(pageSize: integer(try store.scalar("PRAGMA page_size")) ?? 0,
                  journalMode: try store.scalar("PRAGMA journal_mode")?.displayText ?? "",

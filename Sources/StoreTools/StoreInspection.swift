@@ -144,35 +144,19 @@ public struct StoreInspection: Sendable {
     /// With `model`, every row of a Core Data store is also checked against it (`rowFindings`).
     public init(at url: URL, name: String? = nil, checkingRowsAgainst model: StoreModel? = nil) throws {
         let name = name ?? url.path
-        let header = try StoreInspection.header(of: url, name: name)
-        // Bytes 18 and 19 are the file format's write and read versions: 2 means WAL.
-        guard header.count >= 20, header[18] == 2 || header[19] == 2 else {
-            self = try StoreInspection(reading: url, as: url, name: name, walBytes: nil, model: model)
-            return
-        }
-        // Even a read-only connection creates -wal and -shm files beside a WAL store; inspecting
-        // must not change the folder, so a copy (with the -wal file, if any) is read instead.
-        let wal = URL(fileURLWithPath: url.path + "-wal")
-        let walBytes = (try? FileManager.default.attributesOfItem(atPath: wal.path)[.size] as? NSNumber)?.int64Value
-        let copy = try StoreInspection.copyForReading(url, wal: walBytes == nil ? nil : wal, name: name)
-        defer { try? FileManager.default.removeItem(at: copy.deletingLastPathComponent()) }
-        self = try StoreInspection(reading: copy, as: url, name: name, walBytes: walBytes, model: model)
+        // Read in place where nothing beside the store holds changes (no -shm is created), else a copy.
+        let reading = try StoreReading(url, name: name, stage: "inspect")
+        try self.init(reading: SQLiteStore(url: url, connection: reading.connection), as: url, name: name, walBytes: reading.walBytes, isWAL: reading.isWAL, model: model)
     }
 
-    /// Reads the store at `file`, reporting it as `url`.
-    private init(reading file: URL, as url: URL, name: String, walBytes: Int64?, model: StoreModel?) throws {
-        let store: SQLiteStore
-        do {
-            store = try SQLiteStore(readingAt: file)
-        } catch {
-            // The header was right, so the rest of the file is damaged or unreadable.
-            throw PipelineError(.invalidInput, code: .inspectUnreadable, at: Location(file: name), stage: "inspect",
-                                "cannot read this SQLite database: \(error.message)")
-        }
+    /// Reads `store`, reporting it as `url`.
+    private init(reading store: SQLiteStore, as url: URL, name: String, walBytes: Int64?, isWAL: Bool, model: StoreModel?) throws {
         do {
             self.url = url
             self.walBytes = walBytes
-            self.settings = try StoreInspection.settings(of: store)
+            var settings = try StoreInspection.settings(of: store)
+            if isWAL { settings.journalMode = "wal" }
+            self.settings = settings
             let tables = try StoreInspection.tableNames(in: store)
             let lowercased = Set(tables.map { $0.lowercased() })
             if lowercased.contains("z_metadata"), lowercased.contains("z_primarykey") {

@@ -6,13 +6,15 @@ extension PipelineError.Code {
     public static let inspectNotFound = Self("inspect.not-found")
     /// The store path names a folder.
     public static let inspectIsAFolder = Self("inspect.is-a-folder")
+    /// The store path names a device, a FIFO or a socket.
+    public static let inspectNotAFile = Self("inspect.not-a-file")
     /// The store file is empty.
     public static let inspectEmptyFile = Self("inspect.empty-file")
     /// The file is not a SQLite database.
     public static let inspectNotADatabase = Self("inspect.not-a-database")
     /// SQLite cannot read the store.
     public static let inspectUnreadable = Self("inspect.unreadable")
-    /// A WAL-mode store cannot be copied to be read without touching its folder.
+    /// A store whose -wal or -journal holds changes cannot be copied to be read without touching its folder.
     public static let inspectCannotCopy = Self("inspect.cannot-copy")
     /// Core Data's metadata in the store is not a property list dictionary.
     public static let inspectInvalidMetadata = Self("inspect.invalid-metadata")

@@ -29,7 +29,7 @@ struct CheckCommand: ParsableCommand {
                 throw PipelineError(.invalidPipeline, code: .checksNoneDeclared, at: Location(file: pipeline), stage: "checks",
                                     "the pipeline has no checks: section")
             }
-            let results = try DataChecks.run(definition, storeAt: URL(fileURLWithPath: store), placeholders: nil)
+            let results = try DataChecks.run(definition, storeAt: URL(fileURLWithPath: store), name: store, placeholders: nil)
             RunSummary.printChecks(results)
             // The offending records are in the list just printed.
             if let failure = DataChecks.failure(of: results, naming: false) { throw failure }

@@ -10,6 +10,10 @@ extension PipelineError.Code {
     public static let initInputTooLarge = Self("init.input-too-large")
     /// The file `init` would write exists and `--force` is not given.
     public static let initOutputExists = Self("init.output-exists")
+    /// The file `init` would write is a symbolic link, a folder, a device or a FIFO.
+    public static let initOutputNotARegularFile = Self("init.output-not-a-regular-file")
+    /// The file `init` would write is one of its inputs or the model (`--force` or not).
+    public static let initOutputIsAnInput = Self("init.output-is-an-input")
     /// No input has fields that name an entity's attributes and its key.
     public static let initNothingToDraft = Self("init.nothing-to-draft")
     /// The draft, run on the sampled records, loads none of them (`--force` writes it anyway).

@@ -100,7 +100,7 @@ struct StoreComparisonTests {
             let text = folder.appendingPathComponent("notes.txt")
             try Data("hello, this is not a database, not at all, no".utf8).write(to: text)
             let error = pipelineError { _ = try StoreComparison().compare(old: text, new: text, oldName: "notes.txt", newName: "notes.txt") }
-            expectError(error, .inspectUnreadable, at: "notes.txt")
+            expectError(error, .inspectNotADatabase, at: "notes.txt")
             #expect(error?.stage == "diff")
         }
     }

@@ -377,10 +377,10 @@ final class DiffTests: XCTestCase {
         XCTAssertTrue(result.stderr.hasPrefix("pipelines/grocery.yaml: error: diff: "), result.stderr)
         let missing = try ws.run("diff", "build/none.sqlite", "pipelines/grocery.yaml")
         XCTAssertEqual(missing.status, 66)
-        XCTAssertEqual(missing.stderr, "build/none.sqlite: error: diff: no such store\n")
+        XCTAssertEqual(missing.stderr, "build/none.sqlite: error: diff: no such file\n")
         let folder = try ws.run("diff", "pipelines", "pipelines/grocery.yaml")
         XCTAssertEqual(folder.status, 66)
-        XCTAssertEqual(folder.stderr, "pipelines: error: diff: this is a folder, not a store\n")
+        XCTAssertEqual(folder.stderr, "pipelines: error: diff: this is a folder, not a SQLite database\n")
     }
 
     /// 1 means "the stores differ" and nothing else: output that cannot be written is an I/O

@@ -2,6 +2,7 @@ import Foundation
 import Diagnostics
 import Pipeline
 import PipelineRun
+import Safeguards
 
 /// The draft run on the records `init` sampled, before it is written: `PipelineRun` as `pipectl
 /// run --dry-run` runs it, each source reading no more records than `init` sampled, into a store
@@ -34,11 +35,10 @@ struct DraftTrial {
 
     /// Runs `pipeline` on the first `limit` records of each source.
     static func run(_ pipeline: PipelineDefinition, limit: Int) throws -> DraftTrial {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pipectl-init-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try PrivateFolder(prefix: "pipectl-init")
+        defer { folder.remove() }
         var trial = pipeline
-        trial.store.path = folder.appendingPathComponent(pipeline.store.path.lastPathComponent)
+        trial.store.path = folder.url.appendingPathComponent(pipeline.store.path.lastPathComponent)
         // A store thrown away needs no UUID from the inputs (which reads each whole), no
         // reports, no checks; every record is tried, and a source that loads nothing is counted,
         // not fatal.

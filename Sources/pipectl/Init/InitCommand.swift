@@ -1,5 +1,12 @@
 import ArgumentParser
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PipelineRun
 import Diagnostics
 import Pipeline
@@ -43,10 +50,7 @@ struct InitCommand: ParsableCommand {
     func run() throws {
         do {
             let outputURL = URL(fileURLWithPath: output).standardizedFileURL
-            if FileManager.default.fileExists(atPath: outputURL.path), !force {
-                throw PipelineError(.io, code: .initOutputExists, at: Location(file: output), stage: "init",
-                                    "the file exists; choose another with -o, or replace it with --force")
-            }
+            try checkOutput(outputURL)
             let folder = outputURL.deletingLastPathComponent()
             let modelURL = URL(fileURLWithPath: model).standardizedFileURL
             let storeModel = try ModelFiles.read(modelURL)
@@ -90,11 +94,51 @@ struct InitCommand: ParsableCommand {
             }
             let text = PipelineDraft.placing(trial.comment, in: yaml)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: outputURL)
+            // Without --force, a file that appeared since the check is not replaced either.
+            try Data(text.utf8).write(to: outputURL, options: force ? .atomic : .withoutOverwriting)
             try Terminal.standardOutput.write("wrote \(output): \(sources) source\(sources == 1 ? "" : "s"), \(tally); "
                                                   + "check the guesses its comments mark, then `pipectl run \(output)`\n")
         } catch {
             throw fail(with: error)
+        }
+    }
+
+    /// The pipeline file may be new, or (with --force) a regular file that is neither an input nor
+    /// part of the model: never a device, a FIFO, a symbolic link (which would write to whatever it
+    /// leads to), an input or the model, whatever --force says.
+    private func checkOutput(_ url: URL) throws {
+        let at = Location(file: output)
+        var status = stat()
+        guard lstat(url.path, &status) == 0 else { return }
+        let type = status.st_mode & S_IFMT
+        guard type == S_IFREG else {
+            let what = switch type {
+            case S_IFLNK: "a symbolic link"
+            case S_IFDIR: "a folder"
+            case S_IFCHR, S_IFBLK: "a device"
+            case S_IFIFO: "a FIFO"
+            case S_IFSOCK: "a socket"
+            default: "not a regular file"
+            }
+            throw PipelineError(.io, code: .initOutputNotARegularFile, at: at, stage: "init",
+                                "the path is \(what), and init writes its pipeline file to a regular file only; choose another with -o")
+        }
+        let written = url.resolvingSymlinksInPath().pathComponents
+        for (path, what) in [(model, "the model")] + inputs.map({ ($0, "an input") }) {
+            var other = stat()
+            let named = URL(fileURLWithPath: path).standardizedFileURL
+            let same = stat(named.path, &other) == 0 && other.st_dev == status.st_dev && other.st_ino == status.st_ino
+            // A model is often a folder (.xcdatamodeld): its files are the model too.
+            let folder = named.resolvingSymlinksInPath().pathComponents
+            let inside = written.count > folder.count && Array(written.prefix(folder.count)) == folder
+            if same || inside {
+                throw PipelineError(.invalidPipeline, code: .initOutputIsAnInput, at: at, stage: "init",
+                                    "this is \(what) '\(path)': writing the pipeline file there would destroy it; choose another with -o")
+            }
+        }
+        if !force {
+            throw PipelineError(.io, code: .initOutputExists, at: at, stage: "init",
+                                "the file exists; choose another with -o, or replace it with --force")
         }
     }
 
