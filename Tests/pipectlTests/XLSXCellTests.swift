@@ -19,7 +19,7 @@ import Testing
         #expect(workbook_close(book) == LXW_NO_ERROR)
     }
 
-    @Test("a rejected value points at its cell, whichever step rejects it: after rename, a split's part, a to-one's key, a load")
+    @Test("a rejected value points at its cell, whichever step rejects it: after rename, a split's part (in a CSV too), a to-one's key, a load")
     func rejectedValuesNameTheirCell() throws {
         let ws = try Workspace()
         try Self.workbook(ws, rows: [
@@ -82,6 +82,23 @@ import Testing
         #expect(try ws.store("build/cells.sqlite").rows("SELECT name, quantity, count FROM Item ORDER BY id") == [
             [.text("Milk"), .double(1.5), .integer(3)],
         ])
+
+        // A split's part in a CSV likewise: at its field's line and column, not the record's start.
+        try ws.write("name,tags\nRice,\"3; x\"\nMilk,1\n", to: "tags.csv")
+        try ws.write("""
+            version: 1
+            name: tags
+            store: { path: build/tags.sqlite, layout: sqlite, model: Items.xcdatamodel }
+            entities: { Item: { unique: name }, Tag: { unique: code } }
+            sources:
+              - name: items
+                read: { csv: tags.csv }
+                transform: [ { split: { fields: [tags], separator: ";" } } ]
+                load: { Item: { name: name, tags: { Tag: { code: tags } } } }
+            """, to: "tags.yaml")
+        let csv = try ws.run("run", "tags.yaml")
+        #expect(csv.status == 0 && csv.stderr == "tags.csv:2:6: warning: record rejected: load: field 'tags' \"x\": Tag.code (integer64): not an integer\n",
+                "\(csv.stderr)")
     }
 
     /// formulas.xlsx (Fixtures/openpyxl/make.py): Tea's quantity is `=1/0`, Rice's `=2*3` and its
@@ -92,6 +109,7 @@ import Testing
         name: formulas
         store: { path: build/formulas.sqlite }
         on_reject: \(onReject)
+        report: { json: build/formulas.json, xlsx: build/formulas-report.xlsx }
         entities: { Item: { unique: name, attributes: { name: string, quantity: double, note: string } } }
         sources:
           - name: items
@@ -118,6 +136,16 @@ import Testing
             [.text("Tea"), .null, .text("loose")], [.text("Rice"), .null, .null],
             [.text("Milk"), .double(4), .text("fresh")], [.text("Bread"), .double(2), .text("sliced")],
         ])
+        // Both reports keep the warning with the input it is about.
+        let json = try #require(JSONSerialization.jsonObject(with: ws.bytes("build/formulas.json")) as? [String: Any])
+        let input = try #require((json["inputs"] as? [[String: Any]])?.first)
+        #expect(input["warnings"] as? [[String: String]] == [[
+            "location": "formulas.xlsx: Items!B2", "stage": "xlsx",
+            "message": "field 'quantity' holds the formula =1/0 with no value saved, loaded as empty: the program that wrote the workbook "
+                + "does not compute formulas; open it in Excel or LibreOffice and save it there (3 cells of fields read, the first here)",
+        ]])
+        let summary = try Workbook(ws.root.appendingPathComponent("build/formulas-report.xlsx")).sheet(1)
+        #expect(summary.contains(">Warnings<") && summary.contains("formulas.xlsx: Items!B2: xlsx: field"), "\(summary)")
 
         // on_reject: fail: each such record is rejected at its first such cell, and the store stays as it was.
         try ws.write(Self.formulasPipeline(onReject: "fail"), to: "strict.yaml")
