@@ -244,7 +244,7 @@ public final class XLSXReader: RejectingReader {
                     throw Rejection(at: location.cell(columnsRight: offset), stage: "xlsx", field: fieldNames[offset], rawValue: cell.text,
                                     reason: "the cell holds the error \(cell.text), not a value")
                 }
-                if cell.isUnsavedFormula, isRead[offset] { try unsavedFormula(cell, at: location.cell(columnsRight: offset), field: offset) }
+                if cell.isUnsavedFormula, isRead[offset] { try unsavedFormula(cell, row: location, field: offset) }
                 values.append(cell.value)
             }
             // A row whose cells are all empty in the columns read is no record.
@@ -265,15 +265,15 @@ public final class XLSXReader: RejectingReader {
 
     /// A formula saved without its value, in a field read: the value loads as empty, told once per
     /// source with how many there were (a workbook openpyxl wrote has them in every row), or its
-    /// record is rejected.
-    private func unsavedFormula(_ cell: Cell, at location: Location, field: Int) throws {
+    /// record is rejected. `row` is the record's location: the cell's is made for a message only.
+    private func unsavedFormula(_ cell: Cell, row: Location, field: Int) throws {
         // Followers of a shared formula (`<f t="shared" si="0"/>`) leave its text to the first cell.
-        let formula = cell.text.isEmpty ? "a formula shared with other cells" : "the formula =\(cell.text)"
+        var formula: String { cell.text.isEmpty ? "a formula shared with other cells" : "the formula =\(cell.text)" }
         if rejectsUnsavedFormulas {
-            throw Rejection(at: location, stage: "xlsx", field: fieldNames[field], rawValue: cell.text.isEmpty ? nil : "=\(cell.text)",
+            throw Rejection(at: row.cell(columnsRight: field), stage: "xlsx", field: fieldNames[field], rawValue: cell.text.isEmpty ? nil : "=\(cell.text)",
                             reason: "the cell holds \(cell.text.isEmpty ? formula : "a formula") with no value saved (\(Self.unsavedFormulaAdvice))")
         }
-        input.warnings.add(InputWarnings.Warning(location: location, stage: "xlsx",
+        input.warnings.add(InputWarnings.Warning(location: row.cell(columnsRight: field), stage: "xlsx",
                                                  message: "field '\(fieldNames[field])' holds \(formula) with no value saved, loaded as empty: "
                                                      + Self.unsavedFormulaAdvice, counted: "cells of fields read"),
                            once: "xlsx.unsaved-formula")
