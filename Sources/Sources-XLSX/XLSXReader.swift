@@ -213,8 +213,17 @@ public final class XLSXReader: RejectingReader {
         /// As written; for a formula without its value, the formula (without its `=`).
         var text: String
         var value: Value
-        var isError = false
-        var isUnsavedFormula = false
+        var kind = Kind.value
+
+        /// One byte, not a flag per kind: the cell stays as small as it was, and a value is told
+        /// from the rest by one test.
+        enum Kind: UInt8 {
+            case value
+            /// An error (`#N/A`): `text` is it.
+            case error
+            /// A formula saved without its value: `text` is the formula.
+            case unsavedFormula
+        }
     }
 
     struct Row {
@@ -239,12 +248,14 @@ public final class XLSXReader: RejectingReader {
             for offset in 0..<fieldNames.count {
                 let column = firstColumn + offset
                 guard let cell = row[column] else { values.append(.null); continue }
-                if cell.isError {
+                if cell.kind != .value {
                     guard isRead[offset] else { values.append(.null); continue }
-                    throw Rejection(at: location.cell(columnsRight: offset), stage: "xlsx", field: fieldNames[offset], rawValue: cell.text,
-                                    reason: "the cell holds the error \(cell.text), not a value")
+                    if cell.kind == .error {
+                        throw Rejection(at: location.cell(columnsRight: offset), stage: "xlsx", field: fieldNames[offset], rawValue: cell.text,
+                                        reason: "the cell holds the error \(cell.text), not a value")
+                    }
+                    try unsavedFormula(cell, row: location, field: offset)
                 }
-                if cell.isUnsavedFormula, isRead[offset] { try unsavedFormula(cell, row: location, field: offset) }
                 values.append(cell.value)
             }
             // A row whose cells are all empty in the columns read is no record.
@@ -321,7 +332,7 @@ public final class XLSXReader: RejectingReader {
             return Cell(text: string, value: .date(date.zoned ? date.seconds : workbook.instant(local: date.seconds)))
         case UInt8(ascii: "e"):
             let string = String(decoding: bytes, as: UTF8.self)
-            return Cell(text: string, value: .text(string), isError: true)
+            return Cell(text: string, value: .text(string), kind: .error)
         default:
             guard !bytes.isEmpty else { return Cell(text: "", value: .null) }
             // Dates run from 1900 to 9999 (serial 2,958,465); past them Excel shows ##### and so

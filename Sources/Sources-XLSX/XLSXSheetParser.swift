@@ -223,10 +223,13 @@ struct SheetParser {
             do {
                 // No value saved (`<v/>`, or none): the formula was never computed. A text result
                 // (`t="str"`) may be empty: Excel saves ="" so.
-                let made = hasFormula && text.isEmpty && !current.isString
-                    ? XLSXReader.Cell(text: String(decoding: formula, as: UTF8.self), value: .null, isUnsavedFormula: true)
-                    : try XLSXReader.value(type: current.type, isString: current.isString, style: current.style, column: current.column,
-                                           rowNumber: row!.number, text: text, workbook: workbook, displayPath: displayPath, sheet: sheet)
+                let made: XLSXReader.Cell
+                if hasFormula, text.isEmpty, !current.isString {
+                    made = XLSXReader.Cell(text: String(decoding: formula, as: UTF8.self), value: .null, kind: .unsavedFormula)
+                } else {
+                    made = try XLSXReader.value(type: current.type, isString: current.isString, style: current.style, column: current.column,
+                                                rowNumber: row!.number, text: text, workbook: workbook, displayPath: displayPath, sheet: sheet)
+                }
                 if row!.cells.count <= current.column {
                     row!.cells.append(contentsOf: repeatElement(nil, count: current.column + 1 - row!.cells.count))
                 }
