@@ -10,10 +10,20 @@ public final class InputWarnings: @unchecked Sendable {
         public var location: Location
         public var stage: String
         public var message: String
-        public init(location: Location, stage: String, message: String) {
+        /// What a warning given once for many places counts (`cells`), and how many there were.
+        public var counted: String?
+        public var count = 1
+        public init(location: Location, stage: String, message: String, counted: String? = nil) {
             self.location = location
             self.stage = stage
             self.message = message
+            self.counted = counted
+        }
+
+        /// The message, with the count of a warning given for many places: `... (3 cells, the first here)`.
+        public var text: String {
+            guard let counted, count > 1 else { return message }
+            return message + " (\(count) \(counted), the first here)"
         }
     }
 
@@ -23,6 +33,8 @@ public final class InputWarnings: @unchecked Sendable {
     private let lock = NSLock()
     private var list: [Warning] = []
     private var total = 0
+    /// Where in `list` the warning of each kind given `once` is.
+    private var once: [String: Int] = [:]
 
     public init() {}
 
@@ -31,6 +43,22 @@ public final class InputWarnings: @unchecked Sendable {
         defer { lock.unlock() }
         total += 1
         if list.count < InputWarnings.kept { list.append(warning) }
+    }
+
+    /// Adds the warning the first time one of `kind` is given for this input; after that counts it
+    /// there: a warning a file earns on every row is told once, where it is first earned, with how
+    /// many there were. `warning` is made the first time only.
+    public func add(_ warning: @autoclosure () -> Warning, once kind: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        if let index = once[kind] {
+            list[index].count += 1
+            return
+        }
+        total += 1
+        guard list.count < InputWarnings.kept else { return }
+        once[kind] = list.count
+        list.append(warning())
     }
 
     /// The first `kept` warnings, in the order given, and how many there were in all.

@@ -106,6 +106,26 @@ public struct Location: Sendable, Hashable, CustomStringConvertible {
         return location
     }
 
+    /// This cell's neighbour `offset` columns to the right: `Items!B12` and 2 give `Items!D12`, the
+    /// cell of a later field of the row. It names the column, so it is for messages, not for
+    /// every record. A location that is no cell is returned as it is.
+    public func cell(columnsRight offset: Int) -> Location {
+        guard offset > 0, let row = cellRow, let path, let bang = path.lastIndex(of: "!") else { return self }
+        var column = 0
+        for scalar in path[path.index(after: bang)...].unicodeScalars {
+            guard (65...90).contains(scalar.value) else { break }
+            column = column * 26 + Int(scalar.value - 64)
+        }
+        var n = column + offset, letters = ""
+        while n > 0 {
+            letters = String(UnicodeScalar(UInt8(65 + (n - 1) % 26))) + letters
+            n = (n - 1) / 26
+        }
+        var location = self
+        location.path = path[...bang] + letters
+        return location.cell(row: row)
+    }
+
     /// The workbook row of a location made by `cell(row:)`.
     public var cellRow: Int? {
         pathIndex < -1 ? Int(-pathIndex - 2) : nil

@@ -39,9 +39,13 @@ extension ImportReport {
             inputs: pipeline.sources.map { source in
                 let digest = digest(source.reader.input.url)
                 let details = source.reader.input.details.snapshot
+                let warnings = source.reader.input.warnings.snapshot.warnings.map {
+                    InputFile.Warning(location: $0.location.description, stage: $0.stage, message: $0.text)
+                }
                 return InputFile(source: source.name, path: source.reader.input.displayPath,
                                  bytes: digest?.bytes, sha256: digest?.sha256,
-                                 detected: details.isEmpty ? nil : Dictionary(details.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }))
+                                 detected: details.isEmpty ? nil : Dictionary(details.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }),
+                                 warnings: warnings.isEmpty ? nil : warnings)
             },
             sources: zip(log.sourceNames, log.sources).map { Counts(name: $0, $1) },
             entities: zip(pipeline.model.entities, log.entities).filter { !$0.0.isAbstract }.map { Counts(name: $0.name, $1) },

@@ -67,13 +67,31 @@ public struct ImportReport: Sendable, Codable, Equatable {
         /// What the reader found the file to be (a CSV's encoding, delimiter, line ends, byte
         /// order mark; `(detected)` where `auto` chose); nil for formats that say nothing.
         public var detected: [String: String]?
+        /// What the reader warned of in the file without stopping the run (a JSON key given
+        /// twice, a workbook's formulas saved without their values); nil when nothing.
+        public var warnings: [Warning]?
 
-        public init(source: String, path: String, bytes: Int64?, sha256: String?, detected: [String: String]? = nil) {
+        public init(source: String, path: String, bytes: Int64?, sha256: String?, detected: [String: String]? = nil,
+                    warnings: [Warning]? = nil) {
             self.source = source
             self.path = path
             self.bytes = bytes
             self.sha256 = sha256
             self.detected = detected
+            self.warnings = warnings
+        }
+
+        /// One warning about an input, as the run's summary printed it.
+        public struct Warning: Sendable, Codable, Equatable {
+            public var location: String
+            public var stage: String
+            public var message: String
+
+            public init(location: String, stage: String, message: String) {
+                self.location = location
+                self.stage = stage
+                self.message = message
+            }
         }
     }
 

@@ -79,7 +79,9 @@ public struct XLSXReportWriter: Sendable {
         }
 
         row += 1
-        try sheet.header(["Input", "File", "Bytes", "SHA-256", "Read as"], at: row, freeze: false)
+        // A column of warnings only where an input has some: most runs have none.
+        let warned = report.inputs.contains { $0.warnings != nil }
+        try sheet.header(["Input", "File", "Bytes", "SHA-256", "Read as"] + (warned ? ["Warnings"] : []), at: row, freeze: false)
         row += 1
         for input in report.inputs {
             try sheet.text(row, 0, input.source)
@@ -88,6 +90,9 @@ public struct XLSXReportWriter: Sendable {
             if let sha = input.sha256 { try sheet.text(row, 3, sha) }
             if let detected = input.detected {
                 try sheet.text(row, 4, detected.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "; "))
+            }
+            if let warnings = input.warnings {
+                try sheet.text(row, 5, warnings.map { "\($0.location): \($0.stage): \($0.message)" }.joined(separator: "\n"), wrap: true)
             }
             row += 1
         }

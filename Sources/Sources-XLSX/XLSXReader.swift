@@ -11,9 +11,10 @@ internal import CLibXML2
 /// Cells come as Excel means them: shared and inline strings (rich text runs joined), numbers as
 /// written (`0.1`, no float noise), booleans, a formula's cached value, dates for cells whose
 /// style is a date format (both date systems, Excel's 1900 leap-year bug allowed for), an error
-/// cell (`#N/A`) rejecting its record at the cell. Records are located at their row
-/// (`Groceries.xlsx: Items!A12`), values at their cell.
-public final class XLSXReader: RecordReader {
+/// cell (`#N/A`) rejecting its record at the cell, a formula saved without its value empty with
+/// a warning (or rejecting its record: `rejectInsteadOfWarning`). Records are located at their
+/// row (`Groceries.xlsx: Items!A12`), values at their cell.
+public final class XLSXReader: RejectingReader {
     public struct Options: Sendable {
         public var sheet: String?
         public var header: Bool
@@ -22,8 +23,9 @@ public final class XLSXReader: RecordReader {
         public var range: (firstColumn: Int, firstRow: Int, lastColumn: Int, lastRow: Int)?
         /// The zone the workbook's dates and times are wall-clock times of: Excel keeps none.
         public var timeZone: TimeZone
-        /// The fields the pipeline reads (nil: all). An error cell rejects its record only in one
-        /// of them: `#DIV/0!` in a helper column no step or load reads loses nothing.
+        /// The fields the pipeline reads (nil: all). An error cell rejects its record, and a
+        /// formula without its value is told of, only in one of them: `#DIV/0!` in a helper column
+        /// no step or load reads loses nothing.
         public var fieldsRead: Set<String>?
 
         public init(sheet: String? = nil, header: Bool = true, columns: [String]? = nil,
@@ -50,8 +52,12 @@ public final class XLSXReader: RecordReader {
     private var finished = false
     /// `Items!A`: a record's location is this at its row.
     private let rowLocation: Location
-    /// Per field: whether an error cell in it rejects the record (`Options.fieldsRead`).
-    private let errorsReject: [Bool]
+    /// Per field: whether the pipeline reads it (`Options.fieldsRead`), so that an error cell in
+    /// it rejects the record and a formula without its value is told of.
+    private let isRead: [Bool]
+    /// Whether a formula without its value rejects its record (`on_reject: fail`), rather than
+    /// loading as empty with a warning.
+    private var rejectsUnsavedFormulas = false
 
     /// The sheet Numbers puts first when it exports to Excel (in English; other languages name it
     /// otherwise, and their first sheet is read as any other).
@@ -128,7 +134,7 @@ public final class XLSXReader: RecordReader {
             throw error
         }
         fieldNames = names
-        errorsReject = names.map { options.fieldsRead?.contains($0) ?? true }
+        isRead = names.map { options.fieldsRead?.contains($0) ?? true }
     }
 
     /// The fields the header row names (the first row of the range, or of the sheet), and the
@@ -204,9 +210,20 @@ public final class XLSXReader: RecordReader {
     public static let lastRow = 1_048_576
 
     struct Cell {
+        /// As written; for a formula without its value, the formula (without its `=`).
         var text: String
         var value: Value
-        var isError = false
+        var kind = Kind.value
+
+        /// One byte, not a flag per kind: the cell stays as small as it was, and a value is told
+        /// from the rest by one test.
+        enum Kind: UInt8 {
+            case value
+            /// An error (`#N/A`): `text` is it.
+            case error
+            /// A formula saved without its value: `text` is the formula.
+            case unsavedFormula
+        }
     }
 
     struct Row {
@@ -231,19 +248,46 @@ public final class XLSXReader: RecordReader {
             for offset in 0..<fieldNames.count {
                 let column = firstColumn + offset
                 guard let cell = row[column] else { values.append(.null); continue }
-                if cell.isError {
-                    guard errorsReject[offset] else { values.append(.null); continue }
-                    throw Rejection(at: Location(file: input.displayPath, path: "\(sheetName)!\(XLSXReader.columnName(column))").cell(row: row.number),
-                                    stage: "xlsx", field: fieldNames[offset], rawValue: cell.text,
-                                    reason: "the cell holds the error \(cell.text), not a value")
+                if cell.kind != .value {
+                    guard isRead[offset] else { values.append(.null); continue }
+                    if cell.kind == .error {
+                        throw Rejection(at: location.cell(columnsRight: offset), stage: "xlsx", field: fieldNames[offset], rawValue: cell.text,
+                                        reason: "the cell holds the error \(cell.text), not a value")
+                    }
+                    try unsavedFormula(cell, row: location, field: offset)
                 }
                 values.append(cell.value)
             }
             // A row whose cells are all empty in the columns read is no record.
             if values.allSatisfy(\.isEmpty) { continue }
-            return Record(values: values, location: location)
+            return Record(values: values, location: location, cellFields: fieldNames.count)
         }
         return nil
+    }
+
+    public func rejectInsteadOfWarning() {
+        rejectsUnsavedFormulas = true
+    }
+
+    /// What shows the user the value a program that computes no formulas left out: Excel and
+    /// LibreOffice save each formula's value with it.
+    static let unsavedFormulaAdvice = "the program that wrote the workbook does not compute formulas; open it in Excel or LibreOffice "
+        + "and save it there"
+
+    /// A formula saved without its value, in a field read: the value loads as empty, told once per
+    /// source with how many there were (a workbook openpyxl wrote has them in every row), or its
+    /// record is rejected. `row` is the record's location: the cell's is made for a message only.
+    private func unsavedFormula(_ cell: Cell, row: Location, field: Int) throws {
+        // Followers of a shared formula (`<f t="shared" si="0"/>`) leave its text to the first cell.
+        var formula: String { cell.text.isEmpty ? "a formula shared with other cells" : "the formula =\(cell.text)" }
+        if rejectsUnsavedFormulas {
+            throw Rejection(at: row.cell(columnsRight: field), stage: "xlsx", field: fieldNames[field], rawValue: cell.text.isEmpty ? nil : "=\(cell.text)",
+                            reason: "the cell holds \(cell.text.isEmpty ? formula : "a formula") with no value saved (\(Self.unsavedFormulaAdvice))")
+        }
+        input.warnings.add(InputWarnings.Warning(location: row.cell(columnsRight: field), stage: "xlsx",
+                                                 message: "field '\(fieldNames[field])' holds \(formula) with no value saved, loaded as empty: "
+                                                     + Self.unsavedFormulaAdvice, counted: "cells of fields read"),
+                           once: "xlsx.unsaved-formula")
     }
 
     /// Seconds from Excel's serial day 0 to 2001-01-01 (Core Data's reference date).
@@ -288,7 +332,7 @@ public final class XLSXReader: RecordReader {
             return Cell(text: string, value: .date(date.zoned ? date.seconds : workbook.instant(local: date.seconds)))
         case UInt8(ascii: "e"):
             let string = String(decoding: bytes, as: UTF8.self)
-            return Cell(text: string, value: .text(string), isError: true)
+            return Cell(text: string, value: .text(string), kind: .error)
         default:
             guard !bytes.isEmpty else { return Cell(text: "", value: .null) }
             // Dates run from 1900 to 9999 (serial 2,958,465); past them Excel shows ##### and so

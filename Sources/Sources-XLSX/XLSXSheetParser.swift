@@ -39,6 +39,12 @@ final class SheetParser {
     private var cell: (column: Int, type: UInt8, style: Int, isString: Bool)?
     /// Inside `<v>`, or a `<t>` of an inline string (outside phonetic hints): text that is the cell's.
     private var inText = false
+    /// Inside the cell's `<f>`, and whether it has one: a formula whose value is not saved (a
+    /// workbook written by a program that computes none, such as openpyxl) is told apart from an
+    /// empty cell. The formula's text is kept for the message only where no value follows it.
+    private var inFormula = false
+    private var hasFormula = false
+    private var formula: [UInt8] = []
     private var inInline = false
     private var inPhonetic = 0
     private var text: [UInt8] = []
@@ -52,7 +58,7 @@ final class SheetParser {
 
     /// The parser's interned names of the elements and attributes read.
     struct Names {
-        var row, c, v, `is`, t, rPh, r, s: UnsafePointer<xmlChar>?
+        var row, c, v, f, `is`, t, rPh, r, s: UnsafePointer<xmlChar>?
     }
 
     /// The workbook's bytes the rows handed out so far come from, about.
@@ -118,7 +124,7 @@ final class SheetParser {
         context = created
         xmlCtxtUseOptions(created, Int32(XML_PARSE_NONET.rawValue))
         func intern(_ name: String) -> UnsafePointer<xmlChar>? { xmlDictLookup(created.pointee.dict, name, -1) }
-        names = Names(row: intern("row"), c: intern("c"), v: intern("v"), is: intern("is"), t: intern("t"), rPh: intern("rPh"),
+        names = Names(row: intern("row"), c: intern("c"), v: intern("v"), f: intern("f"), is: intern("is"), t: intern("t"), rPh: intern("rPh"),
                       r: intern("r"), s: intern("s"))
     }
 
@@ -195,8 +201,15 @@ final class SheetParser {
             implicitColumn = column
             cell = (column, type, style, isString)
             text.removeAll(keepingCapacity: true)
+            hasFormula = false
         } else if name == names.v {
             inText = cell != nil
+        } else if name == names.f {
+            inFormula = cell != nil
+            if inFormula, !hasFormula {
+                hasFormula = true
+                formula.removeAll(keepingCapacity: true)
+            }
         } else if name == names.t {
             inText = cell != nil && inInline && inPhonetic == 0
         } else if name == names.is {
@@ -221,8 +234,15 @@ final class SheetParser {
             defer { cell = nil }
             guard let current = cell, row != nil else { return }
             do {
-                let made = try XLSXReader.value(type: current.type, isString: current.isString, style: current.style, column: current.column,
+                // No value saved (`<v/>`, or none): the formula was never computed. A text result
+                // (`t="str"`) may be empty: Excel saves ="" so.
+                let made: XLSXReader.Cell
+                if hasFormula, text.isEmpty, !current.isString {
+                    made = XLSXReader.Cell(text: String(decoding: formula, as: UTF8.self), value: .null, kind: .unsavedFormula)
+                } else {
+                    made = try XLSXReader.value(type: current.type, isString: current.isString, style: current.style, column: current.column,
                                                 rowNumber: row!.number, text: text, workbook: workbook, displayPath: displayPath, sheet: sheet)
+                }
                 if row!.cells.count <= current.column {
                     row!.cells.append(contentsOf: repeatElement(nil, count: current.column + 1 - row!.cells.count))
                 }
@@ -232,6 +252,8 @@ final class SheetParser {
             }
         } else if name == names.v || name == names.t {
             inText = false
+        } else if name == names.f {
+            inFormula = false
         } else if name == names.is {
             inInline = false
         } else if name == names.rPh {
@@ -244,8 +266,12 @@ final class SheetParser {
     }
 
     private func characters(_ bytes: UnsafePointer<xmlChar>?, count: Int) {
-        guard inText, let bytes else { return }
-        text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
+        guard let bytes else { return }
+        if inText {
+            text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
+        } else if inFormula {
+            formula.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
+        }
     }
 
     /// A decimal number's digits as an Int (a row's or a style's number), at most a billion:

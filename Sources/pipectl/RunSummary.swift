@@ -127,7 +127,7 @@ struct RunSummary {
         for source in run.pipeline.sources {
             let (warnings, total) = source.reader.input.warnings.snapshot
             for warning in warnings.prefix(shownPerKind) {
-                out += "\(warning.location): warning: \(warning.stage): \(warning.message)\n"
+                out += "\(warning.location): warning: \(warning.stage): \(warning.text)\n"
             }
             if total > shownPerKind { out += "... and \(total - shownPerKind) more warnings about \(source.reader.input.displayPath)\n" }
         }

@@ -222,6 +222,40 @@ struct XLSXReaderTests {
         #expect(try unread.next()?.values.first == .text("Rice"))
     }
 
+    @Test("a formula without its value saved: empty with one counted warning, or a rejection; a shared one, an error's, an empty text's")
+    func formulasWithoutValues() throws {
+        // B2 starts a shared formula that B3 follows without its text; C3's text result is an empty
+        // text, saved (as Excel saves =""); C4's value is saved; D2 lies in a field not read.
+        let rows = Self.header
+            + #"<row r="2"><c r="A2" t="inlineStr"><is><t>Tea</t></is></c><c r="B2"><f t="shared" ref="B2:B3" si="0">A2&amp;"x"</f><v/></c>"#
+            + #"<c r="D2"><f>1/0</f></c></row>"#
+            + #"<row r="3"><c r="A3" t="inlineStr"><is><t>Rice</t></is></c><c r="B3"><f t="shared" si="0"/></c><c r="C3" t="str"><f>""</f><v></v></c></row>"#
+            + #"<row r="4"><c r="A4" t="inlineStr"><is><t>Milk</t></is></c><c r="C4"><f>2*3</f><v>6</v></c></row>"#
+        let input = try XLSXTest.workbook(sheets: [("Items", rows)], sharedStrings: Self.strings)
+        let reader = try XLSXReader(input: input, options: .init(fieldsRead: ["name", "quantity", "code"]))
+        var records: [Record] = []
+        while let record = try reader.next() { records.append(record) }
+        #expect(records.map { Array($0.values.prefix(3)) } == [[.text("Tea"), .null, .null], [.text("Rice"), .null, .null],
+                                                               [.text("Milk"), .null, .text("6")]])
+        let warnings = input.warnings.snapshot
+        #expect(warnings.total == 1)
+        #expect(warnings.warnings.map { "\($0.location): \($0.text)" } == [
+            #"data/Groceries.xlsx: Items!B2: field 'quantity' holds the formula =A2&"x" with no value saved, loaded as empty: "#
+                + "the program that wrote the workbook does not compute formulas; open it in Excel or LibreOffice and save it there "
+                + "(2 cells of fields read, the first here)",
+        ])
+
+        let strict = try XLSXReader(input: input, options: .init(fieldsRead: ["name", "quantity", "code"]))
+        strict.rejectInsteadOfWarning()
+        #expect(try #require(throws: Rejection.self) { _ = try strict.next() }.description == #"data/Groceries.xlsx: Items!B2: rejected: xlsx: "#
+            + #"field 'quantity' value "=A2&\"x\"": the cell holds a formula with no value saved (the program that wrote the workbook "#
+            + "does not compute formulas; open it in Excel or LibreOffice and save it there)")
+        #expect(try #require(throws: Rejection.self) { _ = try strict.next() }.description == "data/Groceries.xlsx: Items!B3: rejected: xlsx: "
+            + "field 'quantity': the cell holds a formula shared with other cells with no value saved (the program that wrote the "
+            + "workbook does not compute formulas; open it in Excel or LibreOffice and save it there)")
+        #expect(try strict.next()?.values.first == .text("Milk"))
+    }
+
     /// Excel keeps every text once in the shared strings: a million-row sheet's are tens of MB,
     /// past the 10 MB Foundation's parser reads in one piece.
     @Test("shared strings of more than 10 MB, phonetic hints left out")

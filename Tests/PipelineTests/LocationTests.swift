@@ -67,6 +67,19 @@ struct LocationTests {
                     == column.cell(row: 12))
     }
 
+    /// A later field's cell, made from the record's: past Z into two letters, in a sheet whose
+    /// name holds a `!`; a location that is no cell stays as it is.
+    @Test func cellsToTheRight() {
+        let record = Location(file: "data/g.xlsx", path: "Items!B").cell(row: 12)
+        #expect(record.cell(columnsRight: 0) == record)
+        #expect(record.cell(columnsRight: 2) == Location(file: "data/g.xlsx", path: "Items!D12"))
+        #expect(record.cell(columnsRight: 25).description == "data/g.xlsx: Items!AA12")
+        #expect(Location(file: "g.xlsx", path: "My!Sheet!Z").cell(row: 3).cell(columnsRight: 2).path == "My!Sheet!AB3")
+        #expect(Location(file: "g.xlsx", path: "Items!XFC").cell(row: 1).cell(columnsRight: 1).path == "Items!XFD1")
+        let line = Location(file: "data/g.csv", line: 2, column: 5)
+        #expect(line.cell(columnsRight: 3) == line)
+    }
+
     @Test func linesAndColumnsAreOptional() {
         var location = Location(file: "data/g.csv", line: 2, column: 5)
         location.column = nil

@@ -19,15 +19,22 @@ public struct Record: Sendable {
     public var location: Location
     /// Where each field starts, where the reader knows it (CSV does); empty otherwise.
     public var fieldPositions: [TextPosition]
+    /// In a workbook: how many fields, from the first, lie in the row's cells side by side from
+    /// the one `location` names (the reader's fields; one a step adds lies in no cell). A number,
+    /// not a location per field: a cell's name is made only for a message.
+    public var cellFields: Int
 
-    public init(values: [Value], location: Location, fieldPositions: [TextPosition] = []) {
+    public init(values: [Value], location: Location, fieldPositions: [TextPosition] = [], cellFields: Int = 0) {
         self.values = values
         self.location = location
         self.fieldPositions = fieldPositions
+        self.cellFields = cellFields
     }
 
-    /// The location of field `index`: its own line and column where known, else the record's.
+    /// The location of field `index`: its own cell, or line and column, where known, else the
+    /// record's. For messages: a cell's location is made here.
     public func location(ofField index: Int) -> Location {
+        if index < cellFields { return location.cell(columnsRight: index) }
         guard index < fieldPositions.count else { return location }
         var loc = location
         loc.line = fieldPositions[index].line

@@ -95,6 +95,14 @@ public protocol TrimmingReader: RecordReader {
     func trimWhileReading(fields indexes: [Int]) -> Bool
 }
 
+/// A reader that loads some values it cannot vouch for as empty, with a warning (a workbook's
+/// formula saved without its value): under `on_reject: fail` the run asks it to reject their
+/// records instead, so that nothing uncertain is loaded without failing the run.
+public protocol RejectingReader: RecordReader {
+    /// From now on, rejects a record that holds such a value, where it would have warned.
+    func rejectInsteadOfWarning()
+}
+
 /// A reader that reuses the storage of records the run is done with, so that it need not
 /// allocate each record's arrays again.
 public protocol RecyclingReader: RecordReader {

@@ -430,9 +430,26 @@ struct ListLink {
                 }
             }
             if count == records.count { records.append(target.emptyRecord(at: record.location)) }
-            try target.fill(&records[count], from: &elementRecord)
+            do {
+                try target.fill(&records[count], from: &elementRecord)
+            } catch var rejection as Rejection where rejection.location == elementRecord.location {
+                // A value the element took from the record (a part of a split cell, say) is
+                // rejected where the record holds it: its cell, or its line and column.
+                if let field = rejection.field.flatMap({ sourceField(of: $0, element: element, listName: listName) }) {
+                    rejection.location = record.location(ofField: field)
+                }
+                throw rejection
+            }
             count += 1
         }
+    }
+
+    /// The source field the element record's field `name` was filled from, if it was: not a field
+    /// of the element's own (an object's), nor its position.
+    private func sourceField(of name: String, element: Value, listName: String?) -> Int? {
+        guard let i = names.firstIndex(of: name) else { return nil }
+        if case .object(let fields) = element, fields[name] != nil { return nil }
+        return name == listName ? each ?? sourceFields[i] : sourceFields[i]
     }
 }
 

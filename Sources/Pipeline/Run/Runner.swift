@@ -104,6 +104,7 @@ public final class Runner {
         let (neededFields, expected) = Runner.fieldsNeeded(by: source)
         let reader = try source.reader.kind.makeReader(input: source.reader.input, options: source.reader.options,
                                                        fields: neededFields)
+        if pipeline.onReject == .fail, let rejecting = reader as? any RejectingReader { rejecting.rejectInsteadOfWarning() }
         var fields = reader.fieldNames
         var steps = try source.transforms.map { try $0.make() }
         for step in steps { fields = try step.bind(fields: fields) }
