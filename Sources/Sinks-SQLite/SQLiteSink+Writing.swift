@@ -320,7 +320,10 @@ extension SQLiteSink {
             try checkOneToOne(record, links: links, of: writer, row: existing.rowID)
             try writer.update(row: existing.rowID, with: record, links: links, stored: stored)
             try linkOneToOneInverses(of: record, row: existing.rowID, links: links, of: writer, stored: stored, log: log)
-            mayHaveUnlinkedPlaceholders = true
+            // A link moved away may have been a placeholder's last; values alone change no link.
+            if differing.contains(where: { if case .link = writer.table.columns[$0].source { true } else { false } }) {
+                mayHaveUnlinkedPlaceholders = true
+            }
         }
         let row = LinkedRow(rowID: existing.rowID, entityNumber: writer.entityNumber)
         var listsChanged = false

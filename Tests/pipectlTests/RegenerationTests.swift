@@ -220,4 +220,37 @@ import SQLite
                 "\(corrected.stdout)")
         #expect(try ws.run("inspect", "corrected.store", "--model", "Models").status == 0)
     }
+
+    @Test("a to-one an update moves away from a record only links made removes that record; values alone remove nothing")
+    func movedLinkRemovesPlaceholder() throws {
+        let ws = try Workspace()
+        try ws.write("name,unit,note\nMilk,l,x\nFlour,kgg,y\n", to: "items.csv")
+        try ws.write("name,unit,note\nFlour,kg,y\nMilk,l,z\n", to: "fixes.csv")
+        try ws.write("""
+            version: 1
+            name: units
+            store: { path: store.sqlite, layout: sqlite }
+            entities:
+              Unit: { unique: name, attributes: { name: string } }
+              Item:
+                unique: name
+                attributes: { name: string, note: string }
+                relationships: { unit: { to: Unit, inverse: items } }
+            sources:
+              - name: items
+                read: { csv: items.csv }
+                load: { Item: { name: name, note: note, unit: { Unit: { name: unit } } } }
+              - name: fixes
+                read: { csv: fixes.csv }
+                on_duplicate: update
+                load: { Item: { name: name, note: note, unit: { Unit: { name: unit } } } }
+
+            """, to: "units.yaml")
+        let run = try ws.run("run", "units.yaml")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try ws.store("store.sqlite").rows("SELECT name FROM Unit ORDER BY name") == [[.text("kg")], [.text("l")]])
+        #expect(try ws.store("store.sqlite").rows("SELECT i.name, u.name, i.note FROM Item i JOIN Unit u ON u.id = i.unit_id ORDER BY i.name")
+                == [[.text("Flour"), .text("kg"), .text("y")], [.text("Milk"), .text("l"), .text("z")]])
+        #expect(run.stdout.contains("removed by updates: Unit 1\n"), "\(run.stdout)")
+    }
 }
