@@ -36,6 +36,12 @@ extension PipelineError.Code {
     public static let pipelineValueDoesNotFit = Self("pipeline.value-does-not-fit")
     /// A link goes to an entity that is not the relationship's destination or one of its sub-entities.
     public static let pipelineWrongDestination = Self("pipeline.wrong-destination")
+    /// `store: { configuration: }` names no configuration of the model.
+    public static let pipelineUnknownConfiguration = Self("pipeline.unknown-configuration")
+    /// A load or link names an entity the store's configuration leaves out (it has no table there).
+    public static let pipelineOutsideConfiguration = Self("pipeline.outside-configuration")
+    /// A configuration splits what one store must hold: an inheritance hierarchy, or a relationship's two ends.
+    public static let pipelineConfigurationSplit = Self("pipeline.configuration-split")
     /// A time zone name is not an IANA name pipectl knows.
     public static let pipelineUnknownTimeZone = Self("pipeline.unknown-time-zone")
     /// A UUID option (the store's, a namespace) is not a UUID.
