@@ -180,6 +180,11 @@ extension PipelineLoader.Context {
         let names = model.entities.map(\.name)
         guard let name = node.scalar, let entity = model[name] else {
             let name = node.scalar ?? ""
+            if let configuration = model.configuration, model.entitiesOutsideConfiguration.contains(name) {
+                throw node.error(.pipelineOutsideConfiguration,
+                                 "entity '\(name)' is not in configuration '\(configuration)', so its store has no table for it "
+                                     + "(the configuration's entities: \(names.joined(separator: ", ")))")
+            }
             throw node.error(.pipelineUnknownEntity,
                              "unknown entity '\(name)'\(Suggestion.hint(for: name, in: names)) (entities: \(names.joined(separator: ", ")))")
         }
