@@ -45,6 +45,12 @@ struct InspectCommand: ParsableCommand {
             the right entity, distinct order keys, Z_MAX; the first
             offending rows of each rule are named (Z_PK).
 
+            --configuration NAME checks the store an app adds with that
+            configuration name: only the configuration's entities are
+            compared. Without it, a store that does not match the whole model
+            but does match one of its configurations is named as that
+            configuration's store (still exit 68).
+
             --json prints the same facts as one JSON object with sorted keys:
             path, layout, sqlite, entities, metadata, and with --model a model
             object (path, match, entities).
@@ -66,23 +72,41 @@ struct InspectCommand: ParsableCommand {
     @Option(help: ArgumentHelp("With a SwiftData --model: the VersionedSchema to check against instead of the current one.", valueName: "name"))
     var schema: String?
 
+    @Option(help: ArgumentHelp("With a Core Data --model: check the store of this configuration of the model (only its entities), as the app adds it with addPersistentStore(configurationName:).",
+                               valueName: "name"))
+    var configuration: String?
+
     @Flag(help: "Print the facts as JSON (sorted keys), for CI.")
     var json = false
 
     func run() throws {
+        if configuration != nil, model == nil {
+            throw ValidationError("--configuration names a configuration of the model: give the model with --model")
+        }
         var inspection: StoreInspection
-        var checked: (path: String, comparison: StoreModelComparison)?
+        var checked: ModelCheck?
         do {
             inspection = try StoreInspection(at: URL(fileURLWithPath: store), name: store)
             if let model {
-                let storeModel = try ModelFiles.read(URL(fileURLWithPath: model), schema: schema)
+                let wholeModel = try ModelFiles.read(URL(fileURLWithPath: model), schema: schema)
+                var storeModel = wholeModel
+                if let configuration {
+                    do {
+                        storeModel = try wholeModel.restricted(to: configuration)
+                    } catch {
+                        throw PipelineError(.invalidPipeline, code: error.code, at: Location(file: model), stage: "inspect", error.message)
+                    }
+                }
                 guard inspection.layout == .coreData else {
                     throw PipelineError(.invalidInput, code: .inspectNoVersionHashes, at: Location(file: store), stage: "inspect",
                                         "--model checks Core Data version hashes, and this store has layout "
                                             + "'\(inspection.layout.displayName)', which keeps none")
                 }
                 let comparison = StoreModelComparison(store: inspection, model: storeModel)
-                checked = (model, comparison)
+                checked = ModelCheck(path: model, comparison: comparison, configuration: configuration)
+                if configuration == nil, !comparison.matches {
+                    checked?.matchingConfigurations = ModelCheck.configurations(of: wholeModel, matching: inspection)
+                }
                 if comparison.primaryKeysMatch {
                     inspection = try StoreInspection(at: URL(fileURLWithPath: store), name: store, checkingRowsAgainst: storeModel)
                 }

@@ -39,7 +39,7 @@ struct InspectJSON {
 
     let path: String
     let inspection: StoreInspection
-    let model: (path: String, comparison: StoreModelComparison)?
+    let model: ModelCheck?
 
     var value: Value {
         let settings = inspection.settings
@@ -91,7 +91,7 @@ struct InspectJSON {
                     "modelParent": .optional(key.modelParent, Value.string),
                 ]) { $1 }
             }
-            root["model"] = .object([
+            var checked: [String: Value] = [
                 "path": .string(model.path),
                 "match": .bool(comparison.matches && inspection.rowFindings?.isEmpty != false),
                 // null: not checked (the schema is not the model's); []: every row fits.
@@ -107,7 +107,13 @@ struct InspectJSON {
                     for key in ["hash", "primaryKey"] where entry[key] == nil { entry[key] = .string("-") }
                     return .object(entry)
                 }),
-            ])
+            ]
+            // Only where a configuration is in play, so that other checks print as before.
+            if let configuration = model.configuration { checked["configuration"] = .string(configuration) }
+            if !model.matchingConfigurations.isEmpty {
+                checked["matchingConfigurations"] = .array(model.matchingConfigurations.map(Value.string))
+            }
+            root["model"] = .object(checked)
         }
         return .object(root)
     }

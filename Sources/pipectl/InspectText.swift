@@ -11,7 +11,7 @@ struct InspectText {
     let path: String
     let inspection: StoreInspection
     /// The model's path as given, and the comparison with it.
-    let model: (path: String, comparison: StoreModelComparison)?
+    let model: ModelCheck?
 
     /// Data longer than this is shown by its size: hashes (32 bytes) are shown in full.
     static let longestDataShown = 64
@@ -25,7 +25,7 @@ struct InspectText {
             + "auto_vacuum \(settings.autoVacuumName), encoding \(settings.encoding)\n"
         out += "\n" + entities()
         out += metadata()
-        if let model { out += "\n" + InspectText.comparison(model.comparison, path: model.path, rows: inspection.rowFindings) }
+        if let model { out += "\n" + InspectText.comparison(model, rows: inspection.rowFindings) }
         return out
     }
 
@@ -131,8 +131,10 @@ struct InspectText {
 
     /// The model check: one line per entity (version hash, Z_PRIMARYKEY row), the details of what
     /// differs, then the verdict.
-    static func comparison(_ comparison: StoreModelComparison, path: String, rows findings: [StoreRowChecks.Finding]?) -> String {
-        var out = "model: \(path)\n"
+    static func comparison(_ check: ModelCheck, rows findings: [StoreRowChecks.Finding]?) -> String {
+        let comparison = check.comparison
+        var out = "model: \(check.path)\n"
+        if let configuration = check.configuration { out += "configuration: \(configuration) (its entities only)\n" }
         var hashes: [String: StoreModelComparison.HashEntry] = [:]
         for entry in comparison.hashes { hashes[entry.name] = entry }
         var keys: [String: StoreModelComparison.PrimaryKeyEntry] = [:]
@@ -163,6 +165,10 @@ struct InspectText {
         } else {
             if !comparison.hashesMatch { out += "mismatch: \(StoreModelComparison.hashMismatchExplanation)\n" }
             if !comparison.primaryKeysMatch { out += "mismatch: \(StoreModelComparison.primaryKeyMismatchExplanation)\n" }
+            for name in check.matchingConfigurations {
+                out += "configuration: the store is the model's configuration '\(name)' (its entities only): "
+                    + "check it with --configuration \(name)\n"
+            }
         }
         if let findings {
             if findings.isEmpty {
