@@ -67,13 +67,13 @@ extension PipelineLoader.Context {
         return settings
     }
 
-    /// The model narrowed to the store's configuration, if it names one; errors point at `configuration:`.
+    /// The model marked with the store's configuration, if it names one; errors point at `configuration:`.
     func configured(_ model: StoreModel, store: StoreSettings, node: ConfigNode) throws -> StoreModel {
         guard let name = store.configuration else { return model }
         let options = try Options(node, spec: PipelineSpecs.store, stage: "pipeline")
         let at = options.node("configuration") ?? node
         do {
-            return try model.restricted(to: name)
+            return try model.configured(as: name)
         } catch {
             throw at.error(error.code, error.message)
         }

@@ -46,10 +46,11 @@ struct InspectCommand: ParsableCommand {
             offending rows of each rule are named (Z_PK).
 
             --configuration NAME checks the store an app adds with that
-            configuration name: only the configuration's entities are
-            compared. Without it, a store that does not match the whole model
-            but does match one of its configurations is named as that
-            configuration's store (still exit 68).
+            configuration name: Core Data gives it the whole model's tables
+            and hashes, and rows only in the configuration's entities; rows
+            in any other entity are a mismatch. Without it, a store whose rows
+            all lie in one configuration's entities is named as that
+            configuration's store.
 
             --json prints the same facts as one JSON object with sorted keys:
             path, layout, sqlite, entities, metadata, and with --model a model
@@ -92,7 +93,7 @@ struct InspectCommand: ParsableCommand {
                 var storeModel = wholeModel
                 if let configuration {
                     do {
-                        storeModel = try wholeModel.restricted(to: configuration)
+                        storeModel = try wholeModel.configured(as: configuration)
                     } catch {
                         throw PipelineError(.invalidPipeline, code: error.code, at: Location(file: model), stage: "inspect", error.message)
                     }
@@ -103,10 +104,7 @@ struct InspectCommand: ParsableCommand {
                                             + "'\(inspection.layout.displayName)', which keeps none")
                 }
                 let comparison = StoreModelComparison(store: inspection, model: storeModel)
-                checked = ModelCheck(path: model, comparison: comparison, configuration: configuration)
-                if configuration == nil, !comparison.matches {
-                    checked?.matchingConfigurations = ModelCheck.configurations(of: wholeModel, matching: inspection)
-                }
+                checked = ModelCheck(path: model, comparison: comparison, model: storeModel, inspection: inspection)
                 if comparison.primaryKeysMatch {
                     inspection = try StoreInspection(at: URL(fileURLWithPath: store), name: store, checkingRowsAgainst: storeModel)
                 }
@@ -126,7 +124,7 @@ struct InspectCommand: ParsableCommand {
         } else {
             try Terminal.standardOutput.write(InspectText(path: store, inspection: inspection, model: checked).text)
         }
-        if let checked, !checked.comparison.matches || inspection.rowFindings?.isEmpty == false {
+        if let checked, !checked.matches || inspection.rowFindings?.isEmpty == false {
             throw ExitCode(ExitCodes.modelMismatch)
         }
     }

@@ -93,7 +93,7 @@ struct InspectJSON {
             }
             var checked: [String: Value] = [
                 "path": .string(model.path),
-                "match": .bool(comparison.matches && inspection.rowFindings?.isEmpty != false),
+                "match": .bool(model.matches && inspection.rowFindings?.isEmpty != false),
                 // null: not checked (the schema is not the model's); []: every row fits.
                 "rows": .optional(inspection.rowFindings) { findings in
                     .array(findings.map { finding in
@@ -109,9 +109,15 @@ struct InspectJSON {
                 }),
             ]
             // Only where a configuration is in play, so that other checks print as before.
-            if let configuration = model.configuration { checked["configuration"] = .string(configuration) }
-            if !model.matchingConfigurations.isEmpty {
-                checked["matchingConfigurations"] = .array(model.matchingConfigurations.map(Value.string))
+            if let configuration = model.configuration {
+                checked["configuration"] = .object([
+                    "name": .string(configuration.name),
+                    "entities": .array(configuration.entities.map(Value.string)),
+                    "rowsOutside": .object(Dictionary(uniqueKeysWithValues: model.rowsOutside.map { ($0.entity, Value.integer($0.rows)) })),
+                ])
+            }
+            if !model.holdingConfigurations.isEmpty {
+                checked["holdingConfigurations"] = .array(model.holdingConfigurations.map(Value.string))
             }
             root["model"] = .object(checked)
         }

@@ -134,7 +134,9 @@ struct InspectText {
     static func comparison(_ check: ModelCheck, rows findings: [StoreRowChecks.Finding]?) -> String {
         let comparison = check.comparison
         var out = "model: \(check.path)\n"
-        if let configuration = check.configuration { out += "configuration: \(configuration) (its entities only)\n" }
+        if let configuration = check.configuration {
+            out += "configuration: \(configuration.name) (\(configuration.entities.joined(separator: ", ")))\n"
+        }
         var hashes: [String: StoreModelComparison.HashEntry] = [:]
         for entry in comparison.hashes { hashes[entry.name] = entry }
         var keys: [String: StoreModelComparison.PrimaryKeyEntry] = [:]
@@ -160,14 +162,19 @@ struct InspectText {
         }
         out += table(rows, rightAligned: [], indent: "  ")
         for detail in details { out += "  \(detail)\n" }
-        if comparison.matches {
+        if check.matches {
             out += "match: Core Data opens this store with this model without migrating\n"
+            for name in check.holdingConfigurations {
+                out += "configuration: every row is in configuration '\(name)': the store of that configuration "
+                    + "(check it with --configuration \(name))\n"
+            }
         } else {
             if !comparison.hashesMatch { out += "mismatch: \(StoreModelComparison.hashMismatchExplanation)\n" }
             if !comparison.primaryKeysMatch { out += "mismatch: \(StoreModelComparison.primaryKeyMismatchExplanation)\n" }
-            for name in check.matchingConfigurations {
-                out += "configuration: the store is the model's configuration '\(name)' (its entities only): "
-                    + "check it with --configuration \(name)\n"
+            if let configuration = check.configuration, !check.rowsOutside.isEmpty {
+                let rows = check.rowsOutside.map { "\($0.entity) \($0.rows)" }.joined(separator: ", ")
+                out += "mismatch: rows in entities outside configuration '\(configuration.name)' (\(rows)): "
+                    + "the app reads those entities from another store and never sees these rows\n"
             }
         }
         if let findings {

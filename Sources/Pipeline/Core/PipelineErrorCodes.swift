@@ -38,10 +38,8 @@ extension PipelineError.Code {
     public static let pipelineWrongDestination = Self("pipeline.wrong-destination")
     /// `store: { configuration: }` names no configuration of the model.
     public static let pipelineUnknownConfiguration = Self("pipeline.unknown-configuration")
-    /// A load or link names an entity the store's configuration leaves out (it has no table there).
+    /// A load or link names an entity the store's configuration leaves out (the app never reads it from that store).
     public static let pipelineOutsideConfiguration = Self("pipeline.outside-configuration")
-    /// A configuration splits what one store must hold: an inheritance hierarchy, or a relationship's two ends.
-    public static let pipelineConfigurationSplit = Self("pipeline.configuration-split")
     /// A time zone name is not an IANA name pipectl knows.
     public static let pipelineUnknownTimeZone = Self("pipeline.unknown-time-zone")
     /// A UUID option (the store's, a namespace) is not a UUID.

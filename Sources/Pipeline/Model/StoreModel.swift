@@ -155,10 +155,10 @@ public struct StoreModel: Sendable {
     public var origin: String?
     /// The model's configurations (`<configuration>` in a model file), in file order.
     public var configurations: [ModelConfiguration] = []
-    /// The configuration this model was narrowed to (`restricted(to:)`); nil: the whole model.
+    /// The configuration whose store this model describes (`configured(as:)`); nil: the whole model.
     public internal(set) var configuration: String?
-    /// The whole model's entities the configuration leaves out, by name, so that a pipeline naming
-    /// one is told why it has no table; empty for the whole model.
+    /// The entities the configuration leaves out, by name: still in the store's schema, never
+    /// loaded; empty for the whole model.
     public internal(set) var entitiesOutsideConfiguration: [String] = []
 
     public init(entities: [Entity], versionIdentifiers: [String] = []) {
