@@ -98,6 +98,23 @@ import SQLite
         #expect(try ws.bytes("kitchen/Content.sqlite") == before)
     }
 
+    @Test("a link into an entity outside the configuration is an error at its line")
+    func linkOutsideTheConfiguration() throws {
+        let ws = try workspace()
+        try ws.write(try pipeline(ws).replacingOccurrences(of: "recipe: { Recipe: { name: recipe, servings: servings } }", with: """
+            recipe: { Recipe: { name: recipe, servings: servings, notes: { Note: { text: amount } } } }
+            """), to: "kitchen/content.yaml")
+        let result = try ws.run("run", "kitchen/content.yaml")
+        #expect(result.status == 65)
+        #expect(result.stderr == """
+            kitchen/content.yaml:17:72: error: pipeline: entity 'Note' is not in configuration 'Content': the app never reads it from this store (the configuration's entities: Ingredient, Recipe)
+                    recipe: { Recipe: { name: recipe, servings: servings, notes: { Note: { text: amount } } } }
+                                                                                   ^
+
+            """)
+        #expect(!ws.exists("kitchen/Content.sqlite"))
+    }
+
     @Test("a configuration the model does not have is named with the ones it has")
     func unknownConfiguration() throws {
         let ws = try workspace()
