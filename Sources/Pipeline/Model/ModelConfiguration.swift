@@ -15,6 +15,7 @@ public struct ModelConfiguration: Sendable, Codable, Equatable {
         self.location = location
     }
 
+    /// Equal when they say the same: where each was read is no part of it.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.name == rhs.name && lhs.entities == rhs.entities
     }
