@@ -26,7 +26,9 @@ extension PipelineError.Code {
     public static let modelUnsupportedIndex = Self("model.unsupported-index")
     /// An entity is declared twice.
     public static let modelDuplicateEntity = Self("model.duplicate-entity")
-    /// A parent entity or a relationship's destination is no entity of the model.
+    /// A configuration is declared twice.
+    public static let modelDuplicateConfiguration = Self("model.duplicate-configuration")
+    /// A parent entity, a relationship's destination or a configuration's member is no entity of the model.
     public static let modelUnknownEntity = Self("model.unknown-entity")
     /// An entity of the model inherits from itself.
     public static let modelInheritanceCycle = Self("model.inheritance-cycle")

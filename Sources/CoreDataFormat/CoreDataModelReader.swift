@@ -119,6 +119,9 @@ private final class ModelXMLBuilder: NSObject, XMLParserDelegate {
     private var entity: Entity?
     private var constraint: [String]?
     private var fetchIndex: FetchIndex?
+    private var configurations: [ModelConfiguration] = []
+    /// A `<configuration>` being read, until its end tag.
+    private var configuration: ModelConfiguration?
     /// A `<compositeAttribute>` being read: its elements are collected apart, then named by kind.
     private var composite: (attribute: CompositeAttribute, isEnum: Bool, cases: [String]?, elements: [Attribute])?
 
@@ -174,6 +177,13 @@ private final class ModelXMLBuilder: NSObject, XMLParserDelegate {
         case "fetchIndex" where entity != nil:
             guard let indexName = nonEmpty(attributes["name"], "a fetch index has no name") else { return }
             fetchIndex = FetchIndex(name: indexName, elements: [], location: here)
+        case "configuration" where entity == nil:
+            guard let configurationName = nonEmpty(attributes["name"], "a configuration has no name") else { return }
+            configuration = ModelConfiguration(name: configurationName, entities: [], location: here)
+        case "memberEntity" where configuration != nil:
+            guard let member = nonEmpty(attributes["name"], "configuration '\(configuration?.name ?? "")': a memberEntity has no name")
+            else { return }
+            configuration?.entities.append(member)
         case "fetchIndexElement" where fetchIndex != nil:
             guard let property = nonEmpty(attributes["property"], "a fetch index element names no property") else { return }
             if let type = attributes["type"], type != "Binary" {
@@ -218,6 +228,9 @@ private final class ModelXMLBuilder: NSObject, XMLParserDelegate {
         case "fetchIndex":
             if let fetchIndex { entity?.fetchIndexes.append(fetchIndex) }
             fetchIndex = nil
+        case "configuration":
+            if let configuration { configurations.append(configuration) }
+            configuration = nil
         default:
             break
         }
@@ -334,7 +347,8 @@ private final class ModelXMLBuilder: NSObject, XMLParserDelegate {
 
     /// Checks what refers to other entities once all are known.
     func finish() throws -> StoreModel {
-        let model = StoreModel(entities: entities, versionIdentifiers: versionIdentifiers)
+        var model = StoreModel(entities: entities, versionIdentifiers: versionIdentifiers)
+        model.configurations = configurations
         var seen = Set<String>()
         for entity in entities {
             guard seen.insert(entity.name).inserted else {
@@ -358,6 +372,17 @@ private final class ModelXMLBuilder: NSObject, XMLParserDelegate {
                     throw located(relationship.location, .modelUnknownInverse,
                                   "\(label): its inverse '\(inverse)' is not a relationship of '\(destination.name)'")
                 }
+            }
+        }
+        var configurationNames = Set<String>()
+        for configuration in configurations {
+            guard configurationNames.insert(configuration.name).inserted else {
+                throw located(configuration.location, .modelDuplicateConfiguration, "configuration '\(configuration.name)' is declared twice")
+            }
+            for member in configuration.entities where model[member] == nil {
+                throw located(configuration.location, .modelUnknownEntity,
+                              "configuration '\(configuration.name)' lists an unknown entity '\(member)'"
+                                  + Suggestion.hint(for: member, in: entities.map(\.name)))
             }
         }
         return model

@@ -62,6 +62,12 @@ public enum CoreDataModelWriter {
             }
             out += "    </entity>\n"
         }
+        // After the entities, as Xcode writes them.
+        for configuration in model.configurations {
+            out += "    <configuration name=\(quoted(configuration.name))>\n"
+            for member in configuration.entities { out += "        <memberEntity name=\(quoted(member))/>\n" }
+            out += "    </configuration>\n"
+        }
         return out + "</model>\n"
     }
 

@@ -183,6 +183,12 @@ extension PipelineLoader.Context {
             throw node.error(.pipelineUnknownEntity,
                              "unknown entity '\(name)'\(Suggestion.hint(for: name, in: names)) (entities: \(names.joined(separator: ", ")))")
         }
+        if let configuration = model.configuration, model.entitiesOutsideConfiguration.contains(name) {
+            // Core Data keeps the table (the store's schema is the whole model's) but never reads it.
+            throw node.error(.pipelineOutsideConfiguration,
+                             "entity '\(name)' is not in configuration '\(configuration)': the app never reads it from this store "
+                                 + "(the configuration's entities: \(model.configurationEntities.joined(separator: ", ")))")
+        }
         if entity.isAbstract {
             let concrete = model.entities.filter { !$0.isAbstract && $0.name != name && model.lineage(of: $0.name).contains { $0.name == name } }
             throw node.error(.pipelineAbstractEntity, "entity '\(name)' is abstract: load one of its sub-entities"

@@ -54,7 +54,29 @@ extension PipelineLoader.Context {
         var settings = StoreSettings(path: resolve(path), layout: layout, modelPaths: modelPaths, metadata: metadata, uuid: uuid,
                                      history: history, location: node.location)
         settings.schema = schema
+        if let configurationNode = options.node("configuration") {
+            guard let name = configurationNode.scalar, !name.isEmpty else {
+                throw configurationNode.error(.pipelineEmptyValue, "'configuration' must name a configuration of the model")
+            }
+            guard !modelPaths.isEmpty else {
+                throw configurationNode.error(.pipelineUnknownConfiguration,
+                                              "'configuration' names a configuration of the app's model: 'model' must name that model")
+            }
+            settings.configuration = name
+        }
         return settings
+    }
+
+    /// The model marked with the store's configuration, if it names one; errors point at `configuration:`.
+    func configured(_ model: StoreModel, store: StoreSettings, node: ConfigNode) throws -> StoreModel {
+        guard let name = store.configuration else { return model }
+        let options = try Options(node, spec: PipelineSpecs.store, stage: "pipeline")
+        let at = options.node("configuration") ?? node
+        do {
+            return try model.configured(as: name)
+        } catch {
+            throw at.error(error.code, error.message)
+        }
     }
 
     /// `metadata:` values typed as written: unquoted `true`/`false`, integers and decimals keep

@@ -125,7 +125,8 @@ extension PipelineLoader {
             let store = try storeSettings(from: options.required("store"))
             let model: StoreModel
             if !store.modelPaths.isEmpty {
-                model = try storeModel(from: options.node("entities"), on: readModel(store.modelPaths, schema: store.schema, at: options.node("store")))
+                let whole = try storeModel(from: options.node("entities"), on: readModel(store.modelPaths, schema: store.schema, at: options.node("store")))
+                model = try configured(whole, store: store, node: options.required("store"))
             } else {
                 guard let entities = options.node("entities") else {
                     throw root.error(.pipelineNoEntities,

@@ -35,6 +35,8 @@ public enum PipelineSpecs {
                        "The app's .xcdatamodeld (its current version) or .xcdatamodel, or a SwiftData app's @Model source (a folder, or .swift files), to take the entities from; an entity's one uniqueness constraint is its key, and `entities:` then only adds or chooses unique keys."),
             OptionSpec("schema", .string, default: "the current one",
                        "A SwiftData source's VersionedSchema to take the model from (SchemaV2), where not the one the migration plan lists last (else the highest version)."),
+            OptionSpec("configuration", .string, default: "the whole model",
+                       "A configuration of the model (.xcdatamodel) to write the store of, as Core Data does for addPersistentStore(configurationName:): the whole model's tables and hashes, rows only in the configuration's entities; loading any other entity is an error."),
             OptionSpec("metadata", .mapping,
                        "Names and scalar values written into the store's metadata (e.g. DefaultDataImported: true)."),
             OptionSpec("uuid", .string, default: "derived from the inputs",

@@ -45,6 +45,13 @@ struct InspectCommand: ParsableCommand {
             the right entity, distinct order keys, Z_MAX; the first
             offending rows of each rule are named (Z_PK).
 
+            --configuration NAME checks the store an app adds with that
+            configuration name: Core Data gives it the whole model's tables
+            and hashes, and rows only in the configuration's entities; rows
+            in any other entity are a mismatch. Without it, a store whose rows
+            all lie in one configuration's entities is named as that
+            configuration's store.
+
             --json prints the same facts as one JSON object with sorted keys:
             path, layout, sqlite, entities, metadata, and with --model a model
             object (path, match, entities).
@@ -66,23 +73,38 @@ struct InspectCommand: ParsableCommand {
     @Option(help: ArgumentHelp("With a SwiftData --model: the VersionedSchema to check against instead of the current one.", valueName: "name"))
     var schema: String?
 
+    @Option(help: ArgumentHelp("With a Core Data --model: check the store of this configuration of the model (only its entities), as the app adds it with addPersistentStore(configurationName:).",
+                               valueName: "name"))
+    var configuration: String?
+
     @Flag(help: "Print the facts as JSON (sorted keys), for CI.")
     var json = false
 
     func run() throws {
+        if configuration != nil, model == nil {
+            throw ValidationError("--configuration names a configuration of the model: give the model with --model")
+        }
         var inspection: StoreInspection
-        var checked: (path: String, comparison: StoreModelComparison)?
+        var checked: ModelCheck?
         do {
             inspection = try StoreInspection(at: URL(fileURLWithPath: store), name: store)
             if let model {
-                let storeModel = try ModelFiles.read(URL(fileURLWithPath: model), schema: schema)
+                let wholeModel = try ModelFiles.read(URL(fileURLWithPath: model), schema: schema)
+                var storeModel = wholeModel
+                if let configuration {
+                    do {
+                        storeModel = try wholeModel.configured(as: configuration)
+                    } catch {
+                        throw PipelineError(.invalidPipeline, code: error.code, at: Location(file: model), stage: "inspect", error.message)
+                    }
+                }
                 guard inspection.layout == .coreData else {
                     throw PipelineError(.invalidInput, code: .inspectNoVersionHashes, at: Location(file: store), stage: "inspect",
                                         "--model checks Core Data version hashes, and this store has layout "
                                             + "'\(inspection.layout.displayName)', which keeps none")
                 }
                 let comparison = StoreModelComparison(store: inspection, model: storeModel)
-                checked = (model, comparison)
+                checked = ModelCheck(path: model, comparison: comparison, model: storeModel, inspection: inspection)
                 if comparison.primaryKeysMatch {
                     inspection = try StoreInspection(at: URL(fileURLWithPath: store), name: store, checkingRowsAgainst: storeModel)
                 }
@@ -102,7 +124,7 @@ struct InspectCommand: ParsableCommand {
         } else {
             try Terminal.standardOutput.write(InspectText(path: store, inspection: inspection, model: checked).text)
         }
-        if let checked, !checked.comparison.matches || inspection.rowFindings?.isEmpty == false {
+        if let checked, !checked.matches || inspection.rowFindings?.isEmpty == false {
             throw ExitCode(ExitCodes.modelMismatch)
         }
     }

@@ -39,7 +39,7 @@ struct InspectJSON {
 
     let path: String
     let inspection: StoreInspection
-    let model: (path: String, comparison: StoreModelComparison)?
+    let model: ModelCheck?
 
     var value: Value {
         let settings = inspection.settings
@@ -91,9 +91,9 @@ struct InspectJSON {
                     "modelParent": .optional(key.modelParent, Value.string),
                 ]) { $1 }
             }
-            root["model"] = .object([
+            var checked: [String: Value] = [
                 "path": .string(model.path),
-                "match": .bool(comparison.matches && inspection.rowFindings?.isEmpty != false),
+                "match": .bool(model.matches && inspection.rowFindings?.isEmpty != false),
                 // null: not checked (the schema is not the model's); []: every row fits.
                 "rows": .optional(inspection.rowFindings) { findings in
                     .array(findings.map { finding in
@@ -107,7 +107,19 @@ struct InspectJSON {
                     for key in ["hash", "primaryKey"] where entry[key] == nil { entry[key] = .string("-") }
                     return .object(entry)
                 }),
-            ])
+            ]
+            // Only where a configuration is in play, so that other checks print as before.
+            if let configuration = model.configuration {
+                checked["configuration"] = .object([
+                    "name": .string(configuration.name),
+                    "entities": .array(configuration.entities.map(Value.string)),
+                    "rowsOutside": .object(Dictionary(uniqueKeysWithValues: model.rowsOutside.map { ($0.entity, Value.integer($0.rows)) })),
+                ])
+            }
+            if !model.holdingConfigurations.isEmpty {
+                checked["holdingConfigurations"] = .array(model.holdingConfigurations.map(Value.string))
+            }
+            root["model"] = .object(checked)
         }
         return .object(root)
     }

@@ -11,7 +11,7 @@ struct InspectText {
     let path: String
     let inspection: StoreInspection
     /// The model's path as given, and the comparison with it.
-    let model: (path: String, comparison: StoreModelComparison)?
+    let model: ModelCheck?
 
     /// Data longer than this is shown by its size: hashes (32 bytes) are shown in full.
     static let longestDataShown = 64
@@ -25,7 +25,7 @@ struct InspectText {
             + "auto_vacuum \(settings.autoVacuumName), encoding \(settings.encoding)\n"
         out += "\n" + entities()
         out += metadata()
-        if let model { out += "\n" + InspectText.comparison(model.comparison, path: model.path, rows: inspection.rowFindings) }
+        if let model { out += "\n" + InspectText.comparison(model, rows: inspection.rowFindings) }
         return out
     }
 
@@ -131,8 +131,12 @@ struct InspectText {
 
     /// The model check: one line per entity (version hash, Z_PRIMARYKEY row), the details of what
     /// differs, then the verdict.
-    static func comparison(_ comparison: StoreModelComparison, path: String, rows findings: [StoreRowChecks.Finding]?) -> String {
-        var out = "model: \(path)\n"
+    static func comparison(_ check: ModelCheck, rows findings: [StoreRowChecks.Finding]?) -> String {
+        let comparison = check.comparison
+        var out = "model: \(check.path)\n"
+        if let configuration = check.configuration {
+            out += "configuration: \(configuration.name) (\(configuration.entities.joined(separator: ", ")))\n"
+        }
         var hashes: [String: StoreModelComparison.HashEntry] = [:]
         for entry in comparison.hashes { hashes[entry.name] = entry }
         var keys: [String: StoreModelComparison.PrimaryKeyEntry] = [:]
@@ -158,11 +162,20 @@ struct InspectText {
         }
         out += table(rows, rightAligned: [], indent: "  ")
         for detail in details { out += "  \(detail)\n" }
-        if comparison.matches {
+        if check.matches {
             out += "match: Core Data opens this store with this model without migrating\n"
+            for name in check.holdingConfigurations {
+                out += "configuration: every row is in configuration '\(name)': the store of that configuration "
+                    + "(check it with --configuration \(name))\n"
+            }
         } else {
             if !comparison.hashesMatch { out += "mismatch: \(StoreModelComparison.hashMismatchExplanation)\n" }
             if !comparison.primaryKeysMatch { out += "mismatch: \(StoreModelComparison.primaryKeyMismatchExplanation)\n" }
+            if let configuration = check.configuration, !check.rowsOutside.isEmpty {
+                let rows = check.rowsOutside.map { "\($0.entity) \($0.rows)" }.joined(separator: ", ")
+                out += "mismatch: rows in entities outside configuration '\(configuration.name)' (\(rows)): "
+                    + "the app reads those entities from another store and never sees these rows\n"
+            }
         }
         if let findings {
             if findings.isEmpty {

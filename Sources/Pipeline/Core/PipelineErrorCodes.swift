@@ -36,6 +36,10 @@ extension PipelineError.Code {
     public static let pipelineValueDoesNotFit = Self("pipeline.value-does-not-fit")
     /// A link goes to an entity that is not the relationship's destination or one of its sub-entities.
     public static let pipelineWrongDestination = Self("pipeline.wrong-destination")
+    /// `store: { configuration: }` names no configuration of the model.
+    public static let pipelineUnknownConfiguration = Self("pipeline.unknown-configuration")
+    /// A load or link names an entity the store's configuration leaves out (the app never reads it from that store).
+    public static let pipelineOutsideConfiguration = Self("pipeline.outside-configuration")
     /// A time zone name is not an IANA name pipectl knows.
     public static let pipelineUnknownTimeZone = Self("pipeline.unknown-time-zone")
     /// A UUID option (the store's, a namespace) is not a UUID.

@@ -51,6 +51,8 @@ public struct StoreSettings: Sendable {
     /// The VersionedSchema of a SwiftData source to take the model from (`store: { schema: SchemaV2 }`),
     /// where not the current one.
     public var schema: String?
+    /// The model's configuration the store holds (`store: { configuration: Content }`); nil: the whole model.
+    public var configuration: String?
     /// Keys written into the store's metadata, in file order.
     public var metadata: [(key: String, value: Value)]
     /// The store's UUID (Core Data's Z_UUID), upper-case. Set by the pipeline, or derived from

@@ -4,7 +4,7 @@ import Diagnostics
 // carries swift-syntax) answers pipectl with the model it read.
 
 extension StoreModel: Codable {
-    private enum CodingKeys: String, CodingKey { case entities, versionIdentifiers, frameworkVersion, origin }
+    private enum CodingKeys: String, CodingKey { case entities, versionIdentifiers, frameworkVersion, origin, configurations }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -12,6 +12,7 @@ extension StoreModel: Codable {
                   versionIdentifiers: try container.decode([String].self, forKey: .versionIdentifiers))
         frameworkVersion = try container.decodeIfPresent(Int.self, forKey: .frameworkVersion)
         origin = try container.decodeIfPresent(String.self, forKey: .origin)
+        configurations = try container.decodeIfPresent([ModelConfiguration].self, forKey: .configurations) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -20,6 +21,7 @@ extension StoreModel: Codable {
         try container.encode(versionIdentifiers, forKey: .versionIdentifiers)
         try container.encodeIfPresent(frameworkVersion, forKey: .frameworkVersion)
         try container.encodeIfPresent(origin, forKey: .origin)
+        if !configurations.isEmpty { try container.encode(configurations, forKey: .configurations) }
     }
 }
 

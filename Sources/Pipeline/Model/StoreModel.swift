@@ -153,6 +153,13 @@ public struct StoreModel: Sendable {
     /// Which part of the source the model is, and why, where a source could give several (a
     /// SwiftData app's VersionedSchemas): `pipectl model` says it.
     public var origin: String?
+    /// The model's configurations (`<configuration>` in a model file), in file order.
+    public var configurations: [ModelConfiguration] = []
+    /// The configuration whose store this model describes (`configured(as:)`); nil: the whole model.
+    public internal(set) var configuration: String?
+    /// The entities the configuration leaves out, by name: still in the store's schema, never
+    /// loaded; empty for the whole model.
+    public internal(set) var entitiesOutsideConfiguration: [String] = []
 
     public init(entities: [Entity], versionIdentifiers: [String] = []) {
         self.entities = entities

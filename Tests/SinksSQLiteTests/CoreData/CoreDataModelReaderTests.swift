@@ -97,6 +97,47 @@ struct CoreDataModelReaderTests {
         #expect(error.location?.file == "M.xcdatamodel/contents" && error.location?.line == 4)
     }
 
+    @Test func configurationsAreReadAndWrittenBack() throws {
+        let model = try Self.parse("""
+        <entity name="Note"/>
+        <entity name="Recipe"/>
+        <configuration name="Content" usedWithCloudKit="YES">
+            <memberEntity name="Recipe"/>
+        </configuration>
+        <configuration name="User">
+            <memberEntity name="Note"/>
+        </configuration>
+        """)
+        #expect(model.configurations == [ModelConfiguration(name: "Content", entities: ["Recipe"]),
+                                         ModelConfiguration(name: "User", entities: ["Note"])])
+        #expect(model.configurations.first?.location?.line == 5)
+        let written = CoreDataModelWriter.contents(of: model)
+        let reread = try CoreDataModelReader.parse(Data(written.utf8), file: "written")
+        #expect(reread.configurations == model.configurations)
+    }
+
+    @Test func configurationOfAnUnknownEntity() throws {
+        let error = try Self.failure("""
+        <entity name="Recipe"/>
+        <configuration name="Content">
+            <memberEntity name="Recipes"/>
+        </configuration>
+        """)
+        #expect(error.code == .modelUnknownEntity)
+        #expect(error.message == "configuration 'Content' lists an unknown entity 'Recipes'; did you mean 'Recipe'?")
+        #expect(error.location?.line == 4)
+    }
+
+    @Test func configurationDeclaredTwice() throws {
+        let error = try Self.failure("""
+        <entity name="Recipe"/>
+        <configuration name="Content"><memberEntity name="Recipe"/></configuration>
+        <configuration name="Content"/>
+        """)
+        #expect(error.code == .modelDuplicateConfiguration)
+        #expect(error.message == "configuration 'Content' is declared twice")
+    }
+
     @Test func unknownParent() throws {
         let error = try Self.failure(#"<entity name="Shop" parentEntity="Place"/>"#)
         #expect(error.code == .modelUnknownEntity)
