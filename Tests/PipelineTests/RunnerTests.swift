@@ -137,8 +137,27 @@ final class RunnerTests: XCTestCase {
             XCTAssertEqual(written.links[0]?.keyHash, units[k].isEmpty ? nil : TextKeyHash(of: units[k], scratch: &scratch), "record \(k)")
         }
         XCTAssertEqual(sink.written[0].keyHash, TextKeyHash(of: "Crème 0", scratch: &scratch), "canonically equivalent text, one hash")
-        XCTAssertEqual(sink.written[0].keyHash?.isASCII, false)
-        XCTAssertEqual(sink.written[1].keyHash?.isASCII, true)
+        XCTAssertEqual(sink.written[0].keyHash?.isCanonical, false)
+        XCTAssertEqual(sink.written[1].keyHash?.isCanonical, true)
+    }
+
+    /// Text of characters below U+0300 is hashed from its own bytes; from the first combining
+    /// mark on, from its NFC form; and the two meet for canonically equivalent text.
+    func testTextBelowCombiningMarksIsItsOwnCanonicalForm() {
+        var scratch: [UInt8] = []
+        func canonical(_ text: String) -> Bool { TextKeyHash(of: text, scratch: &scratch).isCanonical }
+        XCTAssertTrue(canonical("Milk 1.5 l"))
+        XCTAssertTrue(canonical("Crème fraîche, Åland, Œuvre, ǅ"))  // Latin-1, Extended-A and -B
+        XCTAssertTrue(canonical("\u{2FF}"))  // the last character before the combining marks
+        XCTAssertTrue(canonical("a long name past eight bytes with one é near its end"))
+        XCTAssertFalse(canonical("Cre\u{300}me"))  // e and a combining grave accent
+        XCTAssertFalse(canonical("\u{300}"))
+        XCTAssertFalse(canonical("Ωμέγα"))  // Greek: normalized, whatever its form
+        XCTAssertFalse(canonical("한글"))
+        XCTAssertEqual(TextKeyHash(of: "Cre\u{300}me fraîche", scratch: &scratch),
+                       TextKeyHash(of: "Crème fraîche", scratch: &scratch), "one hash for canonically equivalent text")
+        XCTAssertEqual(TextKeyHash(of: "Cre\u{300}me fraîche", scratch: &scratch).value,
+                       TextKeyHash(of: "Crème fraîche", scratch: &scratch).value)
     }
 
     func testRejectsFailTheRunWhenThePipelineSaysSo() throws {

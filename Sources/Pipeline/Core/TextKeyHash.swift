@@ -2,8 +2,9 @@
 ///
 /// `String` equality is canonical equivalence: "é" as one scalar equals "e" and a combining
 /// accent. Canonically equivalent texts have the same NFC form, so a key is hashed and compared
-/// as the UTF-8 of its NFC form (its canonical bytes). ASCII text is in NFC already, and its UTF-8
-/// is used as it is.
+/// as the UTF-8 of its NFC form (its canonical bytes). Text of characters below U+0300 (ASCII,
+/// Latin-1's accented letters, Latin Extended-A and -B, IPA) is in NFC already, and its UTF-8 is
+/// used as it is (`isCanonical`).
 ///
 /// Loads compute it for each record they make (`EntityRecord.keyHash`), on the reading thread,
 /// so that the writing thread, the busier one, does not.
@@ -15,8 +16,8 @@
 public struct TextKeyHash: Sendable, Equatable {
     /// `TextKeyHash.hash(_:)` of the text's canonical bytes.
     public let value: UInt64
-    /// The text is ASCII: its UTF-8 is its canonical bytes.
-    public let isASCII: Bool
+    /// The text's UTF-8 is its canonical bytes (`isCanonical(_:)`).
+    public let isCanonical: Bool
     /// Keys of up to this many canonical bytes carry them.
     public static let inlineCapacity = 24
     @usableFromInline var inlineCount = UInt8.max
@@ -26,12 +27,12 @@ public struct TextKeyHash: Sendable, Equatable {
     public init(of text: String, scratch: inout [UInt8]) {
         var inlineCount = UInt8.max
         var inlineBytes: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        (value, isASCII) = TextKeyHash.withCanonicalBytes(text, scratch: &scratch) { bytes, isASCII in
+        (value, isCanonical) = TextKeyHash.withCanonicalBytes(text, scratch: &scratch) { bytes, isCanonical in
             if bytes.count <= TextKeyHash.inlineCapacity {
                 inlineCount = UInt8(bytes.count)
                 withUnsafeMutableBytes(of: &inlineBytes) { $0.copyMemory(from: UnsafeRawBufferPointer(bytes)) }
             }
-            return (TextKeyHash.hash(bytes), isASCII)
+            return (TextKeyHash.hash(bytes), isCanonical)
         }
         self.inlineCount = inlineCount
         self.inlineBytes = inlineBytes
@@ -50,20 +51,22 @@ public struct TextKeyHash: Sendable, Equatable {
         }
     }
 
+    /// The same key: canonically equivalent texts are equal whichever form each is in, so
+    /// `isCanonical`, a property of the form, is left out.
     public static func == (a: TextKeyHash, b: TextKeyHash) -> Bool {
-        a.value == b.value && a.isASCII == b.isASCII && a.inlineCount == b.inlineCount
+        a.value == b.value && a.inlineCount == b.inlineCount
             && a.inlineBytes.0 == b.inlineBytes.0 && a.inlineBytes.1 == b.inlineBytes.1 && a.inlineBytes.2 == b.inlineBytes.2
     }
 
-    /// Calls `body` with the canonical bytes of `text` and whether it is ASCII. Native strings are
-    /// contiguous UTF-8: ASCII text is passed without a copy; `scratch` holds the NFC form of
-    /// other text.
+    /// Calls `body` with the canonical bytes of `text` and whether they are its UTF-8. Native
+    /// strings are contiguous UTF-8: text that `isCanonical` is passed without a copy; `scratch`
+    /// holds the NFC form of other text.
     @inline(__always)
     public static func withCanonicalBytes<R>(_ text: String, scratch: inout [UInt8],
-                                             _ body: (UnsafeBufferPointer<UInt8>, _ isASCII: Bool) throws -> R) rethrows -> R {
+                                             _ body: (UnsafeBufferPointer<UInt8>, _ isCanonical: Bool) throws -> R) rethrows -> R {
         var result: R?
         let usedAsItIs = try text.utf8.withContiguousStorageIfAvailable { bytes in
-            guard isASCII(bytes) else { return false }
+            guard isCanonical(bytes) else { return false }
             result = try body(bytes, true)
             return true
         }
@@ -106,15 +109,22 @@ public struct TextKeyHash: Sendable, Equatable {
         return h
     }
 
-    public static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// Whether UTF-8 `bytes` are their own NFC form because every character is below U+0300: no
+    /// byte is 0xCC or above (0xCC starts U+0300, the first combining mark). Every such character
+    /// has NFC quick-check Yes and combining class 0, so NFC leaves the text as it is; a text that
+    /// has a combining mark or a character from U+0300 on takes the full normalization.
+    public static func isCanonical(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let raw = UnsafeRawBufferPointer(bytes)
         var i = 0
+        // ASCII eight bytes at a time; a word with a byte of 0x80 or above is looked at byte by byte.
         while i + 8 <= raw.count {
-            if raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            if raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 {
+                for k in i..<(i + 8) where raw[k] >= 0xCC { return false }
+            }
             i += 8
         }
         while i < raw.count {
-            if raw[i] >= 0x80 { return false }
+            if raw[i] >= 0xCC { return false }
             i += 1
         }
         return true

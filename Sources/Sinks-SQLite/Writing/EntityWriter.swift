@@ -373,8 +373,8 @@ final class EntityWriter {
                 let parameter = Int32(column + 1)
                 switch source {
                 case .attribute(let slot):
-                    // An ASCII key is its canonical bytes: bound from those, the text is not touched.
-                    if slot == textKeySlot, let hash = record.keyHash, hash.isASCII,
+                    // A key whose UTF-8 is its canonical bytes is bound from those: the text is not touched.
+                    if slot == textKeySlot, let hash = record.keyHash, hash.isCanonical,
                        let count = hash.withInlineBytes({ bytes -> Int in
                            if let base = bytes.baseAddress { keyBytes.update(from: base, count: bytes.count) }
                            return bytes.count

@@ -272,9 +272,9 @@ final class KeyIndex {
         @inline(__always)
         private static func withAbsentBytes<R>(_ text: String, hash: UInt64, fresh: Bool, scratch: inout [UInt8],
                                                _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-            // An ASCII key is its own bytes, and a lookup leaves nothing in `scratch` for it.
+            // A canonical key is its own bytes, and a lookup leaves nothing in `scratch` for it.
             if let result = try text.utf8.withContiguousStorageIfAvailable({ bytes -> R? in
-                guard TextKeyHash.isASCII(bytes) else { return nil }
+                guard TextKeyHash.isCanonical(bytes) else { return nil }
                 return try body(bytes)
             }), let result { return result }
             if fresh {
@@ -286,7 +286,7 @@ final class KeyIndex {
         }
 
         /// Calls `body` with the bytes `text` is compared by (see `TextKeyHash`) and their hash,
-        /// computed unless `known`. `scratch` holds the NFC form of text that is not ASCII.
+        /// computed unless `known`. `scratch` holds the NFC form of text that is not canonical.
         @inline(__always)
         private static func withCanonicalBytes<R>(_ text: String, hash known: TextKeyHash?, scratch: inout [UInt8],
                                                   _ body: (UnsafeBufferPointer<UInt8>, UInt64) throws -> R) rethrows -> R {
@@ -294,7 +294,7 @@ final class KeyIndex {
                 return try TextKeyHash.withCanonicalBytes(text, scratch: &scratch) { bytes, _ in try body(bytes, TextKeyHash.hash(bytes)) }
             }
             assert(known == TextKeyHash(of: text, scratch: &scratch), "the hash given with '\(text)' is not its own")
-            if known.isASCII, let result = try text.utf8.withContiguousStorageIfAvailable({ try body($0, known.value) }) {
+            if known.isCanonical, let result = try text.utf8.withContiguousStorageIfAvailable({ try body($0, known.value) }) {
                 return result
             }
             return try TextKeyHash.withNormalizedBytes(text, scratch: &scratch) { try body($0, known.value) }
