@@ -76,50 +76,61 @@ public struct NumberFormat: Sendable, Hashable {
         var lo = range.lowerBound, hi = range.upperBound
         var negative = false, signed = false, currency = false, percent = false
 
-        if b[lo] == UInt8(ascii: "(") || b[hi - 1] == UInt8(ascii: ")") {
-            guard hi - lo >= 2, b[lo] == UInt8(ascii: "("), b[hi - 1] == UInt8(ascii: ")") else {
-                return .failure(.unbalancedParenthesis)
-            }
-            negative = true
-            signed = true
-            range = UTF8Text.trimmedRange(b, from: lo + 1, to: hi - 1)
-            lo = range.lowerBound
-            hi = range.upperBound
-        }
-
-        // Suffixes: `%` and a currency, in either order, each with optional spaces before it.
-        while hi > lo {
-            let (v, n) = UTF8Text.scalar(in: b, before: hi)
-            if v == 0x25 {  // %
-                if percent { return .failure(.twoPercentSigns) }
-                percent = true
-                hi -= n
-            } else if let n = NumberFormat.currencyLength(b, endingAt: hi, from: lo) {
-                if currency { return .failure(.twoCurrencies) }
-                currency = true
-                hi -= n
-            } else {
-                break
-            }
-            hi = UTF8Text.trimmedRange(b, from: lo, to: hi).upperBound
-        }
-
-        // Prefixes: a sign and a currency, in either order (`-$12`, `$-12`, `€ -12,50`).
-        while lo < hi {
-            let (v, n) = UTF8Text.scalar(in: b, at: lo)
-            if v == 0x2B || v == 0x2D || v == 0x2212 {  // + - −
-                if signed { return .failure(.twoSigns) }
+        // Digits at both ends (after a leading '-'), as most values have: no parenthesis, percent
+        // sign, currency or other sign can be there, and the loops looking for them are skipped.
+        if NumberFormat.isDigit(b[hi - 1]),
+           NumberFormat.isDigit(b[lo]) || (b[lo] == UInt8(ascii: "-") && hi - lo >= 2 && NumberFormat.isDigit(b[lo + 1])) {
+            if b[lo] == UInt8(ascii: "-") {
+                negative = true
                 signed = true
-                negative = v != 0x2B
-                lo += n
-            } else if let n = NumberFormat.currencyLength(b, startingAt: lo, to: hi) {
-                if currency { return .failure(.twoCurrencies) }
-                currency = true
-                lo += n
-            } else {
-                break
+                lo += 1
             }
-            lo = UTF8Text.trimmedRange(b, from: lo, to: hi).lowerBound
+        } else {
+            if b[lo] == UInt8(ascii: "(") || b[hi - 1] == UInt8(ascii: ")") {
+                guard hi - lo >= 2, b[lo] == UInt8(ascii: "("), b[hi - 1] == UInt8(ascii: ")") else {
+                    return .failure(.unbalancedParenthesis)
+                }
+                negative = true
+                signed = true
+                range = UTF8Text.trimmedRange(b, from: lo + 1, to: hi - 1)
+                lo = range.lowerBound
+                hi = range.upperBound
+            }
+
+            // Suffixes: `%` and a currency, in either order, each with optional spaces before it.
+            while hi > lo {
+                let (v, n) = UTF8Text.scalar(in: b, before: hi)
+                if v == 0x25 {  // %
+                    if percent { return .failure(.twoPercentSigns) }
+                    percent = true
+                    hi -= n
+                } else if let n = NumberFormat.currencyLength(b, endingAt: hi, from: lo) {
+                    if currency { return .failure(.twoCurrencies) }
+                    currency = true
+                    hi -= n
+                } else {
+                    break
+                }
+                hi = UTF8Text.trimmedRange(b, from: lo, to: hi).upperBound
+            }
+
+            // Prefixes: a sign and a currency, in either order (`-$12`, `$-12`, `€ -12,50`).
+            while lo < hi {
+                let (v, n) = UTF8Text.scalar(in: b, at: lo)
+                if v == 0x2B || v == 0x2D || v == 0x2212 {  // + - −
+                    if signed { return .failure(.twoSigns) }
+                    signed = true
+                    negative = v != 0x2B
+                    lo += n
+                } else if let n = NumberFormat.currencyLength(b, startingAt: lo, to: hi) {
+                    if currency { return .failure(.twoCurrencies) }
+                    currency = true
+                    lo += n
+                } else {
+                    break
+                }
+                lo = UTF8Text.trimmedRange(b, from: lo, to: hi).lowerBound
+            }
         }
 
         // The digits, collected without separators into the scratch buffer's first half.
@@ -186,7 +197,12 @@ public struct NumberFormat: Sendable, Hashable {
         }
 
         let canonical = UnsafeBufferPointer(rebasing: out[0..<count])
-        if canonical.elementsEqual(b) { return .success(nil) }
+        // A plain loop: the generic `elementsEqual` was not specialized here and cost more than the parse.
+        if count == b.count {
+            var k = 0
+            while k < count, canonical[k] == b[k] { k += 1 }
+            if k == count { return .success(nil) }
+        }
         return .success(String(decoding: canonical, as: UTF8.self))
     }
 
@@ -225,6 +241,9 @@ public struct NumberFormat: Sendable, Hashable {
         if v < 0x80 { return v == 0x24 }  // $
         return Unicode.Scalar(v)?.properties.generalCategory == .currencySymbol
     }
+
+    @inline(__always)
+    private static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
 
     private static func isLetter(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
