@@ -130,11 +130,21 @@ public struct DateTransform: TransformKind {
             return fields
         }
 
+        /// The instants of the values seen last: exports repeat their dates (a day's rows), and a
+        /// value found here skips its pattern and the zone's rules. Only successes are kept.
+        private var recent = RecentDates()
+
         public func apply(_ record: inout Record) throws {
             for (k, i) in indexes.enumerated() where i < record.values.count {
                 guard case .text(let text) = record.values[i], !text.isEmpty else { continue }
+                let key = RecentDates.key(text)
+                if let key, let seconds = recent[key] {
+                    record.values[i] = .date(seconds)
+                    continue
+                }
                 switch parse(text) {
                 case .success(let seconds):
+                    if let key { recent[key] = seconds }
                     record.values[i] = .date(seconds)
                 case .failure(let failure):
                     throw Rejection(at: record.location(ofField: i), stage: "date", field: references[k].name,

@@ -37,6 +37,37 @@ struct TransformDateTests {
         #expect(Self.unix(-30_610_310_400).displayText == "0999-12-31T00:00:00Z")  // date -u -d 0999-12-31 +%s
     }
 
+    /// One step reads a file's values one after another and keeps the instants of those it saw
+    /// last: repeated values, values that take each other's places and rejected ones must give
+    /// what a step that sees each value once gives.
+    @Test("repeated values give the instant of their first reading, past the recent values' places")
+    func repeatedValuesAsFirstSeen() throws {
+        let options = Self.options("yyyy-MM-dd HH:mm", "Europe/Berlin")
+        // More distinct values than places, so that values take each other's places; on day 31
+        // now and then, which most months do not have; one in a clock change's gap, one over 16 bytes.
+        var values: [String] = []
+        var seen = Set<String>()
+        for k in 0..<(RecentDates.places + RecentDates.places / 2) {
+            let value = String(format: "%04d-%02d-%02d %02d:%02d", 1990 + k % 40, 1 + k % 12,
+                               k % 97 == 0 ? 31 : 1 + (k / 12) % 28, (k / 7) % 24, (k / 3) % 60)
+            if seen.insert(value).inserted { values.append(value) }
+        }
+        values += ["2024-03-31 02:30", " 2024-05-06 07:08 "]
+        let (once, _) = try TransformFixture.bind("date", options, fields: ["added"])
+        let (step, _) = try TransformFixture.bind("date", options, fields: ["added"])
+        func read(_ raw: String, with step: any Transform) -> Value? {
+            var record = TransformFixture.record([raw])
+            return (try? step.apply(&record)) == nil ? nil : record.values[0]
+        }
+        let expected = values.map { read($0, with: once) }
+        #expect(expected.contains(nil) && expected.contains { $0 != nil }, "some values rejected, most read")
+        for round in 0..<3 {
+            for (k, raw) in values.enumerated() {
+                #expect(read(raw, with: step) == expected[k], "round \(round), value \(k): \(raw)")
+            }
+        }
+    }
+
     @Test func winterAndSummerInTwoZones() throws {
         #expect(try Self.date("15/01/2024 12:00", Self.berlin) == Self.unix(1_705_316_400))  // 11:00Z, CET +1
         #expect(try Self.date("15/07/2024 12:00", Self.berlin) == Self.unix(1_721_037_600))  // 10:00Z, CEST +2
