@@ -37,6 +37,16 @@ public struct StoreFile {
         ".\(target.lastPathComponent).pipectl-building"
     }
 
+    private static func stagingPrefix(for target: URL) -> String {
+        ".\(target.lastPathComponent).pipectl-external"
+    }
+
+    /// Where this run writes the files that go beside the new store (Core Data's external data)
+    /// until `publish(support:)` moves them in: beside the building store, on the same file system.
+    public var supportStaging: URL {
+        building.deletingLastPathComponent().appendingPathComponent("\(StoreFile.stagingPrefix(for: target))-\(getpid())")
+    }
+
     /// Checks that the target can be written, creates its folder if missing, takes the store's
     /// lock (waiting up to `lockWait` seconds for another run) and removes what a killed run left
     /// behind. A dry run (`dryRun`) writes nothing beside the target, not even its folder: the
@@ -121,6 +131,10 @@ public struct StoreFile {
             for name in (try? manager.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasPrefix(prefix) {
                 try StoreFile.remove(folder.appendingPathComponent(name).path, what: "a temporary store a killed run left", location: location)
             }
+            let staging = StoreFile.stagingPrefix(for: self.target)
+            for name in (try? manager.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasPrefix(staging) {
+                try StoreFile.removeFolder(folder.appendingPathComponent(name), what: "the external data a killed run left", location: location)
+            }
         }
         registrations = StoreFile.register(building: building, folder: dryRunFolder)
     }
@@ -179,6 +193,7 @@ public struct StoreFile {
         for path in [building.path] + StoreFile.sideSuffixes.map({ building.path + $0 }) {
             try remove(path, what: "the temporary store")
         }
+        try StoreFile.removeFolder(supportStaging, what: "the new store's external data", location: location)
         dryRunFolder?.remove()
     }
 
@@ -194,7 +209,7 @@ public struct StoreFile {
     /// The previous store is not touched until the new one is in place: a journal or WAL beside it
     /// that holds changes (an app or sqlite3 has it open) stops the publish with the old store as
     /// it was; one that holds none is removed, as SQLite would replay it into the new store.
-    public func publish() throws {
+    public func publish(support: SupportFiles? = nil) throws {
         try sync(building.path, what: "the new store")
         for suffix in StoreFile.sideSuffixes {
             try remove(building.path + suffix, what: "the temporary store")
@@ -205,13 +220,24 @@ public struct StoreFile {
                                   + "the store was left as it was")
             }
         }
-        for suffix in StoreFile.sideSuffixes where suffix != "-shm" {
-            try remove(target.path + suffix, what: "the previous store")
+        // The new store's files join the old store's (names differ unless the contents are the
+        // same), so that the store's rename stays the one step that publishes: until then the old
+        // store has all its files, from then on the new one has.
+        let added = try support.map { try moveIn($0) } ?? []
+        do {
+            for suffix in StoreFile.sideSuffixes where suffix != "-shm" {
+                try remove(target.path + suffix, what: "the previous store")
+            }
+            guard rename(building.path, target.path) == 0 else {
+                let reason = StoreFile.lastError()
+                throw failure(.storeCannotPublish, "cannot move the new store into place at '\(target.path)': \(reason)")
+            }
+        } catch {
+            if let support { for name in added { unlink(support.folder.appendingPathComponent(name).path) } }
+            throw error
         }
-        guard rename(building.path, target.path) == 0 else {
-            let reason = StoreFile.lastError()
-            throw failure(.storeCannotPublish, "cannot move the new store into place at '\(target.path)': \(reason)")
-        }
+        if let support { StoreFile.sweep(support) }
+        try? FileManager.default.removeItem(at: supportStaging)
         // The shared-memory index of a WAL that is gone: meaningless beside a store in journal mode DELETE.
         try remove(target.path + "-shm", what: "the previous store")
         try sync(folder.path, what: "the store's folder", isFolder: true)
@@ -266,5 +292,75 @@ public struct StoreFile {
     /// The system's words for `code`; read errno right after the failing call.
     private static func lastError(_ code: Int32 = errno) -> String {
         String(cString: strerror(code))
+    }
+}
+
+/// Files that belong beside a store and change with it (Core Data's external data): written to
+/// `StoreFile.supportStaging`, they go into `folder` as the store is published.
+public struct SupportFiles: Sendable {
+    /// Where the files belong (`.Store_SUPPORT/_EXTERNAL_DATA` beside the store).
+    public var folder: URL
+    /// Every file the new store refers to.
+    public var names: Set<String>
+
+    public init(folder: URL, names: Set<String>) {
+        self.folder = folder
+        self.names = names
+    }
+}
+
+extension StoreFile {
+    /// Moves the staged files into `support.folder`, durably; returns the names it added (a name
+    /// already there holds the same bytes: names are made from them).
+    fileprivate func moveIn(_ support: SupportFiles) throws -> [String] {
+        let fail = { (what: String) in
+            PipelineError(.io, code: .storeExternalDataFailed, at: location, stage: "sqlite",
+                          "cannot put the external data in place at '\(support.folder.path)': \(what); the store was left as it was")
+        }
+        guard !support.names.isEmpty else { return [] }
+        do {
+            try FileManager.default.createDirectory(at: support.folder, withIntermediateDirectories: true)
+        } catch {
+            throw fail(SystemErrorWords.words(for: error))
+        }
+        var added: [String] = []
+        for name in support.names.sorted() {
+            let staged = supportStaging.appendingPathComponent(name).path
+            let placed = support.folder.appendingPathComponent(name).path
+            if access(placed, F_OK) == 0 { continue }
+            do {
+                try sync(staged, what: "an external data file")
+            } catch {
+                for name in added { unlink(support.folder.appendingPathComponent(name).path) }
+                throw error
+            }
+            guard rename(staged, placed) == 0 else {
+                let reason = StoreFile.lastError()
+                for name in added { unlink(support.folder.appendingPathComponent(name).path) }
+                throw fail(reason)
+            }
+            added.append(name)
+        }
+        try sync(support.folder.path, what: "the external data folder", isFolder: true)
+        return added
+    }
+
+    /// Removes the files of `support.folder` the new store does not refer to, and the staging
+    /// folder. Best effort: the store is in place, and a file left over holds nothing it reads.
+    fileprivate static func sweep(_ support: SupportFiles) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: support.folder.path)) ?? []
+        where !support.names.contains(name) && UUID(uuidString: name) != nil {
+            unlink(support.folder.appendingPathComponent(name).path)
+        }
+    }
+
+    static func removeFolder(_ url: URL, what: String, location: Location?) throws {
+        guard access(url.path, F_OK) == 0 else { return }
+        do {
+            try FileManager.default.removeItem(at: url)
+        } catch {
+            throw PipelineError(.io, code: .storeCannotRemove, at: location, stage: "sqlite",
+                                "cannot remove '\(url.path)' (\(what)): \(SystemErrorWords.words(for: error))")
+        }
     }
 }

@@ -159,6 +159,7 @@ public final class SQLiteSink: PrefetchingSink {
             if mayHaveUnlinkedPlaceholders { try removeUnlinkedPlaceholders(log: log) }
             for case let writer? in writers { try writer.dropReplacingIndexes() }
             try reportPlaceholders(to: log)
+            let external = try SQLiteSink.moveOutLargeValues(of: layout.tables, in: connection, to: file.supportStaging)
             try layout.complete(in: connection, storeUUID: { try uuidWorker?.result() })
             // Counted once the indexes are in: each count reads a foreign key's index.
             log.links = try linkCounts(in: connection)
@@ -174,7 +175,7 @@ public final class SQLiteSink: PrefetchingSink {
             self.connection = nil
             try review?(file.building)
             guard publish else { return discard() }
-            try file.publish()
+            try file.publish(support: external.map { SupportFiles(folder: CoreDataExternalData.folder(of: file.target), names: $0) })
             state = .finished
         } catch {
             discard()
