@@ -92,6 +92,26 @@ import SQLite
         #expect(try ws.bytes(Self.external + "/" + second[0]) == Data(other))
     }
 
+    @Test("diff shows the values, not Core Data's markers: an inline value's bytes, an external one's file")
+    func diffShowsValues() throws {
+        let ws = try workspace()
+        #expect(try ws.run("run", "-q", "pipelines/fruit.yaml").status == 0)
+        try FileManager.default.copyItem(at: ws.build.appendingPathComponent("Fruit.sqlite"), to: ws.build.appendingPathComponent("old.sqlite"))
+        let old = try files(ws)[0]
+        try Data(Self.small + [7]).write(to: ws.pipelines.appendingPathComponent("images/apple.png"))
+        try Data(Self.large.map { $0 ^ 0x5A }).write(to: ws.pipelines.appendingPathComponent("images/melon.png"))
+        #expect(try ws.run("run", "-q", "pipelines/fruit.yaml").status == 0)
+        let new = try files(ws)[0]
+        let diff = try ws.run("diff", "build/old.sqlite", "build/Fruit.sqlite", "--pipeline", "pipelines/fruit.yaml")
+        #expect(diff.status == 1, "\(diff.stderr)")
+        #expect(diff.stdout == """
+            Fruit (by name): 0 added, 0 removed, 2 changed, 1 unchanged
+            ~ Fruit name=Apple: photo <12 bytes> -> <13 bytes>
+            ~ Fruit name=Melon: photo <bytes in _EXTERNAL_DATA/\(old)> -> <bytes in _EXTERNAL_DATA/\(new)>
+
+            """, "\(diff.stdout)")
+    }
+
     @Test("the plain layout keeps every value inline, as it is, without a marker")
     func plainLayoutInline() throws {
         let ws = try workspace(layout: "sqlite")
