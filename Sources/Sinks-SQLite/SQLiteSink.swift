@@ -160,7 +160,12 @@ public final class SQLiteSink: PrefetchingSink {
             for case let writer? in writers { try writer.dropReplacingIndexes() }
             try reportPlaceholders(to: log)
             let external = try SQLiteSink.moveOutLargeValues(of: layout.tables, in: connection, to: file.supportStaging)
-            try layout.complete(in: connection, storeUUID: { try uuidWorker?.result() })
+            // The files `file` steps loaded are inputs too, read only as the records named them.
+            let loaded = log.loadedDigests.flatMap { $0 }
+            try layout.complete(in: connection, storeUUID: { () throws -> String? in
+                guard let derived = try self.uuidWorker?.result() else { return nil }
+                return loaded.isEmpty ? derived : CoreDataMetadata.storeUUID(from: Array(derived.utf8) + loaded)
+            })
             // Counted once the indexes are in: each count reads a foreign key's index.
             log.links = try linkCounts(in: connection)
             try connection.execute("COMMIT")

@@ -1,3 +1,4 @@
+import Checksums
 import Diagnostics
 import Foundation
 import Pipeline
@@ -75,6 +76,8 @@ public struct FileTransform: TransformKind {
         private var indexes: [Int] = []
         /// Bytes loaded so far, which the feed reads to end a batch before it holds too many.
         public private(set) var bytesLoaded = 0
+        /// SHA-256 chained over each file loaded: its path as written, then its bytes' SHA-256.
+        public private(set) var loadedDigest: [UInt8] = []
 
         init(fields: [FieldReference], folder: String, shownFolder: String) {
             self.references = fields
@@ -101,6 +104,7 @@ public struct FileTransform: TransformKind {
                 switch load(path) {
                 case .success(let bytes):
                     bytesLoaded += bytes.count
+                    loadedDigest = Checksum.sha256(loadedDigest + Array(path.utf8) + [0] + Checksum.sha256(bytes))
                     record.values[i] = .binary(bytes)
                 case .failure(let failure):
                     throw reject(failure.reason)

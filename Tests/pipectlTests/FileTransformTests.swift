@@ -91,6 +91,20 @@ import SQLite
         #expect(try ws.bytes("build/Fruit.sqlite") == first)
     }
 
+    @Test("a new file's bytes give the Core Data store another UUID; the same bytes, the same UUID")
+    func storeUUIDFollowsTheFiles() throws {
+        let ws = try workspace()
+        #expect(try ws.run("run", "-q", "pipelines/fruit.yaml").status == 0)
+        let first = try ws.store("build/Fruit.sqlite").scalar("SELECT Z_UUID FROM Z_METADATA")
+        try Data(Self.apple + [0]).write(to: ws.pipelines.appendingPathComponent("images/apple.png"))
+        #expect(try ws.run("run", "-q", "pipelines/fruit.yaml").status == 0)
+        let second = try ws.store("build/Fruit.sqlite").scalar("SELECT Z_UUID FROM Z_METADATA")
+        #expect(first != second)
+        try Data(Self.apple).write(to: ws.pipelines.appendingPathComponent("images/apple.png"))
+        #expect(try ws.run("run", "-q", "pipelines/fruit.yaml").status == 0)
+        #expect(try ws.store("build/Fruit.sqlite").scalar("SELECT Z_UUID FROM Z_METADATA") == first)
+    }
+
     /// Runs the pipeline once with good rows, then with `row` added under on_reject: fail (after
     /// `prepare`): the run fails with `message`, and the store is the first run's, byte for byte.
     func rejects(_ row: String, _ message: String, prepare: (Workspace) throws -> Void = { _ in },

@@ -150,6 +150,9 @@ extension TransformKind {
 public protocol ByteLoadingStep: Transform {
     /// Bytes loaded since the step was made.
     var bytesLoaded: Int { get }
+    /// A digest of what it loaded, in order (empty when nothing): the store's UUID takes it in,
+    /// so that a store whose only change is a loaded file's bytes gets another UUID.
+    var loadedDigest: [UInt8] { get }
 }
 
 /// One configured transform step of a source.

@@ -174,6 +174,10 @@ public final class ImportLog {
         public var bytes: Int
     }
 
+    /// The digests of what each source's `file` steps loaded, in source then step order; the
+    /// Core Data store's UUID takes them in (`ByteLoadingStep.loadedDigest`).
+    public var loadedDigests: [[UInt8]] = []
+
     /// Counts `bytes` loaded into `attribute` (`Recipe.photo`).
     public func countBytes(_ bytes: Int, into attribute: String) {
         if let i = bytesLoaded.firstIndex(where: { $0.attribute == attribute }) {

@@ -204,6 +204,7 @@ public final class Runner {
             }
             feed.giveBack(batch)
         }
+        for case let step as any ByteLoadingStep in steps where !step.loadedDigest.isEmpty { log.loadedDigests.append(step.loadedDigest) }
         // A header-only export, an empty array: most likely a wrong file or a failed export, and
         // the new store would silently lose every record of this source.
         if read == 0 {
