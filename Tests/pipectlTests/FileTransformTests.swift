@@ -170,6 +170,27 @@ import SQLite
             })
     }
 
+    @Test("under on_reject: continue a rejected path is a warning at its field, and the other records load")
+    func continueWarns() throws {
+        let ws = try workspace(rows: "Apple,apple.png\nSecret,../data/fruit.csv\n")
+        let run = try ws.run("run", "pipelines/fruit.yaml")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains(#"pipelines/data/fruit.csv:3:8: warning: record rejected: file: field 'photo' "../data/fruit.csv": the path leaves pipelines/images"#),
+                "\(run.stderr)")
+        #expect(try ws.store("build/Fruit.sqlite").rows("SELECT ZNAME FROM ZFRUIT ORDER BY ZNAME") == [[.text("Apple")]])
+    }
+
+    @Test("a folder that names a file is an error of the pipeline file")
+    func folderIsAFile() throws {
+        let ws = try workspace()
+        try ws.write(Self.pipeline().replacingOccurrences(of: "folder: images", with: "folder: data/fruit.csv"), to: "pipelines/fruit.yaml")
+        let run = try ws.run("run", "-q", "pipelines/fruit.yaml")
+        #expect(run.status == 74, "\(run.stderr)")
+        #expect(run.stderr.hasPrefix("pipelines/fruit.yaml:14:42: error: pipeline: pipelines/data/fruit.csv is not a folder: "
+                                     + "'folder' names the folder the files are in\n"), "\(run.stderr)")
+        #expect(!ws.exists("build/Fruit.sqlite"))
+    }
+
     @Test("a folder that does not exist is an error of the pipeline file")
     func missingFolder() throws {
         let ws = try workspace()
