@@ -39,7 +39,7 @@ import SQLite
               - file: { fields: [photo], folder: \(folder) }
             load:
               Fruit: { name: name, photo: photo }
-        report: { json: ../build/fruit-report.json }
+        report: { json: ../build/fruit-report.json, xlsx: ../build/fruit-report.xlsx }
 
         """
     }
@@ -78,6 +78,9 @@ import SQLite
             #expect(loaded.first?["attribute"] as? String == "Fruit.photo")
             #expect(loaded.first?["values"] as? Int == 2)
             #expect(loaded.first?["bytes"] as? Int == 22)
+            // The workbook's Summary sheet has the same table (its strings are inline: constant-memory mode).
+            let summary = try Pipectl.runTool("unzip", ["-p", "build/fruit-report.xlsx", "xl/worksheets/sheet1.xml"], in: ws.root)
+            #expect(summary.stdout.contains("Files loaded into") && summary.stdout.contains("Fruit.photo"), "\(summary.stdout.prefix(2000))")
         }
     }
 
