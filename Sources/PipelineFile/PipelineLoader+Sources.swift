@@ -125,8 +125,19 @@ extension PipelineLoader.Context {
                 throw key.error(.pipelineUnknownTransform, "unknown transform '\(name)'\(Suggestion.hint(for: name, in: names))"
                                                                + " (transforms: \(names.joined(separator: ", ")))")
             }
-            return TransformConfig(kind: kind, node: value)
+            return TransformConfig(kind: kind, node: resolvingPaths(in: value, spec: kind.spec))
         }
+    }
+
+    /// A step's path options (`file`'s `folder`) resolved against the pipeline's folder, as the
+    /// inputs are: the step then reads the same files wherever pipectl runs from.
+    func resolvingPaths(in node: ConfigNode, spec: ComponentSpec) -> ConfigNode {
+        guard let pairs = node.mapping, spec.options.contains(where: { $0.kind == .path }) else { return node }
+        let resolved = pairs.map { key, value in
+            guard spec.option(named: key.scalar ?? "")?.kind == .path, let path = value.scalar, !path.isEmpty else { return (key, value) }
+            return (key, ConfigNode(.scalar(resolve(path).path), at: value.location, sourceLine: value.sourceLine, isQuoted: value.isQuoted))
+        }
+        return ConfigNode(.mapping(resolved), at: node.location, sourceLine: node.sourceLine, isQuoted: node.isQuoted)
     }
 
     /// Makes the step once, so that a mistake in its options is an error of the pipeline file.

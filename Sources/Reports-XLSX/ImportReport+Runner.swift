@@ -56,6 +56,8 @@ extension ImportReport {
             changesUnavailable: { if case .failure(let why) = changes { why.reason } else { nil } }(),
             durations: runner.durations.map { Duration(stage: $0.stage, seconds: $0.seconds) })
         links = log.links.map { Links(relationship: $0.relationship, count: $0.count) }
+        bytesLoaded = log.bytesLoaded.isEmpty ? nil
+            : log.bytesLoaded.map { BytesLoaded(attribute: $0.attribute, values: $0.values, bytes: $0.bytes) }
         checks = log.checkResults.map { Check(name: $0.name, passed: $0.passed, detail: $0.detail, offending: $0.offending) }
     }
 

@@ -184,6 +184,13 @@ public struct ImportReport: Sendable, Codable, Equatable {
         public var first: String
     }
 
+    /// The files a `file` step loaded into one Binary attribute (`Recipe.photo`): how many values, how many bytes.
+    public struct BytesLoaded: Sendable, Codable, Equatable {
+        public var attribute: String
+        public var values: Int
+        public var bytes: Int
+    }
+
     /// The links the store holds through one relationship (`Recipe.tags`).
     public struct Links: Sendable, Codable, Equatable {
         public var relationship: String
@@ -212,6 +219,8 @@ public struct ImportReport: Sendable, Codable, Equatable {
     public var createdByLinks: [CreatedByLink]
     /// Per relationship, in model order, the links the finished store holds.
     public var links: [Links] = []
+    /// Per Binary attribute, what sources with a `file` step loaded into it; nil when none has one.
+    public var bytesLoaded: [BytesLoaded]?
     /// The pipeline's `checks:` on the new store, with what each found.
     public var checks: [Check] = []
 

@@ -66,6 +66,7 @@ public struct JSONReportWriter: Sendable {
     /// Hands the report's bytes to `emit`, in order: a member at a time, in key order.
     func write(_ report: ImportReport, to emit: @escaping (Data) throws -> Void) throws {
         var object = JSONObjectStream(emit: emit)
+        try object.member("bytesLoaded", report.bytesLoaded)
         try object.member("changes", report.changes)
         try object.member("changesUnavailable", report.changesUnavailable)
         try object.member("checks", report.checks)

@@ -110,6 +110,18 @@ public struct XLSXReportWriter: Sendable {
             }
         }
 
+        if let loaded = report.bytesLoaded {
+            row += 1
+            try sheet.header(["Files loaded into", "Values", "Bytes"], at: row, freeze: false)
+            row += 1
+            for attribute in loaded {
+                try sheet.text(row, 0, attribute.attribute)
+                try sheet.number(row, 1, Double(attribute.values))
+                try sheet.number(row, 2, Double(attribute.bytes))
+                row += 1
+            }
+        }
+
         row += 1
         try sheet.header(["Counts"] + XLSXReportWriter.countTitles, at: row, freeze: false)
         row += 1

@@ -18,6 +18,8 @@ extension PipelineError.Code {
     public static let storeInUse = Self("store.in-use")
     /// The new store cannot be renamed into place.
     public static let storeCannotPublish = Self("store.cannot-publish")
+    /// A value's file cannot be written to, or moved into, the store's external data folder.
+    public static let storeExternalDataFailed = Self("store.external-data-failed")
     /// A temporary or side file of the store cannot be removed.
     public static let storeCannotRemove = Self("store.cannot-remove")
     /// The new store or its folder cannot be flushed to disk.

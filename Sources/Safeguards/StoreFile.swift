@@ -37,6 +37,16 @@ public struct StoreFile {
         ".\(target.lastPathComponent).pipectl-building"
     }
 
+    private static func stagingPrefix(for target: URL) -> String {
+        ".\(target.lastPathComponent).pipectl-external"
+    }
+
+    /// Where this run writes the files that go beside the new store (Core Data's external data)
+    /// until `publish(support:)` moves them in: beside the building store, on the same file system.
+    public var supportStaging: URL {
+        building.deletingLastPathComponent().appendingPathComponent("\(StoreFile.stagingPrefix(for: target))-\(getpid())")
+    }
+
     /// Checks that the target can be written, creates its folder if missing, takes the store's
     /// lock (waiting up to `lockWait` seconds for another run) and removes what a killed run left
     /// behind. A dry run (`dryRun`) writes nothing beside the target, not even its folder: the
@@ -121,6 +131,10 @@ public struct StoreFile {
             for name in (try? manager.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasPrefix(prefix) {
                 try StoreFile.remove(folder.appendingPathComponent(name).path, what: "a temporary store a killed run left", location: location)
             }
+            let staging = StoreFile.stagingPrefix(for: self.target)
+            for name in (try? manager.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasPrefix(staging) {
+                try StoreFile.removeFolder(folder.appendingPathComponent(name), what: "the external data a killed run left", location: location)
+            }
         }
         registrations = StoreFile.register(building: building, folder: dryRunFolder)
     }
@@ -179,6 +193,7 @@ public struct StoreFile {
         for path in [building.path] + StoreFile.sideSuffixes.map({ building.path + $0 }) {
             try remove(path, what: "the temporary store")
         }
+        try StoreFile.removeFolder(supportStaging, what: "the new store's external data", location: location)
         dryRunFolder?.remove()
     }
 
@@ -194,7 +209,7 @@ public struct StoreFile {
     /// The previous store is not touched until the new one is in place: a journal or WAL beside it
     /// that holds changes (an app or sqlite3 has it open) stops the publish with the old store as
     /// it was; one that holds none is removed, as SQLite would replay it into the new store.
-    public func publish() throws {
+    public func publish(support: SupportFiles? = nil) throws {
         try sync(building.path, what: "the new store")
         for suffix in StoreFile.sideSuffixes {
             try remove(building.path + suffix, what: "the temporary store")
@@ -205,13 +220,24 @@ public struct StoreFile {
                                   + "the store was left as it was")
             }
         }
-        for suffix in StoreFile.sideSuffixes where suffix != "-shm" {
-            try remove(target.path + suffix, what: "the previous store")
+        // The new store's files join the old store's (names differ unless the contents are the
+        // same), so that the store's rename stays the one step that publishes: until then the old
+        // store has all its files, from then on the new one has.
+        let added = try support.map { try moveIn($0) } ?? []
+        do {
+            for suffix in StoreFile.sideSuffixes where suffix != "-shm" {
+                try remove(target.path + suffix, what: "the previous store")
+            }
+            guard rename(building.path, target.path) == 0 else {
+                let reason = StoreFile.lastError()
+                throw failure(.storeCannotPublish, "cannot move the new store into place at '\(target.path)': \(reason)")
+            }
+        } catch {
+            if let support { for name in added { unlink(support.folder.appendingPathComponent(name).path) } }
+            throw error
         }
-        guard rename(building.path, target.path) == 0 else {
-            let reason = StoreFile.lastError()
-            throw failure(.storeCannotPublish, "cannot move the new store into place at '\(target.path)': \(reason)")
-        }
+        if let support { StoreFile.sweep(support) }
+        try? FileManager.default.removeItem(at: supportStaging)
         // The shared-memory index of a WAL that is gone: meaningless beside a store in journal mode DELETE.
         try remove(target.path + "-shm", what: "the previous store")
         try sync(folder.path, what: "the store's folder", isFolder: true)
@@ -241,7 +267,7 @@ public struct StoreFile {
         throw PipelineError(.io, code: .storeCannotRemove, at: location, stage: "sqlite", "cannot remove '\(path)' (\(what)): \(reason)")
     }
 
-    private func sync(_ path: String, what: String, isFolder: Bool = false) throws {
+    func sync(_ path: String, what: String, isFolder: Bool = false) throws {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else {
             let reason = StoreFile.lastError()
@@ -264,7 +290,7 @@ public struct StoreFile {
     }
 
     /// The system's words for `code`; read errno right after the failing call.
-    private static func lastError(_ code: Int32 = errno) -> String {
+    static func lastError(_ code: Int32 = errno) -> String {
         String(cString: strerror(code))
     }
 }

@@ -159,7 +159,13 @@ public final class SQLiteSink: PrefetchingSink {
             if mayHaveUnlinkedPlaceholders { try removeUnlinkedPlaceholders(log: log) }
             for case let writer? in writers { try writer.dropReplacingIndexes() }
             try reportPlaceholders(to: log)
-            try layout.complete(in: connection, storeUUID: { try uuidWorker?.result() })
+            let external = try SQLiteSink.moveOutLargeValues(of: layout.tables, in: connection, to: file.supportStaging)
+            // The files `file` steps loaded are inputs too, read only as the records named them.
+            let loaded = log.loadedDigests.flatMap { $0 }
+            try layout.complete(in: connection, storeUUID: { () throws -> String? in
+                guard let derived = try self.uuidWorker?.result() else { return nil }
+                return loaded.isEmpty ? derived : CoreDataMetadata.storeUUID(from: Array(derived.utf8) + loaded)
+            })
             // Counted once the indexes are in: each count reads a foreign key's index.
             log.links = try linkCounts(in: connection)
             try connection.execute("COMMIT")
@@ -174,7 +180,7 @@ public final class SQLiteSink: PrefetchingSink {
             self.connection = nil
             try review?(file.building)
             guard publish else { return discard() }
-            try file.publish()
+            try file.publish(support: external.map { SupportFiles(folder: CoreDataExternalData.folder(of: file.target), names: $0) })
             state = .finished
         } catch {
             discard()

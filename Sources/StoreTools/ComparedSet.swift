@@ -33,6 +33,8 @@ struct ComparedSet {
         var type: AttributeType?
         /// Set for a to-many compared as the records it links.
         var list: List? = nil
+        /// A Binary attribute Core Data may keep in a file: its column holds a marker first.
+        var external = false
     }
 
     /// Put before each record of a list field's text: a character no key or text a store holds
@@ -115,7 +117,8 @@ extension ComparedSet {
                                                 && !uniqueKey.contains(attributes[slot].name):
                     continue
                 case .attribute(let slot):
-                    let field = Field(name: attributes[slot].name, source: .column(column.name), type: attributes[slot].type)
+                    var field = Field(name: attributes[slot].name, source: .column(column.name), type: attributes[slot].type)
+                    if case .externalBinary = column.storage { field.external = true }
                     if uniqueKey.contains(attributes[slot].name) { key.append(field) } else { fields.append(field) }
                 case .link(let slot):
                     let field = linkField(relationships[slot].name, column: column.name,

@@ -157,6 +157,13 @@ public struct StoreComparison {
 
     private func display(_ value: Value, as field: ComparedSet.Field) -> String {
         if field.list != nil { return "[" + ComparedSet.elements(of: value).joined(separator: ", ") + "]" }
+        // The value, not Core Data's marker: a file's name stands for what its file holds.
+        if field.external, case .binary(let stored) = value, let decoded = CoreDataExternalData.decode(stored) {
+            switch decoded {
+            case .inline(let bytes): return Value.binary(bytes).displayText
+            case .external(let name): return "<bytes in _EXTERNAL_DATA/\(name)>"
+            }
+        }
         return field.type.map { StoredValue.displayText(value, as: $0) } ?? value.displayText
     }
 

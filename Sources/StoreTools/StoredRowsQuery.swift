@@ -39,7 +39,14 @@ public enum StoredRowsQuery {
                 switch column.source {
                 case .attribute(let slot):
                     columns.append(.init(name: attributes[slot].name, type: attributes[slot].type))
-                    selected.append("t.\(SQL.quote(column.name))")
+                    let c = "t.\(SQL.quote(column.name))"
+                    if case .externalBinary = column.storage {
+                        // The value after Core Data's marker (substr counts bytes in a blob), or its file's name.
+                        selected.append("(CASE substr(\(c), 1, 1) WHEN x'01' THEN substr(\(c), 2) "
+                                            + "WHEN x'02' THEN '<bytes in _EXTERNAL_DATA/' || CAST(substr(\(c), 2, 36) AS TEXT) || '>' ELSE \(c) END)")
+                    } else {
+                        selected.append(c)
+                    }
                 case .link(let slot):
                     columns.append(.init(name: relationships[slot].name, type: .string))
                     selected.append(keyText(of: relationships[slot].destination, row: "t.\(SQL.quote(column.name))",

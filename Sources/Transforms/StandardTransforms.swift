@@ -13,6 +13,7 @@ public enum StandardTransforms {
         MapTransform(),
         UUIDTransform(),
         TemplateTransform(),
+        FileTransform(),
         FilterTransform.keep,
         FilterTransform.drop,
     ]

@@ -5,6 +5,9 @@ extension PipelineError.Code {
     /// A `date` format is not a pattern pipectl reads.
     public static let dateInvalidFormat = Self("date.invalid-format")
 
+    /// A `file` step's `folder` names a file, not a folder.
+    public static let fileNotAFolder = Self("file.not-a-folder")
+
     /// A `keep` or `drop` condition's `matches` is not a regular expression.
     public static let filterInvalidRegex = Self("filter.invalid-regex")
 

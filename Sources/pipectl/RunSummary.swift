@@ -52,6 +52,10 @@ struct RunSummary {
         if !links.isEmpty {
             out += "links: " + links.map { "\($0.relationship) \($0.count.grouped)" }.joined(separator: ", ") + "\n"
         }
+        if !log.bytesLoaded.isEmpty {
+            out += "files loaded: " + log.bytesLoaded.map { "\($0.attribute) \($0.values.grouped) (\($0.bytes.grouped) bytes)" }
+                .joined(separator: ", ") + "\n"
+        }
         // How each CSV was read, where `auto` chose (a wrong guess shows here first).
         for source in pipeline.sources {
             let details = source.reader.input.details.snapshot

@@ -141,7 +141,7 @@ import Transforms
     @Test func unknownTransform() {
         let error = expectLoadError(loaderBase.swapping("    load:\n", "    transform:\n      - trimm: all\n    load:\n"),
             .pipelineUnknownTransform, at: "pipelines/test.yaml:14:9")
-        #expect(error?.message == "unknown transform 'trimm'; did you mean 'trim'? (transforms: trim, number, date, default, set, rename, split, map, uuid, template, keep, drop)")
+        #expect(error?.message == "unknown transform 'trimm'; did you mean 'trim'? (transforms: trim, number, date, default, set, rename, split, map, uuid, template, file, keep, drop)")
     }
 
     @Test func transformOptionsAreCheckedAtLoad() {

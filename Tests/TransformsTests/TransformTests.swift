@@ -176,7 +176,7 @@ enum TransformFixture {
 @Suite("Transform registry")
 struct TransformRegistryTests {
     @Test func listsEveryStandardTransformInDocumentationOrder() {
-        #expect(StandardTransforms.all.map(\.name) == ["trim", "number", "date", "default", "set", "rename", "split", "map", "uuid", "template", "keep", "drop"])
+        #expect(StandardTransforms.all.map(\.name) == ["trim", "number", "date", "default", "set", "rename", "split", "map", "uuid", "template", "file", "keep", "drop"])
         for kind in StandardTransforms.all {
             #expect(kind.spec.name == kind.name)
             #expect(!kind.spec.summary.isEmpty)

@@ -145,6 +145,16 @@ extension TransformKind {
     public func listFields(_ node: ConfigNode) -> [String] { [] }
 }
 
+/// A step that loads bytes from elsewhere (`file`): the feed ends a batch once its steps have
+/// loaded `RecordFeed.batchByteBudget`, so that the records in flight stay small.
+public protocol ByteLoadingStep: Transform {
+    /// Bytes loaded since the step was made.
+    var bytesLoaded: Int { get }
+    /// A digest of what it loaded, in order (empty when nothing): the store's UUID takes it in,
+    /// so that a store whose only change is a loaded file's bytes gets another UUID.
+    var loadedDigest: [UInt8] { get }
+}
+
 /// One configured transform step of a source.
 public protocol Transform: AnyObject {
     /// Binds the step to the field names that reach it and returns the names it hands on.

@@ -163,6 +163,31 @@ public final class ImportLog {
     /// The results of the pipeline's `checks:` on the new store, once they ran.
     public var checkResults: [CheckResult] = []
 
+    /// Per Binary attribute (`Recipe.photo`), in the order first loaded, the values and bytes the
+    /// records of sources with a `file` step put in the store.
+    public private(set) var bytesLoaded: [BytesLoaded] = []
+
+    /// The values and bytes loaded into one Binary attribute.
+    public struct BytesLoaded: Sendable, Equatable {
+        public var attribute: String
+        public var values: Int
+        public var bytes: Int
+    }
+
+    /// The digests of what each source's `file` steps loaded, in source then step order; the
+    /// Core Data store's UUID takes them in (`ByteLoadingStep.loadedDigest`).
+    public var loadedDigests: [[UInt8]] = []
+
+    /// Counts `bytes` loaded into `attribute` (`Recipe.photo`).
+    public func countBytes(_ bytes: Int, into attribute: String) {
+        if let i = bytesLoaded.firstIndex(where: { $0.attribute == attribute }) {
+            bytesLoaded[i].values += 1
+            bytesLoaded[i].bytes += bytes
+        } else {
+            bytesLoaded.append(BytesLoaded(attribute: attribute, values: 1, bytes: bytes))
+        }
+    }
+
     public func fieldNeverCame(_ missing: MissingField) {
         missingFields.append(missing)
     }

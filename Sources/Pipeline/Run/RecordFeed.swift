@@ -53,6 +53,11 @@ final class RecordFeed: @unchecked Sendable {
     private var confinement = ThreadConfinement("a source's reader, transforms and loads")
     private var started = false
     private var stopped = false
+    /// The steps that load files; none for most sources, which then never weigh a batch.
+    private let loading: [any ByteLoadingStep]
+    /// The bytes a batch may hold that its steps loaded: 16 batches of them stay far under the
+    /// memory pipectl needs otherwise, where 256 records of 16 MB photos each would not.
+    static let batchByteBudget = 4 << 20
     private var finished = false
 
     /// `batches` of `batchSize` records: enough that neither thread waits for the other while
@@ -66,6 +71,7 @@ final class RecordFeed: @unchecked Sendable {
         self.unseen = watch
         self.recycler = reader as? any RecyclingReader
         self.steps = steps
+        self.loading = steps.compactMap { $0 as? any ByteLoadingStep }
         self.loads = loads
         // The feed is what fills from these bindings, in this order: their last reads of a
         // field may take its value.
@@ -140,6 +146,7 @@ final class RecordFeed: @unchecked Sendable {
         confinement.check()
         batch.count = 0
         defer { batch.bytesRead = reader.bytesRead }
+        let loadedBefore = loading.isEmpty ? 0 : loadedBytes()
         while batch.count < batch.items.count {
             var next: Record?
             do {
@@ -190,6 +197,9 @@ final class RecordFeed: @unchecked Sendable {
             }
             recycler?.recycle(consume record)
             batch.count += 1
+            if !loading.isEmpty, loadedBytes() - loadedBefore >= RecordFeed.batchByteBudget { return }
         }
     }
+
+    private func loadedBytes() -> Int { loading.reduce(0) { $0 + $1.bytesLoaded } }
 }

@@ -129,6 +129,14 @@ public final class Runner {
         feed.start()
         defer { feed.stop() }
         let prefetching = sink as? any PrefetchingSink
+        // Only a source that loads files weighs its records: the others pay nothing.
+        let binaries: [[(slot: Int, name: String)]] = steps.contains(where: { $0 is any ByteLoadingStep })
+            ? pipeline.model.entities.map { entity in
+                pipeline.model.allAttributes(of: entity.name).enumerated()
+                    .filter { $0.element.type == .binary }.map { ($0.offset, "\(entity.name).\($0.element.name)") }
+            }
+            : []
+        var weighed: [(name: String, bytes: Int)] = []
         var read = 0, reported = 0
         while true {
             var batch = feed.take()
@@ -157,6 +165,7 @@ public final class Runner {
                     continue
                 }
                 var loaded = false
+                if !binaries.isEmpty { weighed = Runner.binaryValues(in: batch.items[i].records, slots: binaries) }
                 for k in batch.items[i].records.indices {
                     do {
                         // In place (see RecordSink.write): no copy of the record.
@@ -168,7 +177,10 @@ public final class Runner {
                         break
                     }
                 }
-                if loaded { log.recordLoaded() }
+                if loaded {
+                    log.recordLoaded()
+                    for (name, bytes) in weighed { log.countBytes(bytes, into: name) }
+                }
             }
             if let error = batch.error { throw error }
             if batch.isLast || read - reported >= 0x4000 {
@@ -192,6 +204,7 @@ public final class Runner {
             }
             feed.giveBack(batch)
         }
+        for case let step as any ByteLoadingStep in steps where !step.loadedDigest.isEmpty { log.loadedDigests.append(step.loadedDigest) }
         // A header-only export, an empty array: most likely a wrong file or a failed export, and
         // the new store would silently lose every record of this source.
         if read == 0 {
@@ -199,6 +212,17 @@ public final class Runner {
                                 "the file holds no records; the new store would have none from source '\(source.name)' "
                                     + "(is it the right file, or did the export fail?)")
         }
+    }
+
+    /// The Binary values of `records` (weighed before the sink takes them): attribute and size.
+    static func binaryValues(in records: [EntityRecord], slots: [[(slot: Int, name: String)]]) -> [(name: String, bytes: Int)] {
+        var found: [(name: String, bytes: Int)] = []
+        for record in records {
+            for (slot, name) in slots[record.entity] where slot < record.values.count {
+                if case .binary(let bytes)? = record.values[slot] { found.append((name, bytes.count)) }
+            }
+        }
+        return found
     }
 
     /// The first of `records` the sink would reject, with why; nil when none would.

@@ -88,6 +88,7 @@ struct CoreDataTableLayout: TableLayout {
                 }
                 columns.append(.init(name: column, source: .attribute(slot),
                                      storage: attribute.type == .uuid ? .uuidBytes
+                                         : attribute.type == .binary && attribute.allowsExternalBinaryDataStorage ? .externalBinary
                                          : attribute.type == .transformable ? .archivedArray(element: attribute.arrayElement) : .asIs))
             }
 

@@ -71,6 +71,9 @@ public struct EntityTable: Sendable {
         case asIs
         /// A UUID as its 16 bytes (Core Data), not as text.
         case uuidBytes
+        /// A Binary attribute that allows external storage (Core Data): Core Data's marker before
+        /// the bytes (`CoreDataExternalData`); the sink moves large values out as it finishes.
+        case externalBinary
         /// A Transformable attribute: a list of values archived as SwiftData archives a Swift
         /// array of `element` (nil: the model says of no such array, and a list is refused).
         case archivedArray(element: AttributeType?)

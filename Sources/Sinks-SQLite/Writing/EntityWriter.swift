@@ -414,6 +414,8 @@ final class EntityWriter {
                 throw Rejection(at: location, stage: "sqlite", field: attributes[slot].name, rawValue: text, reason: "not a UUID")
             }
             return .binary(withUnsafeBytes(of: uuid.uuid) { Array($0) })
+        case (.externalBinary, .binary(let bytes)):
+            return .binary(CoreDataExternalData.inline(bytes))
         case (.archivedArray(let element?), .list(var values)):
             // Enums and structs as the app's Codable writes them, each element checked against its type.
             if let shape = attributes[slot].elementShape {
