@@ -1,0 +1,70 @@
+import Foundation
+import Diagnostics
+import Pipeline
+import SourcesXML
+@testable import PropertyLists
+import Testing
+
+/// The budgets every reader shares with JSON's (`Fields.maxListValues`, `Fields.maxNames`),
+/// on real files through libxml2 and Foundation's property list decoder.
+@Suite("reader budgets")
+struct ReaderBudgetTests {
+    /// 1,000,001 repeated elements in one record (once 1.1 GB for 3M) stop at the one past the budget.
+    @Test func xmlListsHoldAtMostAMillionValues() throws {
+        let tags = String(repeating: "<tag>x</tag>\n", count: Fields.maxListValues + 1)
+        let input = try XMLTest.file("items.xml", "<items><item><name>Milk</name>\n\(tags)</item></items>")
+        let error = XMLTest.failure(input, fields: ["name", "tag"])
+        // Tag 1,000,001 is on line 1,000,002; past line 65,535 libxml2 gives its parser's line, one ahead here.
+        #expect(error?.description == "data/items.xml:1000003: error: xml: the lists of one record hold more than 1,000,000 values "
+            + "(field 'tag' repeats here), more than pipectl reads")
+        #expect(error?.code == .inputTooManyListValues)
+        // Within it: a list of them all.
+        let fewer = try XMLTest.file("items.xml", "<items><item><name>Milk</name>\(String(repeating: "<tag>x</tag>", count: 1000))</item></items>")
+        let records = try XMLTest.read(fewer, record: "items/item", fields: ["name", "tag"])
+        #expect(records.first?.values[1].elements.count == 1000)
+    }
+
+    /// An element of 10,001 distinct children (40,000 once took 27 s) stops at the one past the budget.
+    @Test func xmlElementsHoldAtMostTenThousandKeys() throws {
+        let children = (0...Fields.maxNames).map { "<c\($0)>x</c\($0)>\n" }.joined()
+        let input = try XMLTest.file("items.xml", "<items><item><name>Milk</name><unit>\n\(children)</unit></item></items>")
+        let error = XMLTest.failure(input, fields: ["name", "unit"])
+        #expect(error?.description == "data/items.xml:10002: error: xml: the element of field 'unit' has more than 10,000 attributes "
+            + "and child elements, more than pipectl reads")
+        #expect(error?.code == .inputTooManyKeys)
+        // A child given again within it becomes a list, in place.
+        let again = try XMLTest.file("items.xml", "<items><item><unit>" + (0..<20).map { "<c\($0)>x</c\($0)>" }.joined() + "<c3>y</c3></unit></item></items>")
+        let record = try #require(try XMLTest.read(again, record: "items/item", fields: ["unit"]).first)
+        guard case .object(let fields) = record.values[0] else {
+            Issue.record("no object read")
+            return
+        }
+        #expect(fields["c3"] == .list([.text("x"), .text("y")]))
+        #expect(fields.names.count == 20)
+    }
+
+    /// A property list's array of 1,000,001 values in one field, a dictionary of 10,001 keys, and
+    /// a string of more than 8 MB each stop at their record.
+    @Test func propertyListsKeepTheSameBudgets() throws {
+        func plist(_ tags: Any) throws -> Input {
+            let data = try PropertyListSerialization.data(fromPropertyList: [["name": "Milk", "tags": tags]], format: .binary, options: 0)
+            let url = try XMLTest.folder().appendingPathComponent("items.plist")
+            try data.write(to: url)
+            return Input(url: url, displayPath: "data/items.plist")
+        }
+        func failure(_ input: Input) throws -> PipelineError {
+            try #require(throws: PipelineError.self) {
+                let reader = try PropertyListReader(input: input, fields: ["name", "tags"])
+                while try reader.next() != nil {}
+            }
+        }
+        let list = try failure(plist(Array(repeating: 1, count: Fields.maxListValues + 1)))
+        #expect(list.description == "data/items.plist: at [0]: error: plist: the lists in 'tags' hold more than 1,000,000 values in one record, "
+            + "more than pipectl reads")
+        let keys = try failure(plist([Dictionary(uniqueKeysWithValues: (0...Fields.maxNames).map { ("k\($0)", $0) })]))
+        #expect(keys.description == "data/items.plist: at [0]: error: plist: a dictionary in 'tags' has 10,001 keys, more than the 10,000 pipectl reads")
+        let long = try failure(plist(String(repeating: "a", count: (8 << 20) + 1)))
+        #expect(long.description == "data/items.plist: at [0]: error: plist: a string in 'tags' of 8,388,609 bytes, longer than the 8 MB pipectl reads")
+        #expect([list, keys, long].allSatisfy { $0.kind == .invalidInput })
+    }
+}
