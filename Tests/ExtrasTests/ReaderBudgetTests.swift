@@ -67,4 +67,37 @@ struct ReaderBudgetTests {
         #expect(long.description == "data/items.plist: at [0]: error: plist: a string in 'tags' of 8,388,609 bytes, longer than the 8 MB pipectl reads")
         #expect([list, keys, long].allSatisfy { $0.kind == .invalidInput })
     }
+
+    /// One 1 MB string referred to 600 times is a 1 MB file, but 600 MB once decoded: the binary
+    /// budget counts the bytes of strings and data with their references followed.
+    @Test func binaryPropertyListsCountTheBytesOfSharedStrings() throws {
+        func plist(references: Int) -> Data {
+            // Object 0: an array of `references` references to object 1, a dictionary whose key
+            // "name" (object 2) holds a 1 MB string (object 3). Foundation's writer shares no string.
+            var bytes = Array("bplist00".utf8), offsets: [Int] = []
+            offsets.append(bytes.count)
+            bytes += [0xAF, 0x11, UInt8(references >> 8), UInt8(references & 0xFF)] + Array(repeating: 1, count: references)
+            offsets.append(bytes.count)
+            bytes += [0xD1, 2, 3]
+            offsets.append(bytes.count)
+            bytes += [0x54] + Array("name".utf8)
+            offsets.append(bytes.count)
+            bytes += [0x5F, 0x12, 0x00, 0x10, 0x00, 0x00] + Array(repeating: UInt8(ascii: "a"), count: 1 << 20)
+            let table = bytes.count
+            for offset in offsets { bytes += [UInt8(offset >> 24), UInt8(offset >> 16 & 0xFF), UInt8(offset >> 8 & 0xFF), UInt8(offset & 0xFF)] }
+            func long(_ value: Int) -> [UInt8] { (0..<8).reversed().map { UInt8(value >> ($0 * 8) & 0xFF) } }
+            bytes += [0, 0, 0, 0, 0, 0, 4, 1] + long(offsets.count) + long(0) + long(table)
+            return Data(bytes)
+        }
+        let url = try XMLTest.folder().appendingPathComponent("items.plist")
+        try plist(references: 600).write(to: url)
+        let error = try #require(throws: PipelineError.self) {
+            _ = try PropertyListReader(input: Input(url: url, displayPath: "data/items.plist"), fields: ["name"])
+        }
+        #expect(error.description == "data/items.plist: error: plist: the binary property list decodes into more than 512 MB of strings "
+            + "and data, more than pipectl reads (it refers to the same ones over and over)")
+        #expect(error.code == .plistOverBudget)
+        // 400 references, 400 MB: within it.
+        #expect(plist(references: 400).withUnsafeBytes(PropertyListBudget.overrun(in:)) == nil)
+    }
 }
