@@ -20,6 +20,8 @@ extension PipelineError.Code {
     public static let pipelineInvalidVariable = Self("pipeline.invalid-variable")
     /// A variable is neither given (`--var`), in the environment, nor defaulted.
     public static let pipelineUnsetVariable = Self("pipeline.unset-variable")
+    /// The variables add more text to the pipeline file than pipectl reads.
+    public static let pipelineVariablesTooLarge = Self("pipeline.variables-too-large")
     /// The pipeline's `version` is not one this pipectl reads.
     public static let pipelineUnsupportedVersion = Self("pipeline.unsupported-version")
     /// The pipeline declares no entities and names no model.

@@ -26,23 +26,41 @@ public struct PipelineVariables: Sendable {
         return text.allSatisfy { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }
     }
 
+    /// Bytes that variables (their values and defaults) may add to the file, in all: as much
+    /// text as YAML aliases may add (`YAMLAliasBudget`). A 120 KB file of `${V}` with a value of
+    /// 131 KB would otherwise ask for 4 GB.
+    static let maxExpandedBytes = 64 << 20
+
     /// The node with every variable in its strings (keys and values) replaced.
     func substitute(in node: ConfigNode) throws -> ConfigNode {
+        var added = 0
+        return try substitute(in: node, added: &added)
+    }
+
+    private func substitute(in node: ConfigNode, added: inout Int) throws -> ConfigNode {
         var node = node
         switch node.content {
         case .scalar(let text) where text.contains("$"):
-            node.content = .scalar(try substitute(text, at: node))
+            node.content = .scalar(try substitute(text, at: node, added: &added))
         case .sequence(let items):
-            node.content = .sequence(try items.map(substitute))
+            var substituted: [ConfigNode] = []
+            substituted.reserveCapacity(items.count)
+            for item in items { substituted.append(try substitute(in: item, added: &added)) }
+            node.content = .sequence(substituted)
         case .mapping(let pairs):
-            node.content = .mapping(try pairs.map { (try substitute(in: $0.key), try substitute(in: $0.value)) })
+            var substituted: [(ConfigNode, ConfigNode)] = []
+            substituted.reserveCapacity(pairs.count)
+            for pair in pairs { substituted.append((try substitute(in: pair.key, added: &added), try substitute(in: pair.value, added: &added))) }
+            node.content = .mapping(substituted)
         default:
             break
         }
         return node
     }
 
-    private func substitute(_ text: String, at node: ConfigNode) throws -> String {
+    /// One pass over the text: where a `${` is, in characters, is counted only for an error (once
+    /// counted per variable, a 448 KB line of them took 48 s).
+    private func substitute(_ text: String, at node: ConfigNode, added: inout Int) throws -> String {
         var out = ""
         var rest = Substring(text)
         while let dollar = rest.firstIndex(of: "$") {
@@ -59,8 +77,11 @@ public struct PipelineVariables: Sendable {
                 continue
             }
             // Where the `${` is, for errors: the node's column, past an opening quote.
-            var location = node.location
-            location.column = location.column.map { $0 + text.distance(from: text.startIndex, to: dollar) + (node.isQuoted ? 1 : 0) }
+            var location: Location {
+                var location = node.location
+                location.column = location.column.map { $0 + text.distance(from: text.startIndex, to: dollar) + (node.isQuoted ? 1 : 0) }
+                return location
+            }
             guard let close = after.firstIndex(of: "}") else {
                 throw PipelineError(.invalidPipeline, code: .pipelineInvalidVariable, at: location, stage: "pipeline",
                                     "'${' opens a variable that no '}' closes (write '$${' for the text '${')", sourceLine: node.sourceLine)
@@ -77,10 +98,15 @@ public struct PipelineVariables: Sendable {
                                     "'${\(inside)}' names no variable: a name is letters, digits and '_' (as in ${BUILD_DIR} or ${BUILD_DIR:-build})",
                                     sourceLine: node.sourceLine)
             }
-            if let value = given[String(name)] ?? environment[String(name)] {
+            if let value = given[String(name)] ?? environment[String(name)] ?? fallback.map(String.init) {
+                added += value.utf8.count
+                guard added <= Self.maxExpandedBytes else {
+                    throw PipelineError(.invalidPipeline, code: .pipelineVariablesTooLarge, at: location, stage: "pipeline",
+                                        "with '${\(name)}' (\(value.utf8.count.grouped) bytes) the variables add more than "
+                                            + "\((Self.maxExpandedBytes >> 20).grouped) MB to the pipeline file, more than pipectl reads",
+                                        sourceLine: node.sourceLine)
+                }
                 out += value
-            } else if let fallback {
-                out += fallback
             } else {
                 throw PipelineError(.invalidPipeline, code: .pipelineUnsetVariable, at: location, stage: "pipeline",
                                     "the variable '\(name)' is not set: give it with --var \(name)=VALUE or in the environment, "

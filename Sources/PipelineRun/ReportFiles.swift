@@ -68,8 +68,9 @@ public struct ReportFiles {
                                         "cannot create the report's folder \(DisplayPath.of(url.deletingLastPathComponent())): "
                                             + SystemErrorWords.words(for: error))
                 }
+                ReportFiles.removeStale(beside: url)
                 let temporary = url.deletingLastPathComponent()
-                    .appendingPathComponent(".\(url.lastPathComponent).pipectl-report-\(getpid())")
+                    .appendingPathComponent(".\(url.lastPathComponent)\(ReportFiles.infix)\(getpid())")
                 staged.add(temporary, for: url, name: name)
                 switch format {
                 case .json:
@@ -86,6 +87,28 @@ public struct ReportFiles {
             throw error
         }
         return staged
+    }
+
+    /// Between a report's name and the run's process id in its temporary name.
+    static let infix = ".pipectl-report-"
+
+    /// Removes the temporary reports (`.<name>.pipectl-report-<pid>`, and the writer's
+    /// `..<name>.pipectl-report-<pid>.partial`) that runs no longer alive left beside `url`: a
+    /// kill -9 runs no cleanup. A file of a process that is alive (another run's) is left alone.
+    static func removeStale(beside url: URL) {
+        let folder = url.deletingLastPathComponent()
+        let prefixes = [".\(url.lastPathComponent)\(infix)", "..\(url.lastPathComponent)\(infix)"]
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        for name in names {
+            guard let prefix = prefixes.first(where: name.hasPrefix) else { continue }
+            var rest = name.dropFirst(prefix.count)
+            if prefix.hasPrefix("..") {
+                guard rest.hasSuffix(".partial") else { continue }
+                rest = rest.dropLast(".partial".count)
+            }
+            guard let pid = pid_t(rest), pid > 0, pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            unlink(folder.appendingPathComponent(name).path)
+        }
     }
 
     /// A report path must be a file to replace or a new name: never a device, a FIFO or a folder.
@@ -108,8 +131,12 @@ public struct ReportFiles {
     struct Staged {
         private var files: [(temporary: URL, target: URL, name: String, registration: InterruptCleanup.Registration?)] = []
 
+        /// The writer's own `.partial` file is registered too: a signal while it writes leaves neither.
+        private var partials: [InterruptCleanup.Registration?] = []
+
         fileprivate mutating func add(_ temporary: URL, for target: URL, name: String) {
             files.append((temporary, target, name, InterruptCleanup.register(temporary.path)))
+            partials.append(InterruptCleanup.register(PartialFile.url(beside: temporary).path))
         }
 
         /// Puts every report in place.
@@ -126,8 +153,10 @@ public struct ReportFiles {
         func discard() {
             for file in files {
                 unlink(file.temporary.path)
+                unlink(PartialFile.url(beside: file.temporary).path)
                 InterruptCleanup.unregister(file.registration)
             }
+            for partial in partials { InterruptCleanup.unregister(partial) }
         }
     }
 }

@@ -15,6 +15,9 @@ public enum PropertyListBudget {
     public static let maxObjects = 10_000_000
     /// Arrays and dictionaries inside each other, as JSON's limit.
     public static let maxDepth = 512
+    /// Bytes of strings and data the decoded property list may hold, references followed: one
+    /// 4 MB string referred to 600 times is one object per reference but 2.4 GB once decoded.
+    public static let maxBytes = 512 << 20
 
     /// What is wrong with `bytes` as a binary property list of bounded size, in words that follow
     /// "the binary property list ..."; nil when it is within the budget, or when its trailer cannot
@@ -88,6 +91,23 @@ public enum PropertyListBudget {
             return (start, count)
         }
 
+        /// The bytes a string or data object at `offset` decodes to (UTF-16 strings at two a unit);
+        /// 0 for other objects, nil where its length cannot be read.
+        func payloadBytes(at offset: Int) -> Int? {
+            let marker = bytes[offset]
+            let kind = marker >> 4
+            guard kind == 0x4 || kind == 0x5 || kind == 0x6 else { return 0 }
+            var count = Int(marker & 0x0F)
+            if count == 0x0F {
+                let start = offset + 1
+                guard start < table, bytes[start] >> 4 == 0x1 else { return nil }
+                let width = 1 << Int(bytes[start] & 0x0F)
+                guard width <= 8, let value = Layout.integer(bytes, start + 1, width) else { return nil }
+                count = value
+            }
+            return kind == 0x6 ? count.multipliedReportingOverflow(by: 2).partialValue : count
+        }
+
         func reference(_ start: Int, _ index: Int) -> Int? {
             Layout.integer(bytes, start + index * referenceWidth, referenceWidth)
         }
@@ -101,11 +121,14 @@ public enum PropertyListBudget {
         var sizes: [Int]
         /// Per object counted: how deep its arrays and dictionaries go below it.
         var heights: [Int32]
+        /// Per object counted: the bytes of strings and data in it, references followed.
+        var payloads: [Int]
 
         init(layout: Layout) {
             self.layout = layout
             sizes = Array(repeating: 0, count: layout.objectCount)
             heights = Array(repeating: 0, count: layout.objectCount)
+            payloads = Array(repeating: 0, count: layout.objectCount)
         }
 
         enum Stop: Error {
@@ -115,8 +138,12 @@ public enum PropertyListBudget {
         }
 
         mutating func check() -> String? {
-            do {
+            do throws(Stop) {
                 _ = try size(of: layout.top, depth: 1)
+                if payloads[layout.top] > PropertyListBudget.maxBytes {
+                    throw Stop.overrun("decodes into more than \((PropertyListBudget.maxBytes >> 20).grouped) MB of strings and data, "
+                                       + "more than pipectl reads (it refers to the same ones over and over)")
+                }
                 return nil
             } catch {
                 switch error {
@@ -141,6 +168,10 @@ public enum PropertyListBudget {
             sizes[object] = -1
             var total = 1
             var height = 0
+            guard let own = layout.payloadBytes(at: offset) else {
+                throw .damaged("object \(object) has a length that runs past the file's objects")
+            }
+            var payload = min(own, PropertyListBudget.maxBytes + 1)
             if count > 0 {
                 try checkDepth(depth + 1)
                 for i in 0..<count {
@@ -154,8 +185,11 @@ public enum PropertyListBudget {
                                        + "alone stands for more)")
                     }
                     height = max(height, Int(heights[child]) + 1)
+                    // Capped past the budget: the sum of many references cannot overflow.
+                    payload = min(payload + payloads[child], PropertyListBudget.maxBytes + 1)
                 }
             }
+            payloads[object] = payload
             sizes[object] = total
             heights[object] = Int32(height)
             return total

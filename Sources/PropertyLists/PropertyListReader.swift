@@ -146,8 +146,19 @@ public final class PropertyListReader: RecordReader {
             guard let found = current else { continue }
             // An array is a list (for a to-many link), its dictionaries each element's fields.
             if let array = found as? [Any] {
-                values[slot] = .list(array.map(PropertyListReader.tree))
+                var budget = Fields.maxListValues
+                var elements: [Value] = []
+                elements.reserveCapacity(array.count)
+                do throws(Overrun) {
+                    for element in array { elements.append(try PropertyListReader.tree(element, budget: &budget)) }
+                    values[slot] = .list(elements)
+                } catch {
+                    throw overBudget(error, at: location, field: fieldNames[slot])
+                }
                 continue
+            }
+            if let string = found as? String, string.utf8.count > Self.maxTextBytes {
+                throw overBudget(.textTooLong(string.utf8.count), at: location, field: fieldNames[slot])
             }
             guard let value = PropertyListReader.value(of: found) else {
                 throw Rejection(at: location, stage: "plist", field: fieldNames[slot],
@@ -158,14 +169,52 @@ public final class PropertyListReader: RecordReader {
         return Record(values: values, location: location)
     }
 
+    /// The longest string read, in bytes of UTF-8: as a JSON string or a CSV field.
+    static let maxTextBytes = 8 << 20
+
+    /// What goes past a budget in one field's tree.
+    enum Overrun: Error {
+        case listValues
+        case keys(Int)
+        case textTooLong(Int)
+    }
+
     /// Any plist object as a `Value`: arrays as lists, dictionaries as fields in key order.
-    static func tree(_ object: Any) -> Value {
-        if let array = object as? [Any] { return .list(array.map(tree)) }
-        if let dictionary = object as? [String: Any] {
-            let keys = dictionary.keys.sorted()
-            return .object(Fields(names: keys, values: keys.map { tree(dictionary[$0]!) }))
+    /// `budget` counts the values the record's lists may hold (`Fields.maxListValues`); an
+    /// element has at most `Fields.maxNames` keys, a string at most `maxTextBytes`.
+    static func tree(_ object: Any, budget: inout Int) throws(Overrun) -> Value {
+        budget -= 1
+        guard budget >= 0 else { throw .listValues }
+        if let array = object as? [Any] {
+            var elements: [Value] = []
+            elements.reserveCapacity(array.count)
+            for element in array { elements.append(try tree(element, budget: &budget)) }
+            return .list(elements)
         }
+        if let dictionary = object as? [String: Any] {
+            guard dictionary.count <= Fields.maxNames else { throw .keys(dictionary.count) }
+            let keys = dictionary.keys.sorted()
+            var values: [Value] = []
+            values.reserveCapacity(keys.count)
+            for key in keys { values.append(try tree(dictionary[key]!, budget: &budget)) }
+            return .object(Fields(names: keys, values: values))
+        }
+        if let string = object as? String, string.utf8.count > maxTextBytes { throw .textTooLong(string.utf8.count) }
         return value(of: object) ?? .null
+    }
+
+    private func overBudget(_ overrun: Overrun, at location: Location, field: String) -> PipelineError {
+        switch overrun {
+        case .listValues:
+            PipelineError(.invalidInput, code: .inputTooManyListValues, at: location, stage: "plist",
+                          "the lists in '\(field)' hold more than \(Fields.maxListValues.grouped) values in one record, more than pipectl reads")
+        case .keys(let count):
+            PipelineError(.invalidInput, code: .inputTooManyKeys, at: location, stage: "plist",
+                          "a dictionary in '\(field)' has \(count.grouped) keys, more than the \(Fields.maxNames.grouped) pipectl reads")
+        case .textTooLong(let length):
+            PipelineError(.invalidInput, code: .plistOverBudget, at: location, stage: "plist",
+                          "a string in '\(field)' of \(length.grouped) bytes, longer than the \(Self.maxTextBytes >> 20) MB pipectl reads")
+        }
     }
 
     /// A plist scalar as a `Value`; nil for arrays and dictionaries.

@@ -32,7 +32,7 @@ public struct JSONReportWriter: Sendable {
     /// messages call it. Throws `PipelineError(.io, stage: "report")` when it cannot
     /// (`report.cannot-write`, `report.cannot-publish`).
     public func write(_ report: ImportReport, to url: URL, name: String? = nil) throws {
-        let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial")
+        let partial = PartialFile.url(beside: url)
         defer { try? FileManager.default.removeItem(at: partial) }
         let shown = name ?? url.path
         // Opened here, not by FileManager.createFile, whose failure keeps no errno to tell why.

@@ -34,7 +34,7 @@ public struct XLSXReportWriter: Sendable {
     public func write(_ report: ImportReport, storedRows: [StoredRows] = [], to url: URL, name: String? = nil) throws {
         let name = name ?? url.path
         // libxlsxwriter writes in place: build aside and rename, so a failure leaves no half file.
-        let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial")
+        let partial = PartialFile.url(beside: url)
         defer { try? FileManager.default.removeItem(at: partial) }
         // Created first, to tell why it cannot be: libxlsxwriter would only find out at the end,
         // print its own "[ERROR]" lines and guess "Usually a permissions error".

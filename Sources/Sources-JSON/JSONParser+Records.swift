@@ -87,17 +87,15 @@ extension JSONParser {
             return .list(elements)
         case UInt8(ascii: "{"):
             var fields = Fields(names: [], values: [])
+            var index: [String: Int] = [:]
             guard try enterObject() else { return .object(fields) }
             repeat {
                 try readKey()
                 let name = key.string
                 let value = try parseTree(trim: trim, budget: &budget, path: path)
                 // A key given twice: the last value, as for a record's own fields.
-                if let index = fields.names.firstIndex(of: name) {
-                    fields.values[index] = value
-                } else {
-                    fields.names.append(name)
-                    fields.values.append(value)
+                guard fields.set(name, value, index: &index) else {
+                    throw error(.inputTooManyKeys, "an object in '\(path)' has more than \(Fields.maxNames.grouped) keys, more than pipectl reads")
                 }
             } while try nextMember()
             return .object(fields)

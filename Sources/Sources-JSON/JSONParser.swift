@@ -20,7 +20,7 @@ final class JSONParser {
     static let maxDepth = 512
     /// Values the lists of one record may hold in all (arrays inside arrays counted): a recipe has
     /// tens, a wrong field (the whole file as one array) millions.
-    static let maxListValues = 1_000_000
+    static let maxListValues = Fields.maxListValues  // every reader's, and split's
     static let defaultChunkSize = 128 * 1024
 
     /// The file as named in messages, and the stage that speaks (`json` or `jsonl`).

@@ -105,8 +105,17 @@ final class SharedStringsParser {
     }
 
     private func refuseEntities() {
+        stop(entityError())
+    }
+
+    private func overBudget(_ what: String) -> PipelineError {
+        PipelineError(.invalidInput, code: .xlsxOverBudget, at: Location(file: displayPath), stage: "xlsx",
+                      "the part '\(part)' holds \(what), more than pipectl reads")
+    }
+
+    private func stop(_ error: PipelineError) {
         guard failure == nil else { return }
-        failure = entityError()
+        failure = error
         xmlStopParser(context)
     }
 
@@ -124,6 +133,13 @@ final class SharedStringsParser {
 
     private func endElement(_ name: UnsafePointer<xmlChar>?) {
         if name == names.si {
+            // Counted on what is parsed: the zip directory's sizes may lie.
+            guard strings.count < XLSXBudget.maxSharedStrings else {
+                return stop(overBudget("more than \(XLSXBudget.maxSharedStrings.grouped) strings"))
+            }
+            guard strings.byteCount + current.count <= XLSXBudget.maxSharedStringBytes else {
+                return stop(overBudget("more than \((XLSXBudget.maxSharedStringBytes >> 20).grouped) MB of text"))
+            }
             strings.append(ExcelText.unescaped(current) ?? current)
             inItem = false
         } else if name == names.t {
@@ -135,6 +151,9 @@ final class SharedStringsParser {
 
     private func characters(_ bytes: UnsafePointer<xmlChar>?, count: Int) {
         guard inText, let bytes else { return }
+        guard current.count + count <= XLSXBudget.maxCellBytes else {
+            return stop(overBudget("a string longer than \((XLSXBudget.maxCellBytes >> 20).grouped) MB (string \((strings.count + 1).grouped))"))
+        }
         current.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
     }
 }
@@ -147,6 +166,8 @@ struct SharedStrings: Sendable {
     private var ends: [Int] = []
 
     var count: Int { ends.count }
+    /// The strings' text, in bytes of UTF-8.
+    var byteCount: Int { bytes.count }
 
     func contains(_ index: Int) -> Bool {
         index >= 0 && index < ends.count

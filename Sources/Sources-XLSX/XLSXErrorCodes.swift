@@ -18,6 +18,8 @@ extension PipelineError.Code {
     public static let xlsxPartOutsideArchive = Self("xlsx.part-outside-archive")
     /// A part inflates past what pipectl unpacks.
     public static let xlsxPartTooLarge = Self("xlsx.part-too-large")
+    /// A workbook goes past one of `XLSXBudget`'s limits (elements, sheets, shared strings, a cell's or row's text).
+    public static let xlsxOverBudget = Self("xlsx.over-budget")
     /// A part declares or uses entities, which no spreadsheet program writes.
     public static let xlsxEntitiesRefused = Self("xlsx.entities-refused")
     /// The workbook has no sheets.

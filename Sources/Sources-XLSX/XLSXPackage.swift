@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import Diagnostics
 import Pipeline
 import ZIPFoundation
@@ -75,26 +72,9 @@ struct XLSXPackage {
     }
 
     /// The elements of a small part (the workbook, its relationships, the styles), in document
-    /// order, with their attributes.
+    /// order, with their attributes (`PartParser`: no DOCTYPE, within the budget).
     func parse(_ path: String) throws -> [Element] {
-        let data = try read(path)
-        // No spreadsheet program declares entities; Foundation's parser would expand internal
-        // ones (a billion laughs) and silently drop external ones.
-        if Self.declaresEntities(data) {
-            throw PipelineError(.invalidInput, code: .xlsxEntitiesRefused, at: Location(file: displayPath), stage: "xlsx",
-                                "the part '\(path)' declares entities, which no spreadsheet program writes: refused "
-                                    + "(pipectl never expands entities); save the workbook again from Excel, Numbers or LibreOffice")
-        }
-        let collector = ElementCollector()
-        let parser = XMLParser(data: data)
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = collector
-        guard parser.parse() else {
-            let detail = parser.parserError.map { " (line \(parser.lineNumber): \($0.localizedDescription))" } ?? ""
-            throw PipelineError(.invalidInput, code: .xlsxDamaged, at: Location(file: displayPath), stage: "xlsx",
-                                "the part '\(path)' is not well-formed XML\(detail): is the workbook damaged?")
-        }
-        return collector.elements
+        try PartParser.elements(of: read(path), part: path, displayPath: displayPath)
     }
 
     struct Relationship {
@@ -138,31 +118,5 @@ struct XLSXPackage {
             }
         }
         return parts.joined(separator: "/")
-    }
-
-    /// Whether a DOCTYPE comes before the root element (the only place XML declares entities).
-    static func declaresEntities(_ data: Data) -> Bool {
-        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-            let doctype = Array("<!DOCTYPE".utf8)
-            var i = 0
-            while i < bytes.count {
-                if bytes[i] == UInt8(ascii: "<"), i + 1 < bytes.count {
-                    let next = bytes[i + 1]
-                    if (next | 0x20) >= UInt8(ascii: "a") && (next | 0x20) <= UInt8(ascii: "z") { return false }  // the root element
-                    if bytes.count - i >= doctype.count, zip(bytes[i...], doctype).allSatisfy({ $0 == $1 }) { return true }
-                }
-                i += 1
-            }
-            return false
-        }
-    }
-
-    private final class ElementCollector: NSObject, XMLParserDelegate {
-        var elements: [Element] = []
-
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                    attributes: [String: String] = [:]) {
-            elements.append(Element(name: name.split(separator: ":").last.map(String.init) ?? name, attributes: attributes))
-        }
     }
 }

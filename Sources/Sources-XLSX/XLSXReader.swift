@@ -150,7 +150,7 @@ public final class XLSXReader: RejectingReader {
             }
             rowNumber = row.number
             header = [:]
-            for (column, cell) in row.cells.enumerated() { if let cell { header[column] = cell.text } }
+            for (column, cell) in zip(row.columns, row.cells) { header[column] = cell.text }
         } while rowNumber < headerRow
         let named = header.compactMapValues { text in (Trimming.trimmed(text) ?? text).isEmpty ? nil : Trimming.trimmed(text) ?? text }
         // Up to the last named column: a formatted but empty cell after it names nothing.
@@ -226,12 +226,48 @@ public final class XLSXReader: RejectingReader {
         }
     }
 
+    /// A row's cells as present, by column: a row of one cell at XFD is one cell, not 16,384 slots.
     struct Row {
         var number: Int
-        /// By column, from 1; nil for a cell the row does not have.
-        var cells: [Cell?]
+        /// The cells' columns (from 1) in ascending order, and the cells.
+        private(set) var columns: [Int] = []
+        private(set) var cells: [Cell] = []
 
-        subscript(column: Int) -> Cell? { column < cells.count ? cells[column] : nil }
+        init(number: Int) {
+            self.number = number
+        }
+
+        /// Adds a cell; one at a column the row already has replaces it (as before, the last wins).
+        mutating func set(_ cell: Cell, at column: Int) {
+            if let last = columns.last, column <= last {
+                // Out of order, which Excel never writes: found by binary search.
+                let index = position(of: column)
+                if index < columns.count, columns[index] == column {
+                    cells[index] = cell
+                } else {
+                    columns.insert(column, at: index)
+                    cells.insert(cell, at: index)
+                }
+                return
+            }
+            columns.append(column)
+            cells.append(cell)
+        }
+
+        /// Where `column` is or would go.
+        private func position(of column: Int) -> Int {
+            var low = 0, high = columns.count
+            while low < high {
+                let middle = (low + high) / 2
+                if columns[middle] < column { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+
+        subscript(column: Int) -> Cell? {
+            let index = position(of: column)
+            return index < columns.count && columns[index] == column ? cells[index] : nil
+        }
     }
 
     public func next() throws -> Record? {
@@ -245,9 +281,13 @@ public final class XLSXReader: RejectingReader {
             let location = rowLocation.cell(row: row.number)
             var values: [Value] = []
             values.reserveCapacity(fieldNames.count)
+            // The fields' columns ascend, and so do the row's cells: one walk over both.
+            var next = 0
             for offset in 0..<fieldNames.count {
                 let column = firstColumn + offset
-                guard let cell = row[column] else { values.append(.null); continue }
+                while next < row.columns.count, row.columns[next] < column { next += 1 }
+                guard next < row.columns.count, row.columns[next] == column else { values.append(.null); continue }
+                let cell = row.cells[next]
                 if cell.kind != .value {
                     guard isRead[offset] else { values.append(.null); continue }
                     if cell.kind == .error {
@@ -343,6 +383,12 @@ public final class XLSXReader: RejectingReader {
                 if let serial = Double(written), (0..<2_958_466).contains(serial) {
                     return Cell(text: written, value: .date(workbook.instant(local: seconds(fromSerial: serial, date1904: workbook.date1904))))
                 }
+            }
+            guard bytes.count <= XLSXBudget.maxNumberLength else {
+                throw PipelineError(.invalidInput, code: .xlsxOverBudget,
+                                    at: Location(file: displayPath, path: "\(sheet)!\(columnName(column))\(rowNumber)"), stage: "xlsx",
+                                    "a number of \(bytes.count.grouped) characters, more than the \(XLSXBudget.maxNumberLength.grouped) "
+                                        + "pipectl reads")
             }
             let string = ExcelText.number(bytes)
             return Cell(text: string, value: .text(string))

@@ -35,6 +35,8 @@ final class SheetParser {
     private var row: XLSXReader.Row?
     private var implicitColumn = 0
     private var lastRowNumber = 0
+    /// The text of the row's cells so far, in bytes.
+    private var rowBytes = 0
     /// The cell being read: its column, type (the first byte of `t`: s, i(nlineStr), b, e, (s)tr), style.
     private var cell: (column: Int, type: UInt8, style: Int, isString: Bool)?
     /// Inside `<v>`, or a `<t>` of an inline string (outside phonetic hints): text that is the cell's.
@@ -160,6 +162,18 @@ final class SheetParser {
                              "the sheet's XML is damaged: \(detail); is the workbook complete?")
     }
 
+    /// An error at the cell being read (or the row), for a limit of `XLSXBudget`.
+    private func overBudget(_ what: String) -> PipelineError {
+        let at = row.map { row in
+            Location(file: displayPath, path: "\(sheet)!\(XLSXReader.columnName(cell?.column ?? max(implicitColumn, 1)))\(row.number)")
+        } ?? Location(file: displayPath, path: "sheet '\(sheet)'")
+        return PipelineError(.invalidInput, code: .xlsxOverBudget, at: at, stage: "xlsx", what)
+    }
+
+    private func cellTooLong() -> PipelineError {
+        overBudget("the cell's text is longer than \((XLSXBudget.maxCellBytes >> 20).grouped) MB, more than pipectl reads")
+    }
+
     private func entityError() -> PipelineError {
         PipelineError(.invalidInput, code: .xlsxEntitiesRefused, at: Location(file: displayPath, path: "sheet '\(sheet)'"), stage: "xlsx",
                       "the sheet's XML declares or uses entities, which no spreadsheet program writes: refused "
@@ -224,8 +238,9 @@ final class SheetParser {
                 number = Self.integer(value, end - value)
             }
             guard number <= XLSXReader.lastRow else { return stop(damaged("a row numbered past Excel's last row, 1,048,576")) }
-            row = XLSXReader.Row(number: number, cells: [])
+            row = XLSXReader.Row(number: number)
             implicitColumn = 0
+            rowBytes = 0
         }
     }
 
@@ -243,10 +258,12 @@ final class SheetParser {
                     made = try XLSXReader.value(type: current.type, isString: current.isString, style: current.style, column: current.column,
                                                 rowNumber: row!.number, text: text, workbook: workbook, displayPath: displayPath, sheet: sheet)
                 }
-                if row!.cells.count <= current.column {
-                    row!.cells.append(contentsOf: repeatElement(nil, count: current.column + 1 - row!.cells.count))
+                rowBytes += hasFormula ? max(text.count, formula.count) : text.count
+                guard rowBytes <= XLSXBudget.maxRowBytes else {
+                    return stop(overBudget("the row's cells hold more than \((XLSXBudget.maxRowBytes >> 20).grouped) MB of text together, "
+                                           + "more than pipectl reads"))
                 }
-                row!.cells[current.column] = made
+                row!.set(made, at: current.column)
             } catch {
                 stop(error)
             }
@@ -268,8 +285,10 @@ final class SheetParser {
     private func characters(_ bytes: UnsafePointer<xmlChar>?, count: Int) {
         guard let bytes else { return }
         if inText {
+            guard text.count + count <= XLSXBudget.maxCellBytes else { return stop(cellTooLong()) }
             text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
         } else if inFormula {
+            guard formula.count + count <= XLSXBudget.maxCellBytes else { return stop(cellTooLong()) }
             formula.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
         }
     }

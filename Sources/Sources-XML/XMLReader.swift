@@ -84,6 +84,8 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
         var repeats: [Int: [Value]] = [:]
         /// Per slot whose element has attributes or child elements: what it reads as an object.
         var objects: [Int: ObjectDraft] = [:]
+        /// The values the record's lists hold so far (`Fields.maxListValues`).
+        var listValues = 0
 
         init(count: Int) {
             values = Array(repeating: .text(""), count: count)
@@ -101,6 +103,8 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
         var attributes = 0
         /// The child element being read, and where its text starts in the field's text.
         var child: (name: String, start: Int)?
+        /// The fields by name, once there are a few (`Fields.set`).
+        var index: [String: Int] = [:]
     }
 
     /// Opens `input`; throws when the file cannot be opened or is empty.
@@ -265,6 +269,7 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
         record.openElements.removeAll(keepingCapacity: true)
         record.collecting.removeAll(keepingCapacity: true)
         record.objects.removeAll(keepingCapacity: true)
+        record.listValues = 0
         while let node = try read() {
             switch xmlTextReaderNodeType(reader) {
             case ReaderNode.element:
@@ -280,6 +285,7 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
                         record.collecting.append(slot)
                     } else if parent.slot != fieldSlot, record.collecting.contains(fieldSlot) {
                         // The element again (not inside itself): the field is a list of their values.
+                        try countListValue(of: fieldSlot, in: &record, at: node)
                         record.repeats[fieldSlot, default: []].append(fieldValue(fieldSlot, of: &record))
                         record.texts[fieldSlot].removeAll(keepingCapacity: true)
                         slot = fieldSlot
@@ -292,7 +298,7 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
                 if xmlTextReaderIsEmptyElement(reader) != 1 {
                     record.openElements.append((child, slot))
                 } else if slot >= 0, parent.node >= 0, child < 0, tree.nodes[parent.node].slot == slot {
-                    endObjectChild(slot, of: &record)
+                    try endObjectChild(slot, of: &record, at: node)
                 }
             case ReaderNode.text, ReaderNode.cdata, ReaderNode.whitespace, ReaderNode.significantWhitespace:
                 if let slot = record.openElements.last?.slot, slot >= 0, let content = node.pointee.content {
@@ -310,14 +316,17 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
                 guard let closed = record.openElements.popLast() else {
                     for slot in record.collecting { record.values[slot] = fieldValue(slot, of: &record) }
                     if !record.repeats.isEmpty {
-                        for (slot, before) in record.repeats { record.values[slot] = .list(before + [record.values[slot]]) }
+                        for (slot, var before) in record.repeats {
+                            before.append(record.values[slot])
+                            record.values[slot] = .list(before)
+                        }
                         record.repeats.removeAll(keepingCapacity: true)
                     }
                     return
                 }
                 if closed.slot >= 0, closed.node < 0, let parent = record.openElements.last, parent.node >= 0,
                    tree.nodes[parent.node].slot == closed.slot {
-                    endObjectChild(closed.slot, of: &record)
+                    try endObjectChild(closed.slot, of: &record, at: node)
                 }
             case ReaderNode.entityReference:
                 throw entityError(node)
@@ -346,6 +355,11 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
         while let current = attribute {
             attribute = current.pointee.next
             guard let name = current.pointee.name else { continue }
+            guard fields.names.count < Fields.maxNames else {
+                throw PipelineError(.invalidInput, code: .inputTooManyKeys, at: location(of: element), stage: "xml",
+                                    "the element of field '\(options.fields[slot])' has more than \(Fields.maxNames.grouped) attributes, "
+                                        + "more than pipectl reads")
+            }
             fields.names.append(String(cString: name))
             fields.values.append(.text(try attributeText(current, trim: trims[slot])))
         }
@@ -354,17 +368,33 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
 
     /// Ends the child element of field `slot`'s element being read: its text (what the field's
     /// text gained since it began) becomes a field of the object; a name given again, a list.
-    private func endObjectChild(_ slot: Int, of record: inout Scratch) {
-        guard var object = record.objects[slot], let child = object.child else { return }
+    private func endObjectChild(_ slot: Int, of record: inout Scratch, at node: xmlNodePtr) throws {
+        guard var object = record.objects.removeValue(forKey: slot), let child = object.child else { return }
         let text = Value.text(record.texts[slot][child.start...].withUnsafeBytes { XMLReader.text($0, trim: trims[slot]) })
-        if let index = object.fields.names.firstIndex(of: child.name) {
-            object.fields.values[index] = .list(object.fields.values[index].elements + [text])
-        } else {
-            object.fields.names.append(child.name)
-            object.fields.values.append(text)
+        if let known = object.fields.position(of: child.name, index: &object.index) {
+            // The child again: its values a list, grown in place.
+            try countListValue(of: slot, in: &record, at: node)
+            var elements = object.fields.values[known].elements
+            object.fields.values[known] = .null
+            elements.append(text)
+            object.fields.values[known] = .list(elements)
+        } else if !object.fields.set(child.name, text, index: &object.index) {
+            throw PipelineError(.invalidInput, code: .inputTooManyKeys, at: location(of: node), stage: "xml",
+                                "the element of field '\(options.fields[slot])' has more than \(Fields.maxNames.grouped) attributes and "
+                                    + "child elements, more than pipectl reads")
         }
         object.child = nil
         record.objects[slot] = object
+    }
+
+    /// Counts one more value in the record's lists, within `Fields.maxListValues`.
+    private func countListValue(of slot: Int, in record: inout Scratch, at node: xmlNodePtr) throws {
+        record.listValues += 1
+        guard record.listValues < Fields.maxListValues else {  // the list holds one more: the first
+            throw PipelineError(.invalidInput, code: .inputTooManyListValues, at: location(of: node), stage: "xml",
+                                "the lists of one record hold more than \(Fields.maxListValues.grouped) values (field "
+                                    + "'\(options.fields[slot])' repeats here), more than pipectl reads")
+        }
     }
 
     /// The text of an attribute; its value is a list of text nodes, and entity references among them are refused.

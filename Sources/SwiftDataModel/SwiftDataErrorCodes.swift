@@ -24,6 +24,8 @@ extension PipelineError.Code {
     public static let modelSchemasMixed = Self("model.schemas-mixed")
     /// The `@Model` reader failed with an error of no other code.
     public static let modelReaderFailed = Self("model.reader-failed")
+    /// The Swift source nests brackets, or `?` and `!`, deeper than pipectl reads (`SwiftSourceBudget`).
+    public static let modelTooDeep = Self("model.too-deep")
     /// `schema:` (or `--schema`) names no VersionedSchema of the source.
     public static let modelUnknownSchema = Self("model.unknown-schema")
 }

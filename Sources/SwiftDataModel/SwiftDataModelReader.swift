@@ -68,6 +68,8 @@ public enum SwiftDataModelReader {
         var lists: [ModelTypeList] = []
         var aliases: [TypeAlias] = []
         for (text, file) in sources {
+            // Before SwiftParser, whose time doubles with each `[` and whose trees overflow the stack.
+            if let tooDeep = SwiftSourceBudget.check(text, file: file) { throw tooDeep }
             let tree = Parser.parse(source: text)
             let converter = SourceLocationConverter(fileName: file, tree: tree)
             let finder = ModelClassFinder(converter: converter, file: file)

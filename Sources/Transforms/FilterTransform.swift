@@ -35,14 +35,15 @@ public struct FilterTransform: TransformKind {
 
     enum Condition {
         case anyOf([String])
-        case matches(Regex<AnyRegexOutput>, pattern: String)
+        /// Run without backtracking (`LinearRegex`): a value costs its length times the pattern's size.
+        case matches(LinearRegex, pattern: String)
         case empty(Bool)
 
         func holds(_ value: Value) -> Bool {
             let text = value.isEmpty ? "" : (Trimming.trimmed(value.displayText) ?? value.displayText)
             switch self {
             case .anyOf(let values): return values.contains(text)
-            case .matches(let regex, _): return (try? regex.firstMatch(in: text)) != nil
+            case .matches(let regex, _): return regex.firstMatch(in: text)
             case .empty(let wanted): return text.isEmpty == wanted
             }
         }
@@ -98,9 +99,9 @@ public struct FilterTransform: TransformKind {
         switch key {
         case "matches":
             do {
-                return .matches(try Regex(text), pattern: text)
+                return .matches(try LinearRegex(text), pattern: text)
             } catch {
-                throw pairs[0].value.error(.filterInvalidRegex, "'\(text)' is not a regular expression: \(error)", stage: name)
+                throw pairs[0].value.error(.filterInvalidRegex, "'\(text)' is not a regular expression pipectl runs: \(error)", stage: name)
             }
         case "empty":
             guard let wanted = Options.bool(text) else {

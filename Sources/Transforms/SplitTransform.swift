@@ -44,6 +44,7 @@ public struct SplitTransform: TransformKind {
         let references: [FieldReference]
         let separator: String
         private var indexes: [Int] = []
+        private var names: [String] = []
 
         init(fields: [FieldReference], separator: String) {
             self.references = fields
@@ -52,21 +53,60 @@ public struct SplitTransform: TransformKind {
 
         public func bind(fields: [String]) throws -> [String] {
             indexes = try references.map { try $0.index(in: fields, stage: "split") }
+            names = indexes.map { fields[$0] }
             return fields
         }
 
         public func apply(_ record: inout Record) throws {
-            for i in indexes where i < record.values.count {
+            // The record's lists hold at most `Fields.maxListValues` values, as a JSON record's:
+            // a field of 8 MB of separators is 8M elements.
+            var budget = Fields.maxListValues
+            for (position, i) in indexes.enumerated() where i < record.values.count {
                 switch record.values[i] {
                 case .text(let text):
-                    record.values[i] = .list(text.components(separatedBy: separator).compactMap { part in
-                        let element = Trimming.trimmed(part) ?? part
-                        return element.isEmpty ? nil : .text(element)
-                    })
+                    guard let elements = Self.elements(of: text, separator: separator, budget: &budget) else {
+                        throw PipelineError(.invalidInput, code: .inputTooManyListValues, at: record.location, stage: "split",
+                                            "the lists of one record hold more than \(Fields.maxListValues.grouped) values (field "
+                                                + "'\(names[position])' cut at \(Snippet.quoted(separator))), more than pipectl reads")
+                    }
+                    record.values[i] = .list(elements)
                 case .null:
                     record.values[i] = .list([])
                 default:
                     continue  // already a list (JSON), or a typed value: one element
+                }
+            }
+        }
+
+        /// `text` cut at each `separator`, each piece trimmed, empty ones left out; nil past `budget`
+        /// elements. A walk over the UTF-8 bytes (a separator of valid UTF-8 matches only whole
+        /// characters' bytes): no array of every piece before the budget is checked.
+        static func elements(of text: String, separator: String, budget: inout Int) -> [Value]? {
+            var text = text, separator = separator
+            return text.withUTF8 { bytes in
+                separator.withUTF8 { mark in
+                    var elements: [Value] = []
+                    var start = 0, i = 0
+                    func add(_ end: Int) -> Bool {
+                        let piece = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+                        let element = Trimming.trimmed(piece) ?? piece
+                        guard !element.isEmpty else { return true }
+                        budget -= 1
+                        guard budget >= 0 else { return false }
+                        elements.append(.text(element))
+                        return true
+                    }
+                    while i + mark.count <= bytes.count {
+                        if bytes[i] == mark[0], mark.indices.allSatisfy({ bytes[i + $0] == mark[$0] }) {
+                            guard add(i) else { return nil }
+                            i += mark.count
+                            start = i
+                        } else {
+                            i += 1
+                        }
+                    }
+                    guard add(bytes.count) else { return nil }
+                    return elements
                 }
             }
         }

@@ -49,6 +49,25 @@ struct JSONLimitsTests {
                 == "data/items.json:1:\(1_000_015 + 2 * 499_997): error: json: the lists in 'tags' hold more than 1,000,000 values in one record")
     }
 
+    /// An element of 10,000 keys is read in one pass (100,000 once took 25 s: each key a walk
+    /// over those before it); one of 10,001 stops at its last key's value.
+    @Test func elementsHoldAtMostTenThousandKeys() throws {
+        func element(_ count: Int) -> String {
+            "[{\"tags\": [{" + (0..<count).map { "\"k\($0)\": \($0)" }.joined(separator: ",") + ", \"k7\": \"again\"}]}]"
+        }
+        let read = try JSONTest.read(element(Fields.maxNames), fields: ["tags"])
+        guard case .list(let elements) = read.rows.first?.first, case .object(let fields) = elements.first else {
+            Issue.record("no element read")
+            return
+        }
+        #expect(fields.names.count == Fields.maxNames)
+        #expect(fields["k7"] == .text("again") && fields["k9999"] == .text("9999"))
+        let error = JSONTest.failure(element(Fields.maxNames + 1), fields: ["tags"])
+        #expect(error?.code == .inputTooManyKeys)
+        #expect(error?.message == "an object in 'tags' has more than 10,000 keys, more than pipectl reads")
+        #expect(error?.kind == .invalidInput)
+    }
+
     // MARK: Keys given twice
 
     @Test func aKeyGivenTwiceWarnsWithBothPlacesAndTheLastValueIsKept() throws {

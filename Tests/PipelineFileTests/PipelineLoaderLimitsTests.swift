@@ -42,6 +42,31 @@ import Pipeline
         #expect(error.message.hasPrefix("the alias '*k' stands for 1,001 nodes"))
     }
 
+    // MARK: Variables
+
+    /// 30,000 `${V}` of 131 KB each would add 4 GB: the 513th, past 64 MB, is named at its column (8 + 512 × 4).
+    @Test func variablesStopAtTheOneThatGoesPastTheBudget() throws {
+        let yaml = loaderBase.swapping("name: test", "name: \"" + String(repeating: "${V}", count: 30_000) + "\"")
+        let variables = PipelineVariables(given: ["V": String(repeating: "v", count: 131_072)], environment: [:])
+        let error = try #require(throws: PipelineError.self) {
+            try PipelineLoader.load(yaml: yaml, file: loaderTestFile, registry: loaderTestRegistry, variables: variables)
+        }
+        #expect(error.code == .pipelineVariablesTooLarge)
+        #expect(error.kind == .invalidPipeline)
+        #expect(error.location?.description == "pipelines/test.yaml:2:2056")
+        #expect(error.message == "with '${V}' (131,072 bytes) the variables add more than 64 MB to the pipeline file, more than pipectl reads")
+    }
+
+    /// A line of 100,000 variables is one pass: each `${` once counted the characters before it.
+    @Test func variablesAreSubstitutedInOnePass() throws {
+        let yaml = loaderBase.swapping("name: test", "name: \"" + String(repeating: "${V}", count: 100_000) + "\"")
+        let started = Date()
+        let pipeline = try PipelineLoader.load(yaml: yaml, file: loaderTestFile, registry: loaderTestRegistry,
+                                               variables: PipelineVariables(given: ["V": "v"], environment: [:]))
+        #expect(pipeline.name == String(repeating: "v", count: 100_000))
+        #expect(Date().timeIntervalSince(started) < 20, "generous: quadratic took minutes")
+    }
+
     // MARK: Long lines
 
     /// A 2 MB line is shown as 160 characters around the caret, not whole.

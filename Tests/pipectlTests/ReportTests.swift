@@ -257,6 +257,27 @@ final class ReportTests: XCTestCase {
         XCTAssertTrue(bad.stderr.hasPrefix("Error: --report 'report.txt': the report is written as .xlsx or .json; name the file so\n"), bad.stderr)
     }
 
+    /// What a run killed while it wrote its reports left (its temporary report and the writer's
+    /// `.partial`, named for its process id) is removed by the next run writing the same report;
+    /// another live run's files are left alone.
+    func testStaleTemporaryReportsOfDeadRunsAreRemoved() throws {
+        let ws = try Workspace()
+        // A process that has ended: its id names no live process now.
+        let ended = Process()
+        ended.executableURL = URL(fileURLWithPath: "/bin/true")
+        try ended.run()
+        ended.waitUntilExit()
+        let dead = ended.processIdentifier, alive = ProcessInfo.processInfo.processIdentifier
+        let stale = ["out/.extra.json.pipectl-report-\(dead)", "out/..extra.json.pipectl-report-\(dead).partial"]
+        let kept = ["out/.extra.json.pipectl-report-\(alive)", "out/..extra.json.pipectl-report-\(alive).partial",
+                    "out/.other.json.pipectl-report-\(dead)"]
+        for name in stale + kept { try ws.write("{", to: name) }
+        let result = try ws.run("run", "-q", "pipelines/grocery-sqlite.yaml", "--report", "out/extra.json")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let left = try FileManager.default.contentsOfDirectory(atPath: ws.root.appendingPathComponent("out").path).sorted()
+        XCTAssertEqual(left, (["extra.json"] + kept.map { String($0.dropFirst(4)) }).sorted())
+    }
+
     /// The path and the reason in words, for both formats: Foundation's own text on Linux was
     /// "NSCocoaErrorDomain error 512", and libxlsxwriter printed "[ERROR]" lines of its own.
     func testReportThatCannotBeCreatedSaysWhereAndWhy() throws {

@@ -70,6 +70,10 @@ extension PipelineError.Code {
     public static let inputInvalidText = Self("input.invalid-text")
     /// Two columns of the header row have the same name.
     public static let inputDuplicateHeaderName = Self("input.duplicate-header-name")
+    /// A record's lists hold more values than `Fields.maxListValues`, from any reader or `split`.
+    public static let inputTooManyListValues = Self("input.too-many-list-values")
+    /// A list element (an object of `each:`) has more keys than `Fields.maxNames`.
+    public static let inputTooManyKeys = Self("input.too-many-keys")
     /// A reader ran out of memory.
     public static let inputOutOfMemory = Self("input.out-of-memory")
 

@@ -127,6 +127,37 @@ public struct Fields: Sendable, Hashable, Codable {
         self.values = values
     }
 
+    /// Keys one element may have, from any reader: far above what an element of a record holds,
+    /// and what keeps a field's lookup by name (a walk over the names) cheap.
+    public static let maxNames = 10_000
+    /// Values a record's lists may hold in all, from any reader or `split` (JSON's limit).
+    public static let maxListValues = 1_000_000
+
+    /// Where field `name` is; `index` (kept by the caller with the fields) finds names by hash
+    /// once there are more than a few, so that building an element is linear in its keys (a walk
+    /// over the names before each made one of 100,000 keys take 25 s).
+    public func position(of name: String, index: inout [String: Int]) -> Int? {
+        guard names.count > 16 else { return names.firstIndex(of: name) }
+        if index.count < names.count {
+            for (position, known) in names.enumerated() where index[known] == nil { index[known] = position }
+        }
+        return index[name]
+    }
+
+    /// Sets field `name`; a name given again keeps the last value. False when the element has
+    /// `maxNames` keys already and `name` is a new one.
+    public mutating func set(_ name: String, _ value: Value, index: inout [String: Int]) -> Bool {
+        if let found = position(of: name, index: &index) {
+            values[found] = value
+            return true
+        }
+        guard names.count < Self.maxNames else { return false }
+        if names.count > 16 { index[name] = names.count }
+        names.append(name)
+        values.append(value)
+        return true
+    }
+
     /// The value of field `name`; a dotted name (`unit.name`) looks inside an object field.
     /// Nil when there is no such field.
     public subscript(name: String) -> Value? {

@@ -121,3 +121,31 @@ workbook('xlsx-row-past-last.xlsx', sheet(HEADER + f'<row r="1048577">{inline("A
 # quotes the reference with them escaped, never raw.
 CONTROLS = 'XFE2\u009b2J\u009d0;pwned\u009c'
 workbook('xlsx-control-characters.xlsx', sheet(HEADER + f'<row r="2">{inline("A2", "Milk")}{inline(CONTROLS, "l")}</row>'))
+
+# DOCTYPEs a text scan missed (issue 38): refused on libxml2's own event for them.
+# A comment holding `<a` before the DOCTYPE of the workbook part, whose internal entity names the sheet.
+write('xlsx-doctype-after-comment.xlsx', [
+    ('[Content_Types].xml', TYPES), ('_rels/.rels', '<?xml version="1.0"?><!--<a--><!DOCTYPE Relationships [<!ENTITY t "xl/workbook.xml">]>'
+     '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+     '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="&t;"/>'
+     '</Relationships>'),
+    ('xl/workbook.xml', WORKBOOK), ('xl/_rels/workbook.xml.rels', rels('worksheets/sheet1.xml')),
+    ('xl/worksheets/sheet1.xml', sheet(HEADER))])
+# The styles part in UTF-16 (with its byte order mark), declaring an entity.
+STYLES16 = (f'<?xml version="1.0" encoding="UTF-16"?><!DOCTYPE styleSheet [<!ENTITY f "14">]><styleSheet {NS}>'
+            '<cellXfs count="1"><xf numFmtId="&f;"/></cellXfs></styleSheet>').encode('utf-16')
+workbook('xlsx-doctype-utf16.xlsx', sheet(HEADER), extra=[('xl/styles.xml', STYLES16)])
+
+# Budgets (issue 38): each a few KB that once took gigabytes.
+# 40,000 rows of one cell at XFD: once a 16,384-slot array a row (4.8 GB); now read as the cells
+# present, up to the error cell in the last row, which fails the run (on_reject: fail).
+workbook('xlsx-cells-at-xfd.xlsx', sheet(HEADER + ''.join(f'<row r="{r}">{inline(f"XFD{r}", "x")}</row>' for r in range(2, 40002))
+                                         + f'<row r="40002">{inline("A40002", "Milk")}<c r="B40002" t="e"><v>#N/A</v></c></row>'))
+# A number of 2,000 digits.
+workbook('xlsx-long-number.xlsx', sheet(HEADER + f'<row r="2">{inline("A2", "Milk")}<c r="B2"><v>{"9" * 2000}</v></c></row>'))
+# 10,001 sheets.
+write('xlsx-many-sheets.xlsx', [
+    ('[Content_Types].xml', TYPES),
+    ('xl/workbook.xml', f'<?xml version="1.0"?><workbook {NS} {REL}><sheets>'
+     + ''.join(f'<sheet name="S{i}" sheetId="{i}" r:id="rId1"/>' for i in range(1, 10_002)) + '</sheets></workbook>'),
+    ('xl/_rels/workbook.xml.rels', rels('worksheets/sheet1.xml')), ('xl/worksheets/sheet1.xml', sheet(HEADER))])

@@ -1,0 +1,103 @@
+import Foundation
+import Diagnostics
+import Pipeline
+import SourcesXML
+@testable import PropertyLists
+import Testing
+
+/// The budgets every reader shares with JSON's (`Fields.maxListValues`, `Fields.maxNames`),
+/// on real files through libxml2 and Foundation's property list decoder.
+@Suite("reader budgets")
+struct ReaderBudgetTests {
+    /// 1,000,001 repeated elements in one record (once 1.1 GB for 3M) stop at the one past the budget.
+    @Test func xmlListsHoldAtMostAMillionValues() throws {
+        let tags = String(repeating: "<tag>x</tag>\n", count: Fields.maxListValues + 1)
+        let input = try XMLTest.file("items.xml", "<items><item><name>Milk</name>\n\(tags)</item></items>")
+        let error = XMLTest.failure(input, fields: ["name", "tag"])
+        // Tag 1,000,001 is on line 1,000,002; past line 65,535 libxml2 gives its parser's line, one ahead here.
+        #expect(error?.description == "data/items.xml:1000003: error: xml: the lists of one record hold more than 1,000,000 values "
+            + "(field 'tag' repeats here), more than pipectl reads")
+        #expect(error?.code == .inputTooManyListValues)
+        // Within it: a list of them all.
+        let fewer = try XMLTest.file("items.xml", "<items><item><name>Milk</name>\(String(repeating: "<tag>x</tag>", count: 1000))</item></items>")
+        let records = try XMLTest.read(fewer, record: "items/item", fields: ["name", "tag"])
+        #expect(records.first?.values[1].elements.count == 1000)
+    }
+
+    /// An element of 10,001 distinct children (40,000 once took 27 s) stops at the one past the budget.
+    @Test func xmlElementsHoldAtMostTenThousandKeys() throws {
+        let children = (0...Fields.maxNames).map { "<c\($0)>x</c\($0)>\n" }.joined()
+        let input = try XMLTest.file("items.xml", "<items><item><name>Milk</name><unit>\n\(children)</unit></item></items>")
+        let error = XMLTest.failure(input, fields: ["name", "unit"])
+        #expect(error?.description == "data/items.xml:10002: error: xml: the element of field 'unit' has more than 10,000 attributes "
+            + "and child elements, more than pipectl reads")
+        #expect(error?.code == .inputTooManyKeys)
+        // A child given again within it becomes a list, in place.
+        let again = try XMLTest.file("items.xml", "<items><item><unit>" + (0..<20).map { "<c\($0)>x</c\($0)>" }.joined() + "<c3>y</c3></unit></item></items>")
+        let record = try #require(try XMLTest.read(again, record: "items/item", fields: ["unit"]).first)
+        guard case .object(let fields) = record.values[0] else {
+            Issue.record("no object read")
+            return
+        }
+        #expect(fields["c3"] == .list([.text("x"), .text("y")]))
+        #expect(fields.names.count == 20)
+    }
+
+    /// A property list's array of 1,000,001 values in one field, a dictionary of 10,001 keys, and
+    /// a string of more than 8 MB each stop at their record.
+    @Test func propertyListsKeepTheSameBudgets() throws {
+        func plist(_ tags: Any) throws -> Input {
+            let data = try PropertyListSerialization.data(fromPropertyList: [["name": "Milk", "tags": tags]], format: .binary, options: 0)
+            let url = try XMLTest.folder().appendingPathComponent("items.plist")
+            try data.write(to: url)
+            return Input(url: url, displayPath: "data/items.plist")
+        }
+        func failure(_ input: Input) throws -> PipelineError {
+            try #require(throws: PipelineError.self) {
+                let reader = try PropertyListReader(input: input, fields: ["name", "tags"])
+                while try reader.next() != nil {}
+            }
+        }
+        let list = try failure(plist(Array(repeating: 1, count: Fields.maxListValues + 1)))
+        #expect(list.description == "data/items.plist: at [0]: error: plist: the lists in 'tags' hold more than 1,000,000 values in one record, "
+            + "more than pipectl reads")
+        let keys = try failure(plist([Dictionary(uniqueKeysWithValues: (0...Fields.maxNames).map { ("k\($0)", $0) })]))
+        #expect(keys.description == "data/items.plist: at [0]: error: plist: a dictionary in 'tags' has 10,001 keys, more than the 10,000 pipectl reads")
+        let long = try failure(plist(String(repeating: "a", count: (8 << 20) + 1)))
+        #expect(long.description == "data/items.plist: at [0]: error: plist: a string in 'tags' of 8,388,609 bytes, longer than the 8 MB pipectl reads")
+        #expect([list, keys, long].allSatisfy { $0.kind == .invalidInput })
+    }
+
+    /// One 1 MB string referred to 600 times is a 1 MB file, but 600 MB once decoded: the binary
+    /// budget counts the bytes of strings and data with their references followed.
+    @Test func binaryPropertyListsCountTheBytesOfSharedStrings() throws {
+        func plist(references: Int) -> Data {
+            // Object 0: an array of `references` references to object 1, a dictionary whose key
+            // "name" (object 2) holds a 1 MB string (object 3). Foundation's writer shares no string.
+            var bytes = Array("bplist00".utf8), offsets: [Int] = []
+            offsets.append(bytes.count)
+            bytes += [0xAF, 0x11, UInt8(references >> 8), UInt8(references & 0xFF)] + Array(repeating: 1, count: references)
+            offsets.append(bytes.count)
+            bytes += [0xD1, 2, 3]
+            offsets.append(bytes.count)
+            bytes += [0x54] + Array("name".utf8)
+            offsets.append(bytes.count)
+            bytes += [0x5F, 0x12, 0x00, 0x10, 0x00, 0x00] + Array(repeating: UInt8(ascii: "a"), count: 1 << 20)
+            let table = bytes.count
+            for offset in offsets { bytes += [UInt8(offset >> 24), UInt8(offset >> 16 & 0xFF), UInt8(offset >> 8 & 0xFF), UInt8(offset & 0xFF)] }
+            func long(_ value: Int) -> [UInt8] { (0..<8).reversed().map { UInt8(value >> ($0 * 8) & 0xFF) } }
+            bytes += [0, 0, 0, 0, 0, 0, 4, 1] + long(offsets.count) + long(0) + long(table)
+            return Data(bytes)
+        }
+        let url = try XMLTest.folder().appendingPathComponent("items.plist")
+        try plist(references: 600).write(to: url)
+        let error = try #require(throws: PipelineError.self) {
+            _ = try PropertyListReader(input: Input(url: url, displayPath: "data/items.plist"), fields: ["name"])
+        }
+        #expect(error.description == "data/items.plist: error: plist: the binary property list decodes into more than 512 MB of strings "
+            + "and data, more than pipectl reads (it refers to the same ones over and over)")
+        #expect(error.code == .plistOverBudget)
+        // 400 references, 400 MB: within it.
+        #expect(plist(references: 400).withUnsafeBytes(PropertyListBudget.overrun(in:)) == nil)
+    }
+}
