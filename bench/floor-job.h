@@ -1,27 +1,15 @@
 /*
  * The parts of a floor's job both floors share, on its `Job` (which must have `db`,
  * the maps and counts, the row buffer fields and `header`) and its `row(Job *)`: SQLite calls
- * that die on failure, find-or-create of a linked row, libcsv's callbacks, opening the store,
+ * that die on failure (floor-sqlite.h, which the recipes floor shares), find-or-create of a
+ * linked row, libcsv's callbacks, opening the store,
  * reading the rows and finishing the store (its Item_name index is the floor's own). Include
  * after the floor defines `Job`.
  */
 
 static void row(Job *job);
 
-static void check(Job *job, int rc, const char *what) {
-    if (rc != SQLITE_OK && rc != SQLITE_DONE && rc != SQLITE_ROW) die(what, sqlite3_errmsg(job->db));
-}
-
-static void exec(Job *job, const char *sql) {
-    char *message = NULL;
-    if (sqlite3_exec(job->db, sql, NULL, NULL, &message) != SQLITE_OK) die(sql, message);
-}
-
-static sqlite3_stmt *prepare(Job *job, const char *sql) {
-    sqlite3_stmt *statement;
-    check(job, sqlite3_prepare_v3(job->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &statement, NULL), sql);
-    return statement;
-}
+#include "floor-sqlite.h"
 
 /* The row id of `key` in a linked table, inserted on first sight; 0 for an empty key. */
 static int64_t findOrCreate(Job *job, Map *map, sqlite3_stmt *insert, int64_t *next, Text key) {
