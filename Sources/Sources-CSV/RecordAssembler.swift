@@ -105,6 +105,7 @@ struct RecordAssembler {
         guard i < RecordAssembler.maxFields, rowBytes <= RecordAssembler.maxRecordBytes else {
             return refuseRow(fieldCount: i + 1)
         }
+        if headerPending, bytes.count > HeaderBudget.maxNameBytes { return refuseHeaderName(column: i, bytes: bytes.count) }
         if i < trims.count, trims[i], !headerPending {
             values.append(.text(Trimming.text(bytes)))
         } else {
@@ -135,6 +136,15 @@ struct RecordAssembler {
         }
         pendingError = PipelineError(.invalidInput, code: code, at: Location(file: file, line: start?.line, column: start?.column),
                                      stage: "csv", message)
+    }
+
+    /// Stops the file at a header name past `HeaderBudget.maxNameBytes`, at the name's start.
+    private mutating func refuseHeaderName(column: Int, bytes: Int) {
+        guard pendingError == nil else { return }
+        let index = min(fieldStartsUsed, fieldStarts.count) + column
+        let start = fieldStarts.indices.contains(index) ? fieldStarts[index] : nil
+        pendingError = PipelineError(.invalidInput, code: .inputHeaderNameTooLong, at: Location(file: file, line: start?.line, column: start?.column),
+                                     stage: "csv", HeaderBudget.nameTooLong(column: String(column + 1), bytes: bytes, delimited: true))
     }
 
     /// Ends the row: the header, a record, or a rejection for the wrong number of fields.

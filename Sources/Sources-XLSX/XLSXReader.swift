@@ -150,7 +150,16 @@ public final class XLSXReader: RejectingReader {
             }
             rowNumber = row.number
             header = [:]
-            for (column, cell) in zip(row.columns, row.cells) { header[column] = cell.text }
+            guard rowNumber >= headerRow else { continue }
+            for (column, cell) in zip(row.columns, row.cells) where columns.contains(column) {
+                let bytes = cell.text.utf8.count
+                guard bytes <= HeaderBudget.maxNameBytes else {
+                    throw PipelineError(.invalidInput, code: .inputHeaderNameTooLong,
+                                        at: Location(file: displayPath, path: "\(sheet)!\(XLSXReader.columnName(column))\(rowNumber)"),
+                                        stage: "xlsx", HeaderBudget.nameTooLong(column: XLSXReader.columnName(column), bytes: bytes))
+                }
+                header[column] = cell.text
+            }
         } while rowNumber < headerRow
         let named = header.compactMapValues { text in (Trimming.trimmed(text) ?? text).isEmpty ? nil : Trimming.trimmed(text) ?? text }
         // Up to the last named column: a formatted but empty cell after it names nothing.

@@ -15,9 +15,23 @@ struct PipelineDraft {
     let isSwiftData: Bool
 
     /// A name reduced to what matching compares: letters and digits, lower case.
+    /// ASCII names (nearly all) byte by byte; Foundation's character set (made once: its getter
+    /// copies it) for the others. A 16 MB header took `init` a minute, normalized per attribute.
     static func normalized(_ name: String) -> String {
-        String(name.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) })
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(name.utf8.count)
+        for byte in name.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): bytes.append(byte + 32)
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): bytes.append(byte)
+            case 0x80...: return String(name.lowercased().unicodeScalars.filter { alphanumerics.contains($0) })
+            default: break
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
+
+    private static let alphanumerics = CharacterSet.alphanumerics
 
     struct Match {
         var field: String
@@ -29,9 +43,11 @@ struct PipelineDraft {
 
     /// How well `field` names `property`: exact, the same once case, spaces and `_` are gone, or
     /// within two edits of it; or the entity's name then the attribute's (`ProductName`); nil when not at all.
-    static func matchKind(_ field: String, _ property: String, of entity: String? = nil) -> (rank: Int, how: String)? {
+    /// `normalizedField`: `field` normalized, when the caller matches it against many properties.
+    static func matchKind(_ field: String, _ property: String, of entity: String? = nil,
+                          normalizedField: String? = nil) -> (rank: Int, how: String)? {
         if field == property { return (0, "same name") }
-        let f = normalized(field), p = normalized(property)
+        let f = normalizedField ?? normalized(field), p = normalized(property)
         if f == p { return (1, "same name ignoring case, spaces and _") }
         // `ProductName` for Product's name, as exports of databases name columns.
         if let entity, f == normalized(entity) + p { return (1, "the entity's name, then the attribute's") }
@@ -90,8 +106,9 @@ struct PipelineDraft {
         var found: [Match] = []
         var unmatched: [String] = []
         for field in sample.fields {
+            let normalizedField = Self.normalized(field)
             let candidates = properties.filter { !taken.contains($0.0) }.compactMap { name, isLink in
-                Self.matchKind(field, name, of: entity.name).map { (name, isLink, $0.rank, $0.how) }
+                Self.matchKind(field, name, of: entity.name, normalizedField: normalizedField).map { (name, isLink, $0.rank, $0.how) }
             }.sorted { $0.2 < $1.2 }
             guard let (name, isLink, _, how) = candidates.first else { unmatched.append(field); continue }
             taken.insert(name)
