@@ -15,6 +15,8 @@ final class PartParser {
     private let part: String
     private var context: xmlParserCtxtPtr?
     private(set) var elements: [XLSXPackage.Element] = []
+    private var countsSheets = false
+    private var sheets = 0
     private var failure: PipelineError?
     private var trap: XMLErrorTrap
 
@@ -26,8 +28,11 @@ final class PartParser {
 
     /// The part's elements in document order; names without their prefix, attributes under their
     /// qualified names (`r:id`).
-    static func elements(of data: Data, part: String, displayPath: String) throws -> [XLSXPackage.Element] {
+    /// `sheets`: the workbook's `<sheet>` elements are counted as parsed, and the parse stops at
+    /// the one past `XLSXBudget.maxSheets` (100,000 of them parsed whole took seconds).
+    static func elements(of data: Data, part: String, displayPath: String, countingSheets sheets: Bool = false) throws -> [XLSXPackage.Element] {
         let parser = PartParser(displayPath: displayPath, part: part)
+        parser.countsSheets = sheets
         try parser.parse(data)
         return parser.elements
     }
@@ -112,6 +117,13 @@ final class PartParser {
             return stop(PipelineError(.invalidInput, code: .xlsxOverBudget, at: Location(file: displayPath), stage: "xlsx",
                                       "the part '\(part)' has more than \(XLSXBudget.maxPartElements.grouped) elements, "
                                           + "more than pipectl reads (\(position ?? "")): is the workbook damaged?"))
+        }
+        if countsSheets, xmlStrEqual(name, "sheet") != 0 {
+            sheets += 1
+            guard sheets <= XLSXBudget.maxSheets else {
+                return stop(PipelineError(.invalidInput, code: .xlsxOverBudget, at: Location(file: displayPath), stage: "xlsx",
+                                          "the workbook has more than the \(XLSXBudget.maxSheets.grouped) sheets pipectl reads"))
+            }
         }
         var values: [String: String] = [:]
         // Five pointers an attribute: local name, prefix, URI, value, end of the value.

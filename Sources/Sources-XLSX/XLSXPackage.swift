@@ -73,8 +73,8 @@ struct XLSXPackage {
 
     /// The elements of a small part (the workbook, its relationships, the styles), in document
     /// order, with their attributes (`PartParser`: no DOCTYPE, within the budget).
-    func parse(_ path: String) throws -> [Element] {
-        try PartParser.elements(of: read(path), part: path, displayPath: displayPath)
+    func parse(_ path: String, countingSheets: Bool = false) throws -> [Element] {
+        try PartParser.elements(of: read(path), part: path, displayPath: displayPath, countingSheets: countingSheets)
     }
 
     struct Relationship {

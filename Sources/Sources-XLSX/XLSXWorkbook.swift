@@ -71,11 +71,8 @@ public struct XLSXWorkbook {
             ?? "xl/workbook.xml"
         guard package.contains(workbookPath) else { throw fail(.xlsxNotAWorkbook, "the archive has no \(workbookPath): it is not an .xlsx workbook") }
 
-        let workbook = try package.parse(workbookPath)
-        let sheetCount = workbook.count { $0.name == "sheet" }
-        guard sheetCount <= XLSXBudget.maxSheets else {
-            throw fail(.xlsxOverBudget, "the workbook has \(sheetCount.grouped) sheets, more than the \(XLSXBudget.maxSheets.grouped) pipectl reads")
-        }
+        // Sheets are counted as the part is parsed, which stops past the budget.
+        let workbook = try package.parse(workbookPath, countingSheets: true)
         let relations = try package.relationships(of: workbookPath)
         let targets = Dictionary(relations.map { ($0.id, $0.path) }, uniquingKeysWith: { first, _ in first })
         sheets = workbook.filter { $0.name == "sheet" }.compactMap { element in

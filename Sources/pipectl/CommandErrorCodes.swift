@@ -8,6 +8,8 @@ extension PipelineError.Code {
     public static let initNoRecords = Self("init.no-records")
     /// An input is larger than `init` samples.
     public static let initInputTooLarge = Self("init.input-too-large")
+    /// A workbook has more sheets than `init` drafts from.
+    public static let initTooManySheets = Self("init.too-many-sheets")
     /// The file `init` would write exists and `--force` is not given.
     public static let initOutputExists = Self("init.output-exists")
     /// The file `init` would write is a symbolic link, a folder, a device or a FIFO.

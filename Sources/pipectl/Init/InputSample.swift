@@ -38,6 +38,8 @@ struct InputSample {
     var unreadable: String?
 
     static let sampled = 500
+    /// Sheets of a workbook `init` samples, each a source of the draft.
+    static let maxSheets = 256
     static let largest = 64 << 20
 
     static func format(of url: URL) throws -> Format {
@@ -118,6 +120,13 @@ struct InputSample {
         let names = workbook.sheetNames
         guard !names.isEmpty else {
             throw PipelineError(.invalidInput, code: .xlsxNoSheets, at: Location(file: path), stage: "init", "the workbook has no sheets")
+        }
+        // Each sheet is opened twice and becomes a source of the draft and its trial run: 10,000
+        // sheets (within what `run` reads) took `init` past 60 s.
+        guard names.count <= maxSheets else {
+            throw PipelineError(.invalidInput, code: .initTooManySheets, at: Location(file: path), stage: "init",
+                                "the workbook has \(names.count.grouped) sheets, more than the \(maxSheets.grouped) init drafts a "
+                                    + "pipeline from: copy the sheets to load into a workbook of their own, and draft from that")
         }
         var samples: [InputSample] = []
         for name in names {
