@@ -1,4 +1,5 @@
 import Diagnostics
+import Pipeline
 
 /// What a workbook may expand into, checked on what is parsed and inflated (never on what the
 /// zip directory claims): a workbook of a few KB must not make pipectl use gigabytes or minutes.
@@ -17,5 +18,5 @@ enum XLSXBudget {
     /// One row's text, all cells together.
     static let maxRowBytes = 10 << 20
     /// A number cell's characters, as a JSON number's.
-    static let maxNumberLength = 1024
+    static let maxNumberLength = NumberBudget.maxLength
 }

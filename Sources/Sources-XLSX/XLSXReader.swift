@@ -396,8 +396,7 @@ public final class XLSXReader: RejectingReader {
             guard bytes.count <= XLSXBudget.maxNumberLength else {
                 throw PipelineError(.invalidInput, code: .xlsxOverBudget,
                                     at: Location(file: displayPath, path: "\(sheet)!\(columnName(column))\(rowNumber)"), stage: "xlsx",
-                                    "a number of \(bytes.count.grouped) characters, more than the \(XLSXBudget.maxNumberLength.grouped) "
-                                        + "pipectl reads")
+                                    NumberBudget.tooLong(bytes.count))
             }
             let string = ExcelText.number(bytes)
             return Cell(text: string, value: .text(string))

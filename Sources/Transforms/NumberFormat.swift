@@ -33,11 +33,15 @@ public struct NumberFormat: Sendable, Hashable {
         case twoCurrencies
         case twoPercentSigns
         case unbalancedParenthesis
+        /// Longer than `NumberBudget.maxLength` bytes.
+        case tooLong(Int)
     }
 
     /// The canonical form of `text`; nil when `text` already is canonical (so nothing is allocated).
     /// Empty or blank text gives `""`: no value.
     public func canonical(_ text: String) throws(Problem) -> String? {
+        let length = text.utf8.count
+        guard length <= NumberBudget.maxLength else { throw .tooLong(length) }
         let result: Result<String?, Problem> = UTF8Text.withBytes(text) { bytes in
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * bytes.count + 8) { scratch in
                 parse(bytes, scratch: scratch)
@@ -62,6 +66,7 @@ public struct NumberFormat: Sendable, Hashable {
         case .twoCurrencies: detail = "more than one currency"
         case .twoPercentSigns: detail = "more than one '%'"
         case .unbalancedParenthesis: detail = "unbalanced parenthesis"
+        case .tooLong(let length): return NumberBudget.tooLong(length)
         }
         return "not a number with decimal \(NumberFormat.show(decimal)) and grouping \(NumberFormat.show(grouping)): \(detail)"
     }

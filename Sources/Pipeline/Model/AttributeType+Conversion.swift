@@ -63,6 +63,7 @@ extension AttributeType {
             return .success(.double(Double(d.description) ?? NSDecimalNumber(decimal: d).doubleValue))
         case (.double, .text(let s)), (.float, .text(let s)):
             if let d = AttributeType.plainDecimal(s) { return .success(.double(d)) }
+            if s.utf8.count > NumberBudget.maxLength { return .failure(.init(NumberBudget.tooLong(s.utf8.count))) }
             guard let d = Double(s), d.isFinite, AttributeType.looksNumeric(s) else {
                 return .failure(.init("not a number (use the 'number' transform for decimal commas, grouping or currency signs)"))
             }
@@ -75,6 +76,7 @@ extension AttributeType {
         case (.decimal, .double(let d)):
             return .success(.decimal(Decimal(d)))
         case (.decimal, .text(let s)):
+            if s.utf8.count > NumberBudget.maxLength { return .failure(.init(NumberBudget.tooLong(s.utf8.count))) }
             guard AttributeType.looksNumeric(s), let d = Decimal(string: s, locale: Locale(identifier: "en_US_POSIX")) else {
                 return .failure(.init("not a decimal number (use the 'number' transform for decimal commas, grouping or currency signs)"))
             }
@@ -117,6 +119,7 @@ extension AttributeType {
         switch value {
         case .integer(let i): number = i
         case .text(let s):
+            if s.utf8.count > NumberBudget.maxLength { return .failure(.init(NumberBudget.tooLong(s.utf8.count))) }
             guard let i = Int64(s) else {
                 return .failure(.init("not an integer"))
             }
