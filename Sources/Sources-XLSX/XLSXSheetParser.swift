@@ -130,19 +130,32 @@ final class SheetParser {
                       r: intern("r"), s: intern("s"))
     }
 
+    /// The inflated chunk being parsed, and how much of it libxml2 has had.
+    private var chunk = Data()
+    private var chunkOffset = 0
+    /// Bytes of a chunk handed to libxml2 at once: the rows held at once (`rows`) are those one
+    /// slice completes, at most 2,731 (`<row/>` is 6 bytes), not a 256 KB chunk's 43,690.
+    static let sliceBytes = 16 << 10
+
     /// The next `<row>` and its cells; nil at the end of the sheet.
     func nextRow() throws -> XLSXReader.Row? {
         while nextIndex == rows.count {
             // What stopped the parse comes after the rows it completed before.
             if let failure { throw failure }
-            guard !atEnd, let context else { return nil }
+            guard let context else { return nil }
+            if chunkOffset == chunk.count {
+                guard !atEnd else { return nil }
+                chunk = try stream.next() ?? Data()
+                chunkOffset = 0
+                atEnd = chunk.isEmpty
+            }
             rows.removeAll(keepingCapacity: true)
             nextIndex = 0
-            let chunk = try stream.next() ?? Data()
-            atEnd = chunk.isEmpty
-            bytesParsed += Int64(chunk.count)
+            let offset = chunkOffset, count = min(Self.sliceBytes, chunk.count - chunkOffset)
+            chunkOffset += count
+            bytesParsed += Int64(count)
             let status = chunk.withUnsafeBytes { buffer in
-                xmlParseChunk(context, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(buffer.count), atEnd ? 1 : 0)
+                xmlParseChunk(context, buffer.baseAddress.map { ($0 + offset).assumingMemoryBound(to: CChar.self) }, Int32(count), atEnd ? 1 : 0)
             }
             if failure == nil, let error = trap.error {
                 let position = error.location?.line.map { " (line \($0)\(error.location?.column.map { ", column \($0)" } ?? "") of its XML)" } ?? ""
