@@ -235,6 +235,39 @@ import Testing
         #expect(!ws.exists("bomb.yaml"))
     }
 
+    @Test("a 64 MB CSV header row: init refuses its first name past 1,024 bytes at once, where it took 27 s (issue 38)")
+    func longHeaderRow() throws {
+        let ws = try Workspace()
+        // 16,383 names of 3,900 bytes: 64 MB, within the CSV reader's row and field limits.
+        var text = (0..<16_383).map { String(repeating: "h\($0)-", count: 3_900 / "h\($0)-".utf8.count) }.joined(separator: ",")
+        text += "\n"
+        try ws.write(text, to: "wide.csv")
+        let (made, seconds) = try Self.draft(ws, "wide.csv")
+        #expect(made.status == 66, "\(made.stderr)")
+        #expect(made.stderr.hasPrefix("wide.csv:1:1: error: csv: column 1 of the header row has a name of "), "\(made.stderr)")
+        #expect(made.stderr.contains("bytes, more than the 1,024 pipectl reads as a field name"), "\(made.stderr)")
+        #expect(seconds < 10, "took \(seconds) s")
+        #expect(!ws.exists("wide.yaml"))
+    }
+
+    @Test("a workbook of more sheets than init drafts from: refused at once (10,000 sheets took init past 60 s)")
+    func tooManySheets() throws {
+        let ws = try Workspace()
+        let book = try #require(workbook_new(ws.root.appendingPathComponent("many.xlsx").path))
+        for index in 1...257 {
+            let sheet = workbook_add_worksheet(book, "S\(index)")
+            worksheet_write_string(sheet, 0, 0, "name", nil)
+            worksheet_write_string(sheet, 1, 0, "Milk", nil)
+        }
+        #expect(workbook_close(book) == LXW_NO_ERROR)
+        let (made, seconds) = try Self.draft(ws, "many.xlsx")
+        #expect(made.status == 66, "\(made.stderr)")
+        #expect(made.stderr == "many.xlsx: error: init: the workbook has 257 sheets, more than the 256 init drafts a pipeline from: "
+                    + "copy the sheets to load into a workbook of their own, and draft from that\n", "\(made.stderr)")
+        #expect(seconds < 10, "took \(seconds) s")
+        #expect(!ws.exists("many.yaml"))
+    }
+
     @Test("JSON nested too deep, or a string too long for the reader: init refuses it with the reader's error at its place")
     func jsonPastTheReadersLimits() throws {
         let ws = try Workspace()

@@ -149,3 +149,12 @@ write('xlsx-many-sheets.xlsx', [
     ('xl/workbook.xml', f'<?xml version="1.0"?><workbook {NS} {REL}><sheets>'
      + ''.join(f'<sheet name="S{i}" sheetId="{i}" r:id="rId1"/>' for i in range(1, 10_002)) + '</sheets></workbook>'),
     ('xl/_rels/workbook.xml.rels', rels('worksheets/sheet1.xml')), ('xl/worksheets/sheet1.xml', sheet(HEADER))])
+# A header cell of 1,025 bytes: past the 1,024 a header name may have.
+workbook('xlsx-header-name-too-long.xlsx', sheet(f'<row r="1">{inline("A1", "name")}{inline("B1", "u" * 1025)}</row>'
+                                                 + f'<row r="2">{inline("A2", "Milk")}{inline("B2", "l")}</row>'))
+# 100,000 sheets (491 KB, as the attack's): refused as the workbook part is parsed, at the 10,001st.
+write('xlsx-100k-sheets.xlsx', [
+    ('[Content_Types].xml', TYPES),
+    ('xl/workbook.xml', f'<?xml version="1.0"?><workbook {NS} {REL}><sheets>'
+     + ''.join(f'<sheet name="S{i}" sheetId="{i}" r:id="rId1"/>' for i in range(1, 100_001)) + '</sheets></workbook>'),
+    ('xl/_rels/workbook.xml.rels', rels('worksheets/sheet1.xml')), ('xl/worksheets/sheet1.xml', sheet(HEADER))])
