@@ -132,6 +132,7 @@ let package = Package(
             dependencies: ["FuzzSupport", "Diagnostics", "Pipeline", "PipelineFile", "Transforms", "SourcesCSV", "SourcesXML", "SourcesXLSX",
                            "SourcesJSON", "PropertyLists"],
             path: "Fuzz/FuzzPipeline"),
+        .executableTarget(name: "FuzzModel", dependencies: ["FuzzSupport", "Diagnostics", "Pipeline", "SwiftDataModel"], path: "Fuzz/FuzzModel"),
 
         .plugin(
             name: "PipectlPlugin",

@@ -5,25 +5,36 @@ import Pipeline
 /// What every fuzz target shares: the input written to a scratch file (the readers read files, as
 /// pipectl does), every record drained, and a replay mode for builds without libFuzzer.
 public enum Fuzz {
-    /// One scratch file per process, rewritten for every input: libFuzzer runs inputs one at a time.
-    nonisolated(unsafe) private static var scratch: URL?
-
-    /// Writes `bytes` to the scratch file (named with `suffix`, which some readers look at) and
-    /// hands it to `body` as an input; any error `body` throws is the reader doing its job.
+    /// Writes `bytes` to a scratch file (named with `suffix`, which some readers look at) and
+    /// hands it to `body` as an input; any error `body` throws is the reader doing its job. The
+    /// file is removed as soon as `body` returns: kept for the process, one was left behind in the
+    /// temporary folder by every fuzzing process (libFuzzer ends a process with `_Exit` on a
+    /// timeout or a crash, past any cleanup), and the files of dead processes are swept once.
     public static func withInput(_ data: UnsafePointer<UInt8>?, _ size: Int, suffix: String,
                                  _ body: (Input) throws -> Void) -> Int32 {
-        let url: URL
-        if let scratch, scratch.pathExtension == suffix {
-            url = scratch
-        } else {
-            url = FileManager.default.temporaryDirectory
-                .appendingPathComponent("pipectl-fuzz-\(getpid()).\(suffix)")
-            scratch = url
-        }
+        sweepOnce()
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)\(getpid()).\(suffix)")
         let bytes = data.map { Data(bytes: $0, count: size) } ?? Data()
+        defer { unlink(url.path) }
         guard (try? bytes.write(to: url)) != nil else { return 0 }
         _ = try? body(Input(url: url, displayPath: "fuzz.\(suffix)"))
         return 0
+    }
+
+    private static let prefix = "pipectl-fuzz-"
+    nonisolated(unsafe) private static var swept = false
+
+    /// Removes the scratch files of fuzzing processes no longer alive (a crash or a timeout ends
+    /// one before its `defer` runs).
+    private static func sweepOnce() {
+        guard !swept else { return }
+        swept = true
+        let folder = FileManager.default.temporaryDirectory
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasPrefix(prefix) {
+            let digits = name.dropFirst(prefix.count).prefix { $0.isNumber }
+            guard let pid = pid_t(digits), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            unlink(folder.appendingPathComponent(name).path)
+        }
     }
 
     /// Reads every record, as the runner does; rejections are skipped over like the runner does.

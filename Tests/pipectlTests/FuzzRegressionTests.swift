@@ -20,6 +20,15 @@ import Testing
             #expect(result.status == 0 && result.stdout.hasSuffix(": ok\n"), "xlsx/\(file.name): exit \(result.status)\n\(result.stderr)")
             return
         }
+        if file.format == "model" {
+            // A @Model source: read by `pipectl model` as a SwiftData app's model.
+            let root = try BadInput.scratchFolder("fuzz-model")
+            defer { try? FileManager.default.removeItem(at: root) }
+            try FileManager.default.copyItem(at: file.url, to: root.appendingPathComponent("Item.swift"))
+            let result = try Pipectl.runGuarded(["model", "Item.swift"], in: root)
+            #expect(FuzzRegressions.documentedExitCodes.contains(result.status), "model/\(file.name): exit \(result.status)\n\(result.stderr)")
+            return
+        }
         for template in file.templates {
             let root = try BadInput.scratchFolder("fuzz-\(file.format)")
             defer { try? FileManager.default.removeItem(at: root) }
@@ -46,7 +55,7 @@ enum FuzzRegressions {
     /// README.md's table, less 64 (usage) and 68 (inspect only).
     static let documentedExitCodes: Set<Int32> = [0, 65, 66, 67, 74]
     /// A folder per fuzz target (`scripts/fuzz`).
-    static let formats = ["csv", "xml", "json", "plist", "xlsx", "pipeline"]
+    static let formats = ["csv", "xml", "json", "plist", "xlsx", "pipeline", "model"]
 
     struct File: Sendable, CustomTestStringConvertible {
         var format: String
