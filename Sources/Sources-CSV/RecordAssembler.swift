@@ -197,11 +197,19 @@ struct RecordAssembler {
         guard i < RecordAssembler.maxFields, rowBytes <= RecordAssembler.maxRecordBytes else {
             return refuseRow(fieldCount: i + 1)
         }
+        // The chunk was checked as UTF-8 (or made UTF-8) before libcsv cut it at ASCII bytes, so
+        // a field is whole scalars and its text is not checked again.
         if i < trims.count, trims[i], !headerPending {
-            values.append(.text(Trimming.text(bytes)))
+            values.append(.text(RecordAssembler.text(UnsafeRawBufferPointer(rebasing: bytes[Trimming.range(of: bytes)]))))
         } else {
-            values.append(.text(String(decoding: bytes, as: UTF8.self)))
+            values.append(.text(RecordAssembler.text(bytes)))
         }
+    }
+
+    /// Valid UTF-8 `bytes` as text, without checking them again.
+    @inline(__always)
+    static func text(_ bytes: UnsafeRawBufferPointer) -> String {
+        unsafe String(copying: UTF8Span(unchecked: bytes.assumingMemoryBound(to: UInt8.self).span))
     }
 
     /// Stops the file at a row past `maxFields` or `maxRecordBytes`; the fields after it in the
