@@ -8,7 +8,8 @@ internal import CCSV
 /// The file is read in chunks and transcoded to UTF-8 on the way (UTF-8 with or without a byte
 /// order mark, UTF-16 with one, Windows-1252, Mac Roman); memory stays the same whatever the size
 /// of the file. Rows end at CRLF, LF or CR; quoted fields may hold delimiters, doubled quotes and
-/// newlines. Each record knows the line it starts on and where each of its fields starts.
+/// newlines. Each record knows the line it starts on and keeps its text, from which the position of
+/// each of its fields is worked out when a message needs it.
 ///
 /// ```swift
 /// let reader = try CSVReader(input: Input(url: url, displayPath: "data/grocery.csv"))
@@ -40,7 +41,6 @@ public final class CSVReader: TrimmingReader, RecyclingReader {
     private let raw: UnsafeMutableRawBufferPointer
     private var carry = 0
     private var decoder: TextDecoder?
-    private var scanner = FieldScanner(delimiter: UInt8(ascii: ","))
     private let parser: Pinned<csv_parser>
     private var finished = false
     private var sawText = false
@@ -154,7 +154,7 @@ public final class CSVReader: TrimmingReader, RecyclingReader {
                 delimiter = Delimiter.characters.first { $0.byte == byte } ?? .comma
             }
             let byte = delimiter.byte ?? UInt8(ascii: ",")
-            scanner = FieldScanner(delimiter: byte)
+            assembler.pointee.setDelimiter(byte)
             csv_set_delim(parser.pointer, byte)
             let shown = byte == 0x09 ? "tab" : "'\(Character(Unicode.Scalar(byte)))'"
             input.details.set("delimiter", shown + (options.delimiter == .auto ? " (detected)" : ""))
@@ -165,7 +165,7 @@ public final class CSVReader: TrimmingReader, RecyclingReader {
             parse(decoded.utf8)
         }
         if pendingError == nil, let invalid = decoded.invalid {
-            pendingError = PipelineError(.invalidInput, code: .inputInvalidText, at: location(scanner.position), stage: "csv", invalid)
+            pendingError = PipelineError(.invalidInput, code: .inputInvalidText, at: location(assembler.pointee.position()), stage: "csv", invalid)
         }
         if pendingError != nil {
             finished = true
@@ -241,21 +241,18 @@ public final class CSVReader: TrimmingReader, RecyclingReader {
         input.details.set("byte order mark", mark == nil ? "none" : "yes")
     }
 
-    /// Finds the field starts of one chunk of UTF-8, then has libcsv parse it.
+    /// Finds the rows of one chunk of UTF-8, then has libcsv parse it.
     private func parse(_ utf8: UnsafeRawBufferPointer) {
-        assembler.pointee.compactFieldStarts()
-        let scannerBefore = scanner
-        scanner.scan(utf8, into: &assembler.pointee.fieldStarts)
+        assembler.pointee.beginChunk(utf8)
         lastChunk = utf8
         let context = assembler.context
         let parsed = csv_parse(parser.pointer, utf8.baseAddress, utf8.count, csvFieldCallback, csvRowCallback, context)
+        // Positions only now, for a message: the row up to the offending byte scanned again.
+        let probe = parsed < utf8.count && pendingError == nil ? assembler.pointee.scanner(through: parsed) : nil
+        assembler.pointee.endChunk()
         guard pendingError == nil else { return }
-        if parsed < utf8.count {
+        if let probe {
             if csv_error(parser.pointer) == CSV_EPARSE {
-                // Scan again up to the offending byte to learn its position.
-                var probe = scannerBefore
-                var starts: [TextPosition] = []
-                probe.scan(UnsafeRawBufferPointer(rebasing: utf8[0..<parsed]), into: &starts)
                 let position = probe.position
                 let isQuote = utf8[parsed] == FieldScanner.quote
                 var message = isQuote
@@ -267,15 +264,16 @@ public final class CSVReader: TrimmingReader, RecyclingReader {
                                              at: location(position), stage: "csv", message,
                                              sourceLine: sourceLine(at: parsed, column: position.column, in: utf8))
             } else {
-                pendingError = PipelineError(.io, code: .inputOutOfMemory, at: location(scanner.fieldStart), stage: "csv",
+                pendingError = PipelineError(.io, code: .inputOutOfMemory, at: location(probe.fieldStart), stage: "csv",
                                              "out of memory while reading the field that starts here")
             }
         } else if parser.pointee.entry_pos > CSVReader.maxFieldBytes {
+            let field = assembler.pointee.openField()
             pendingError = PipelineError(
-                .invalidInput, code: .csvFieldTooLong, at: location(scanner.fieldStart), stage: "csv",
+                .invalidInput, code: .csvFieldTooLong, at: location(field.start), stage: "csv",
                 "a field longer than \(CSVReader.maxFieldBytes >> 20) MB starts here (the quote that opens it is "
                     + "probably never closed)",
-                sourceLine: fieldSourceLine())
+                sourceLine: fieldSourceLine(field))
         }
     }
 
@@ -284,12 +282,13 @@ public final class CSVReader: TrimmingReader, RecyclingReader {
         let context = assembler.context
         // With CSV_STRICT_FINI, a quoted field still open is the only way this fails.
         if csv_fini(parser.pointer, csvFieldCallback, csvRowCallback, context) != 0 {
+            let field = assembler.pointee.openField()
             var message = "unterminated quoted field (the quote opened here is never closed"
-            if scanner.recordStartLine != scanner.fieldStart.line {
-                message += "; the record starts on line \(scanner.recordStartLine)"
+            if field.rowLine != field.start.line {
+                message += "; the record starts on line \(field.rowLine)"
             }
-            pendingError = PipelineError(.invalidInput, code: .csvUnterminatedQuote, at: location(scanner.fieldStart), stage: "csv", message + ")",
-                                         sourceLine: fieldSourceLine())
+            pendingError = PipelineError(.invalidInput, code: .csvUnterminatedQuote, at: location(field.start), stage: "csv", message + ")",
+                                         sourceLine: fieldSourceLine(field))
         }
     }
 
@@ -299,9 +298,9 @@ public final class CSVReader: TrimmingReader, RecyclingReader {
         Location(file: input.displayPath, line: position.line, column: position.column)
     }
 
-    /// The line of the last field's start, if it is in the last chunk.
-    private func fieldSourceLine() -> String? {
-        scanner.fieldStartOffset.flatMap { sourceLine(at: $0, column: scanner.fieldStart.column, in: lastChunk) }
+    /// The line of a field's start, if it is in the last chunk.
+    private func fieldSourceLine(_ field: (start: TextPosition, offset: Int?, rowLine: Int)) -> String? {
+        field.offset.flatMap { sourceLine(at: $0, column: field.start.column, in: lastChunk) }
     }
 
     /// The text of the line holding `offset` of `chunk`, when the whole line up to there is in the

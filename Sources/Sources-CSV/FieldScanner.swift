@@ -1,7 +1,8 @@
 import Pipeline
 
 /// Follows libcsv through the same UTF-8 text to tell where each field starts, which libcsv does
-/// not report (it gives field contents only).
+/// not report (it gives field contents only). Run over one row's text (`RowScanner` keeps each
+/// row's), only when a message needs a position: scanning every field of the file costs more.
 ///
 /// In strict mode libcsv accepts a quote only where it opens a field, closes it, or doubles
 /// another one inside it, so toggling "inside quotes" at every quote puts fields and rows exactly
@@ -29,8 +30,12 @@ struct FieldScanner {
     /// The line the last record seen starts on.
     private(set) var recordStartLine = 1
 
-    init(delimiter: UInt8) {
+    /// A scanner at the start of a row on `line` (column 1), or of the file.
+    init(delimiter: UInt8, line: Int = 1) {
         self.delimiter = delimiter
+        self.line = line
+        recordStartLine = line
+        fieldStart = TextPosition(line: line, column: 1)
     }
 
     /// Where the byte after the last one scanned is.

@@ -1,7 +1,8 @@
 import Diagnostics
 import Pipeline
 
-/// Builds records from libcsv's field and row callbacks, with the field starts the scanner found.
+/// Builds records from libcsv's field and row callbacks, each with its text as read (the rows
+/// `RowScanner` found), from which `FieldScanner` works out its fields' positions for a message.
 ///
 /// The reader keeps it behind a pointer that it hands libcsv as the callbacks' context: the
 /// callbacks run once per field, and reaching a class's properties there would cost a retain and
@@ -18,9 +19,22 @@ struct RecordAssembler {
 
     /// The fields of the row being read.
     private var values: [Value] = []
-    /// The start of each field the scanner has found; the first `fieldStartsUsed` are done.
-    var fieldStarts: [TextPosition] = []
-    private var fieldStartsUsed = 0
+
+    /// The delimiter, and what each record is given to find its fields' positions with.
+    private var delimiter = UInt8(ascii: ",")
+    private var locator = CSVFieldLocator(delimiter: UInt8(ascii: ","))
+    /// The rows of the chunk being parsed, ahead of libcsv; the first `spansUsed` are ended.
+    private var rows = RowScanner()
+    private var spans: [RowScanner.Span] = []
+    private var spansUsed = 0
+    /// The UTF-8 chunk being parsed, or the last one parsed (`afterChunk`).
+    private var chunk = UnsafeRawBufferPointer(start: nil, count: 0)
+    /// The text of the row still open at the end of the last chunk, from its start: while a chunk
+    /// is parsed, all from earlier chunks; after (`afterChunk`), the first `carriedEarlier` bytes
+    /// from earlier chunks and the rest the last chunk's end.
+    private var carried: [UInt8] = []
+    private var carriedEarlier = 0
+    private var afterChunk = false
 
     /// Records of the chunks parsed so far, handed out from `readyHead`.
     private var ready: [Record] = []
@@ -68,11 +82,89 @@ struct RecordAssembler {
         rejectionsHead = 0
     }
 
-    /// Drops the field starts of rows already ended, before a new chunk's are appended.
-    mutating func compactFieldStarts() {
-        guard fieldStartsUsed > 0 else { return }
-        fieldStarts.removeSubrange(0..<fieldStartsUsed)
-        fieldStartsUsed = 0
+    mutating func setDelimiter(_ byte: UInt8) {
+        delimiter = byte
+        locator = CSVFieldLocator(delimiter: byte)
+    }
+
+    // MARK: Rows and positions
+
+    /// Finds the rows of `utf8`, the chunk libcsv parses next.
+    mutating func beginChunk(_ utf8: UnsafeRawBufferPointer) {
+        rows.scan(utf8, into: &spans)
+        spansUsed = 0
+        chunk = utf8
+        afterChunk = false
+    }
+
+    /// Keeps the text of the row left open by the chunk parsed, for the next chunk's.
+    mutating func endChunk() {
+        if rows.rowOpen, let open = spans.last {
+            if open.start >= 0 { carried.removeAll(keepingCapacity: true) }
+            carriedEarlier = carried.count
+            carried.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[max(open.start, 0)...]).assumingMemoryBound(to: UInt8.self))
+        } else {
+            carried.removeAll(keepingCapacity: true)
+            carriedEarlier = 0
+        }
+        afterChunk = true
+    }
+
+    /// The row libcsv is in: the next one of the chunk, or the one left open by the last chunk.
+    private var currentRow: RowScanner.Span {
+        if afterChunk || spansUsed >= spans.count { return RowScanner.Span(start: -1, end: -1, line: rows.rowLine) }
+        return spans[spansUsed]
+    }
+
+    /// Row `span`'s text through `end`, an offset in the chunk (nil: through the row's end or the
+    /// chunk's), in two parts: the bytes from earlier chunks, then those of the last chunk with
+    /// the offset where they start in it.
+    private func withText<R>(of span: RowScanner.Span, through end: Int? = nil,
+                             _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, Int) -> R) -> R {
+        carried.withUnsafeBytes { carried in
+            if afterChunk {
+                return body(UnsafeRawBufferPointer(rebasing: carried[..<carriedEarlier]),
+                            UnsafeRawBufferPointer(rebasing: carried[carriedEarlier...]), chunk.count - (carried.count - carriedEarlier))
+            }
+            let from = max(span.start, 0)
+            let stop = end ?? (span.end >= 0 ? span.end : chunk.count)
+            return body(span.start < 0 ? carried : UnsafeRawBufferPointer(start: nil, count: 0),
+                        UnsafeRawBufferPointer(rebasing: chunk[from..<stop]), from)
+        }
+    }
+
+    /// `FieldScanner` run over row `span` (see `withText`), collecting its field starts; and the
+    /// offset in the last chunk that the scanner's `fieldStartOffset` counts from.
+    private func rescan(_ span: RowScanner.Span, through end: Int? = nil, starts: inout [TextPosition]) -> (FieldScanner, Int) {
+        withText(of: span, through: end) { earlier, here, offset in
+            var scanner = FieldScanner(delimiter: delimiter, line: span.line)
+            if earlier.count > 0 { scanner.scan(earlier, into: &starts) }
+            scanner.scan(here, into: &starts)
+            return (scanner, offset)
+        }
+    }
+
+    /// The scanner after the row that holds `offset` of the chunk being parsed, up to there.
+    func scanner(through offset: Int) -> FieldScanner {
+        let span = spans.last { $0.start <= offset } ?? currentRow
+        var starts: [TextPosition] = []
+        return rescan(span, through: offset, starts: &starts).0
+    }
+
+    /// After a chunk: where the last field of the open row starts, with its offset in the chunk
+    /// if it starts there, and the line the row starts on.
+    func openField() -> (start: TextPosition, offset: Int?, rowLine: Int) {
+        guard rows.rowOpen else { return (TextPosition(line: rows.line, column: 1), nil, rows.line) }
+        var starts: [TextPosition] = []
+        let (scanner, offset) = rescan(currentRow, starts: &starts)
+        return (scanner.fieldStart, scanner.fieldStartOffset.map { $0 + offset }, scanner.recordStartLine)
+    }
+
+    /// After a chunk: where the next byte is.
+    func position() -> TextPosition {
+        guard rows.rowOpen else { return TextPosition(line: rows.line, column: 1) }
+        var starts: [TextPosition] = []
+        return rescan(currentRow, starts: &starts).0.position
     }
 
     /// Per field, whether it is trimmed as it is read (`CSVReader.trimWhileReading`).
@@ -106,31 +198,39 @@ struct RecordAssembler {
             return refuseRow(fieldCount: i + 1)
         }
         if headerPending, bytes.count > HeaderBudget.maxNameBytes { return refuseHeaderName(column: i, bytes: bytes.count) }
+        // The chunk was checked as UTF-8 (or made UTF-8) before libcsv cut it at ASCII bytes, so
+        // a field is whole scalars and its text is not checked again.
         if i < trims.count, trims[i], !headerPending {
-            values.append(.text(Trimming.text(bytes)))
+            values.append(.text(RecordAssembler.text(UnsafeRawBufferPointer(rebasing: bytes[Trimming.range(of: bytes)]))))
         } else {
-            values.append(.text(String(decoding: bytes, as: UTF8.self)))
+            values.append(.text(RecordAssembler.text(bytes)))
         }
+    }
+
+    /// Valid UTF-8 `bytes` as text, without checking them again.
+    @inline(__always)
+    static func text(_ bytes: UnsafeRawBufferPointer) -> String {
+        unsafe String(copying: UTF8Span(unchecked: bytes.assumingMemoryBound(to: UInt8.self).span))
     }
 
     /// Stops the file at a row past `maxFields` or `maxRecordBytes`; the fields after it in the
     /// chunk are dropped.
     private mutating func refuseRow(fieldCount: Int) {
         guard pendingError == nil else { return }
-        let row = min(fieldStartsUsed, fieldStarts.count)
+        var starts: [TextPosition] = []
+        _ = rescan(currentRow, starts: &starts)
         let message: String
         let code: PipelineError.Code
         let start: TextPosition?
         if fieldCount > RecordAssembler.maxFields {
             code = .csvTooManyFields
-            // Where the first field too many starts (the scanner has seen the whole chunk).
-            start = row + RecordAssembler.maxFields < fieldStarts.count ? fieldStarts[row + RecordAssembler.maxFields]
-                : fieldStarts.indices.contains(row) ? fieldStarts[row] : nil
+            // Where the first field too many starts (the row scanned through the chunk's end).
+            start = RecordAssembler.maxFields < starts.count ? starts[RecordAssembler.maxFields] : starts.first
             message = "a row of more than \(RecordAssembler.maxFields.grouped) fields (Excel's maximum): field "
                 + "\((RecordAssembler.maxFields + 1).grouped) starts here (is the delimiter right, or the file damaged?)"
         } else {
             code = .csvRowTooLong
-            start = fieldStarts.indices.contains(row) ? fieldStarts[row] : nil
+            start = starts.first
             message = "a row longer than \(RecordAssembler.maxRecordBytes >> 20) MB starts here (\(fieldCount.grouped) "
                 + "fields so far; is a quote never closed, or the file damaged?)"
         }
@@ -141,8 +241,9 @@ struct RecordAssembler {
     /// Stops the file at a header name past `HeaderBudget.maxNameBytes`, at the name's start.
     private mutating func refuseHeaderName(column: Int, bytes: Int) {
         guard pendingError == nil else { return }
-        let index = min(fieldStartsUsed, fieldStarts.count) + column
-        let start = fieldStarts.indices.contains(index) ? fieldStarts[index] : nil
+        var starts: [TextPosition] = []
+        _ = rescan(currentRow, starts: &starts)
+        let start = starts.indices.contains(column) ? starts[column] : starts.first
         pendingError = PipelineError(.invalidInput, code: .inputHeaderNameTooLong, at: Location(file: file, line: start?.line, column: start?.column),
                                      stage: "csv", HeaderBudget.nameTooLong(column: String(column + 1), bytes: bytes, delimited: true))
     }
@@ -151,16 +252,17 @@ struct RecordAssembler {
     mutating func endRow() {
         rowBytes = 0
         let count = values.count
-        let first = fieldStartsUsed
-        let end = min(first + count, fieldStarts.count)
-        fieldStartsUsed = end
+        let span = currentRow
+        if !afterChunk { spansUsed += 1 }
         guard pendingError == nil else {
             values.removeAll(keepingCapacity: true)
             return
         }
-        let line = first < end ? fieldStarts[first].line : (fieldStarts.last?.line ?? 1)
+        let line = span.line
         if headerPending {
-            takeHeader(line: line, starts: fieldStarts[first..<end])
+            var starts: [TextPosition] = []
+            _ = rescan(span, starts: &starts)
+            takeHeader(line: line, starts: starts[...])
             values.removeAll(keepingCapacity: true)
             return
         }
@@ -174,18 +276,25 @@ struct RecordAssembler {
             values.removeAll(keepingCapacity: true)
             return
         }
-        if var spare = spares.popLast() {
-            spare.fieldPositions.removeAll(keepingCapacity: true)
-            spare.fieldPositions.append(contentsOf: fieldStarts[first..<end])
-            swap(&spare.values, &values)
-            spare.location = location
-            ready.append(spare)
+        var record: Record
+        if let spare = spares.popLast() {
+            record = spare
+            swap(&record.values, &values)
+            record.location = location
             values.removeAll(keepingCapacity: true)
         } else {
-            ready.append(Record(values: values, location: location, fieldPositions: Array(fieldStarts[first..<end])))
+            record = Record(values: values, location: location)
             values = []
             values.reserveCapacity(expectedFields)
         }
+        record.sourceText.removeAll(keepingCapacity: true)
+        withText(of: span) { earlier, here, _ in
+            record.sourceText.append(contentsOf: earlier.assumingMemoryBound(to: UInt8.self))
+            record.sourceText.append(contentsOf: here.assumingMemoryBound(to: UInt8.self))
+        }
+        record.sourceLine = line
+        record.locator = locator
+        ready.append(record)
     }
 
     /// Records handed back (`CSVReader.recycle`), whose arrays the next rows fill.
@@ -226,5 +335,21 @@ struct RecordAssembler {
         expectedFields = names.count
         headerPending = false
         values.reserveCapacity(expectedFields)
+    }
+}
+
+/// Works out a CSV record's field positions from its text (see `Record.locator`).
+final class CSVFieldLocator: FieldLocator {
+    let delimiter: UInt8
+
+    init(delimiter: UInt8) {
+        self.delimiter = delimiter
+    }
+
+    func fieldPositions(in text: [UInt8], line: Int) -> [TextPosition] {
+        var scanner = FieldScanner(delimiter: delimiter, line: line)
+        var starts: [TextPosition] = []
+        text.withUnsafeBytes { scanner.scan($0, into: &starts) }
+        return starts
     }
 }

@@ -56,6 +56,8 @@ struct ModelCommand: ParsableCommand {
                     line += ", default \(value.displayText)"
                 }
                 if attribute.isTransient { line += ", transient" }
+                // Said because it changes what the store holds: a marker byte, and large values in files.
+                if attribute.allowsExternalBinaryDataStorage { line += ", external storage allowed" }
                 return (attribute.name, line + "\n")
             }
             for composite in entity.composites {

@@ -225,6 +225,29 @@ struct KeyIndexTests {
         }
     }
 
+    @Test("long keys spill once the keys in memory hold a limit of bytes, before the count of keys says so")
+    func spilledByBytes() throws {
+        try withScratchFolder { folder in
+            let index = SinksSQLite.KeyIndex(spillDirectory: folder, limits: .init(memoryKeys: 1 << 20, runKeys: 64, memoryBytes: 64 << 10))
+            // 2,000 keys of 500 to 1,000 bytes: about 1.5 MB, past 64 KB after 87 of them.
+            func key(_ k: Int) -> String { "\(k) " + String(repeating: k % 2 == 0 ? "é" : "e", count: 500) }
+            for k in 0..<2000 {
+                #expect(try index.lookup(.text(key(k))) == nil)
+                try index.insert(.text(key(k)), rowID: Int64(k + 1), first: Location(file: "long.csv", line: k + 2, column: 1))
+            }
+            for k in 0..<2000 {
+                let entry = try #require(try index.lookup(.text(key(k))))
+                #expect(entry.rowID == Int64(k + 1))
+                #expect(index.firstLocation(of: entry) == Location(file: "long.csv", line: k + 2, column: 1))
+            }
+            #expect(try index.lookup(.text(key(2000))) == nil)
+            // Keys stayed in memory until they held 64 KB; the rest went to the runs on disk.
+            var held = 0, bytes = 0
+            while bytes < 64 << 10 { bytes += key(held).utf8.count; held += 1 }
+            #expect(index.keysInMemory == held)
+        }
+    }
+
     @Test("spilled keys: a new key never matches one with the same bytes up to its length, or a prefix")
     func spilledPrefixes() throws {
         try withScratchFolder { folder in

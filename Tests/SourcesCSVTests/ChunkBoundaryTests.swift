@@ -80,4 +80,24 @@ struct ChunkBoundaryTests {
             [TextPosition(line: 4, column: 1), TextPosition(line: 4, column: 3)],
         ])
     }
+
+    /// A field's position is worked out from the text the record keeps, only when asked: the same at
+    /// every chunk size, for a record over lines and chunks, and for a recycled record refilled.
+    @Test("positions worked out from a record's text", arguments: [1, 2, 3, 5, 8, 13, 64, 4096])
+    func positionsFromTheRecordsText(_ chunkSize: Int) throws {
+        let text = "name;note;price\r\n\"Oat \"\"x\"\";\r\nmilk é\";\"a\rb\";1,5\r\n\r\nRye;🍓;2\n"
+        let input = try CSVTest.file("late.csv", text)
+        let reader = try CSVReader(input: input, options: .init(delimiter: .semicolon), chunkSize: chunkSize)
+        let first = try #require(try reader.next())
+        #expect(first.values == [.text("Oat \"x\";\r\nmilk é"), .text("a\rb"), .text("1,5")])
+        #expect(first.location.description == "data/late.csv:2:1")
+        #expect(first.location(ofField: 1).description == "data/late.csv:3:9")
+        #expect(first.location(ofField: 2).description == "data/late.csv:4:4")
+        reader.recycle(first)
+        let second = try #require(try reader.next())
+        #expect(second.fieldPositions == [
+            TextPosition(line: 6, column: 1), TextPosition(line: 6, column: 5), TextPosition(line: 6, column: 7),
+        ])
+        #expect(try reader.next() == nil)
+    }
 }

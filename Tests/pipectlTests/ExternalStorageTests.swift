@@ -131,4 +131,47 @@ import SQLite
         #expect(CoreDataExternalData.decode([0x03, 1]) == nil)
         #expect(CoreDataExternalData.decode([0x02] + Array("../etc/passwd".utf8)) == nil)
     }
+
+    /// What a trial on Apple's Landmarks tutorial data taught (docs/coredata.md, "External storage"):
+    /// a JSON export names each picture as an asset catalog does, `<name>.imageset/<name>@2x.jpg`,
+    /// which a `template` builds before `file` reads it; a photo of exactly 128 KB stays inline
+    /// (its column then holds 131,073 bytes), one byte more goes to a file.
+    @Test("photos named as an asset catalog names them, either side of the 128 KB threshold")
+    func assetCatalogAtTheThreshold() throws {
+        let ws = try Workspace()
+        try ws.write(Self.model, to: "pipelines/model/Fruit.xcdatamodel/contents")
+        try ws.write("""
+            version: 1
+            name: fruit
+            store: { path: ../build/Fruit.sqlite, layout: coredata, model: model/Fruit.xcdatamodel }
+            entities:
+              Fruit: { unique: name }
+            sources:
+              - name: fruit
+                read: { json: data/fruit.json }
+                transform:
+                  - template: { field: photo, value: "{imageName}.imageset/{imageName}@2x.jpg" }
+                  - file: { fields: [photo], folder: Assets.xcassets }
+                load:
+                  Fruit: { name: name, photo: photo }
+
+            """, to: "pipelines/fruit.yaml")
+        try ws.write(#"[{"name": "Fig", "imageName": "fig"}, {"name": "Kiwi", "imageName": "kiwi"}]"#, to: "pipelines/data/fruit.json")
+        let sizes = ["fig": 128 * 1024, "kiwi": 128 * 1024 + 1]
+        for (name, size) in sizes {
+            let folder = ws.pipelines.appendingPathComponent("Assets.xcassets/\(name).imageset")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(Self.large.prefix(size)).write(to: folder.appendingPathComponent("\(name)@2x.jpg"))
+        }
+        let run = try ws.run("run", "pipelines/fruit.yaml")
+        #expect(run.status == 0, "\(run.stderr)")
+        let rows = try ws.store("build/Fruit.sqlite").rows("SELECT ZNAME, ZPHOTO FROM ZFRUIT ORDER BY ZNAME")
+        #expect(rows.count == 2)
+        #expect(rows.first?[1] == .binary([0x01] + Self.large.prefix(128 * 1024)), "Fig's photo inline")
+        let name = try reference(rows[1][1])
+        #expect(try files(ws) == [name])
+        #expect(try ws.bytes(Self.external + "/" + name) == Data(Self.large.prefix(128 * 1024 + 1)))
+        let model = try ws.run("model", "pipelines/model/Fruit.xcdatamodel")
+        #expect(model.stdout.contains("  photo: Binary, optional, external storage allowed\n"), "\(model.stdout)")
+    }
 }

@@ -22,8 +22,12 @@ final class KeyIndex {
         var memoryKeys: Int
         /// Spilled keys collected in memory before they are written out as a sorted run.
         var runKeys: Int
+        /// The bytes of the text keys kept in memory: long keys spill before `memoryKeys` do. At
+        /// most 3.75 GB, so that the table's 32-bit offsets always reach (`TextKeyTable.canHold`).
+        var memoryBytes: Int = 256 << 20
 
-        /// About 75 MB for the keys in memory, and 20 MB for those waiting to be written out.
+        /// About 75 MB for the keys in memory (up to 256 MB more when keys are long), and 20 MB
+        /// for those waiting to be written out.
         static let standard = Limits(memoryKeys: 1 << 20, runKeys: 1 << 18)
     }
 
@@ -74,6 +78,9 @@ final class KeyIndex {
     func prefetch(_ hash: TextKeyHash) {
         state.prefetch(hash)
     }
+
+    /// The text keys held in memory; the others went to disk.
+    var keysInMemory: Int { state.keysInMemory }
 
     /// The text keys kept in memory, as their canonical text, if there are at most `limit`
     /// (for suggestions; none otherwise, as comparing with each would take too long).
@@ -159,6 +166,8 @@ final class KeyIndex {
             spill?.prefetch(hash.value)
         }
 
+        var keysInMemory: Int { texts.count }
+
         mutating func textKeys(limit: Int) -> [String] {
             guard texts.count <= limit, spill == nil else { return [] }
             return (0..<texts.count).map { k in texts.withKey(k) { String(decoding: $0, as: UTF8.self) } }
@@ -169,7 +178,9 @@ final class KeyIndex {
         }
 
         mutating func insert(_ key: Key, hash known: TextKeyHash?, rowID: Int64, first: Location) throws {
-            if texts.count >= limits.memoryKeys {
+            // A key is at most a record (10 MB), three times that once normalized: the 256 MB
+            // left above `memoryBytes` keeps the table's bytes within its 32-bit offsets.
+            if texts.count >= limits.memoryKeys || texts.byteCount >= min(limits.memoryBytes, 15 << 28) {
                 switch key {
                 case .text(let text):
                     var scratch: [UInt8] = []
@@ -308,13 +319,17 @@ final class KeyIndex {
 /// Callers hash the key (`TextKeyHash.hash(_:)`): the hash is kept for more than this table.
 struct TextKeyTable {
     private var bytes: [UInt8] = []
-    /// Key `k` is `bytes[starts[k]..<starts[k + 1]]`.
-    private var starts: [Int] = [0]
+    /// Key `k` is `bytes[starts[k]..<starts[k + 1]]`. 32 bits, half of an `Int`: with a million
+    /// keys that is 4 MB of the run's peak; a table whose bytes would pass 4 GB takes no more keys
+    /// (`canHold`), and its owner spills them.
+    private var starts: [UInt32] = [0]
     private var numbers: [Int32] = []
     /// `hash << 32 | (k + 1)`, 0 for an empty slot; a power of two long, at most half full.
     private var slots = [UInt64](repeating: 0, count: 1024)
 
     var count: Int { numbers.count }
+    /// The bytes of all keys.
+    var byteCount: Int { bytes.count }
 
     /// The place `k` of `key`, if it was inserted; `number(k)` is its value.
     func find(_ key: UnsafeBufferPointer<UInt8>, hash: UInt32) -> Int? {
@@ -342,20 +357,26 @@ struct TextKeyTable {
     }
 
     func withKey<R>(_ k: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[starts[k]..<starts[k + 1]])) }
+        try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[Int(starts[k])..<Int(starts[k + 1])])) }
     }
 
     /// Calls `body` with where each key starts among the bytes of all keys: key `k` at `starts[k]`.
-    func withKeyStarts<R>(_ body: (UnsafeBufferPointer<Int>) throws -> R) rethrows -> R {
+    func withKeyStarts<R>(_ body: (UnsafeBufferPointer<UInt32>) throws -> R) rethrows -> R {
         try starts.withUnsafeBufferPointer(body)
     }
 
-    /// Adds `key`, which is not in the table yet, with its `hash`.
+    /// Whether a key of `count` bytes still fits: all keys' bytes stay below 4 GB.
+    func canHold(_ count: Int) -> Bool {
+        bytes.count + count <= Int(UInt32.max)
+    }
+
+    /// Adds `key`, which is not in the table yet, with its `hash`; the table `canHold` it.
     mutating func insert(_ key: UnsafeBufferPointer<UInt8>, hash: UInt32, _ number: Int32) {
+        precondition(canHold(key.count), "a key table past 4 GB")
         if (numbers.count + 1) * 2 > slots.count { grow() }
         let k = UInt64(numbers.count)
         bytes.append(contentsOf: key)
-        starts.append(bytes.count)
+        starts.append(UInt32(truncatingIfNeeded: bytes.count))
         numbers.append(number)
         place(UInt64(hash) << 32 | (k + 1))
     }
@@ -383,7 +404,7 @@ struct TextKeyTable {
     }
 
     private func equals(_ k: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
-        let start = starts[k], count = starts[k + 1] - start
+        let start = Int(starts[k]), count = Int(starts[k + 1]) - start
         guard count == key.count else { return false }
         return bytes.withUnsafeBufferPointer { stored in
             guard count > 0, let base = key.baseAddress, let storedBase = stored.baseAddress else { return true }

@@ -92,6 +92,7 @@ struct KeySpill {
             wholeFirsts[rowID] = first
             compact = .whole
         }
+        if !pending.canHold(key.count) { try writeRun() }
         if spilledCount >= spilled.capacity { try rebuildSpilledFilter(capacity: 2 * spilled.capacity) }
         spilled.insert(hash)
         spilledCount += 1
@@ -132,8 +133,8 @@ struct KeySpill {
         }
         // Record k starts after k headers and the keys before it.
         let (index, buckets) = pending.withKeyStarts { keyStarts in
-            assert(file.size == start + Int64(count * Self.recordHeader + keyStarts[count]), "the run's records are not back to back")
-            return IndexEntry.bucketed(pendingHashes, offset: { start + Int64($0 * Self.recordHeader + keyStarts[$0]) },
+            assert(file.size == start + Int64(count * Self.recordHeader + Int(keyStarts[count])), "the run's records are not back to back")
+            return IndexEntry.bucketed(pendingHashes, offset: { start + Int64($0 * Self.recordHeader + Int(keyStarts[$0])) },
                                        bucketSize: Self.bucketSize)
         }
         let indexStart = file.size
