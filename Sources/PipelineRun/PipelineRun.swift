@@ -158,6 +158,8 @@ public final class PipelineRun {
             // Called with the new store complete and checked, the old one still in place: the last
             // moment a failure leaves the old store, so the inputs are checked and the reports
             // written then.
+            // The row checks below read every link against the row it names.
+            sink.linksCheckedInReview = pipeline.store.layout == .coredata
             sink.review = { [self] newStore in
                 try inputs.checkUnchanged()
                 try finishStore?(newStore)

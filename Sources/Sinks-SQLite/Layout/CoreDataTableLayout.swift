@@ -240,9 +240,9 @@ struct CoreDataTableLayout: TableLayout {
         for statement in schemaStatements.beforeRows { try connection.execute(statement) }
     }
 
-    func complete(in connection: SQLiteConnection, storeUUID workedOut: () throws -> String?) throws {
+    func complete(in connection: SQLiteConnection, storeUUID workedOut: () throws -> String?, checkingLinks: Bool) throws {
         for statement in schemaStatements.afterRows { try connection.execute(Self.rerunnable(statement)) }
-        for check in linkChecks {
+        for check in checkingLinks ? linkChecks : [] {
             if try fewLinksAllResolve(check, in: connection) { continue }
             let row = try connection.rows(check.missingRows).first ?? []
             guard row.count == 2, case .integer(let count) = row[0], count > 0 else { continue }

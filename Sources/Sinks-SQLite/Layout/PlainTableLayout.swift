@@ -178,7 +178,7 @@ struct PlainTableLayout: TableLayout {
         }
     }
 
-    func complete(in connection: SQLiteConnection, storeUUID _: () throws -> String?) throws {
+    func complete(in connection: SQLiteConnection, storeUUID _: () throws -> String?, checkingLinks _: Bool) throws {
         for definition in indexDefinitions { try connection.execute(definition) }
     }
 

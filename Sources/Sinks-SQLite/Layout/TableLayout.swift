@@ -20,13 +20,14 @@ protocol TableLayout {
     /// Completes the schema (indexes, built faster over the loaded rows than row by row) and writes
     /// what depends on the records; runs once, just before the build transaction commits.
     /// `storeUUID`, asked for last: the Core Data store UUID worked out while this runs
-    /// (`SQLiteSink.storeUUID`), or nil for the layout's own.
-    func complete(in connection: SQLiteConnection, storeUUID: () throws -> String?) throws
+    /// (`SQLiteSink.storeUUID`), or nil for the layout's own. `checkingLinks`: whether the
+    /// layout checks that every link names a row of its destination (`SQLiteSink.linksCheckedInReview`).
+    func complete(in connection: SQLiteConnection, storeUUID: () throws -> String?, checkingLinks: Bool) throws
 }
 
 extension TableLayout {
     func complete(in connection: SQLiteConnection) throws {
-        try complete(in: connection, storeUUID: { nil })
+        try complete(in: connection, storeUUID: { nil }, checkingLinks: true)
     }
 
     /// SQLite's defaults suit a layout that needs nothing else.
