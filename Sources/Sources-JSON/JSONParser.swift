@@ -378,12 +378,14 @@ final class JSONParser {
     }
 
     /// Reads a member's key into `key` and the `:` after it; the value's first byte is next.
-    func readKey() throws {
+    /// `name`: the key names a field (a record's, or an object's that is read), and is held to
+    /// `HeaderBudget.maxNameBytes`; a skipped object's keys are strings like any other.
+    func readKey(name: Bool = true) throws {
         guard try skipWhitespace() == UInt8(ascii: "\"") else {
             throw try expected("a key (a string in double quotes)")
         }
         state.pointee.key.removeAll()
-        try scanString(.key)
+        try scanString(.key, limit: name ? HeaderBudget.maxNameBytes : JSONParser.maxStringBytes)
         guard try skipWhitespace() == UInt8(ascii: ":") else {
             throw try expected("':' after the key \"\(key.string)\"")
         }
@@ -458,7 +460,7 @@ final class JSONParser {
         case UInt8(ascii: "{"):
             guard try enterObject() else { return }
             repeat {
-                try readKey()
+                try readKey(name: false)
                 try skipValue()
             } while try nextMember()
         case UInt8(ascii: "["):
@@ -524,8 +526,9 @@ final class JSONParser {
     private static let quote = UInt8(ascii: "\"")
     private static let backslash = UInt8(ascii: "\\")
 
-    /// Scans the string whose opening quote is at the current position, up to its closing quote.
-    func scanString(_ capture: Capture) throws {
+    /// Scans the string whose opening quote is at the current position, up to its closing quote,
+    /// stopping past `limit` bytes.
+    func scanString(_ capture: Capture, limit: Int = JSONParser.maxStringBytes) throws {
         let start = position
         pos += 1
         var length = 0
@@ -539,7 +542,7 @@ final class JSONParser {
             if i > pos {
                 length += i - pos
                 // As for CSV fields: no spreadsheet cell is this long; a runaway string must not fill the memory.
-                if length > JSONParser.maxStringBytes { throw tooLong(at: start) }
+                if length > limit { throw tooLong(at: start, limit: limit) }
                 append(capture, bytes + pos, i - pos)
                 pos = i
             }
@@ -553,10 +556,10 @@ final class JSONParser {
             } else if b == JSONParser.backslash {
                 // Counted as decoded: a string of escapes only must not slip past the limit.
                 length += try scanEscape(capture, stringStart: start)
-                if length > JSONParser.maxStringBytes { throw tooLong(at: start) }
+                if length > limit { throw tooLong(at: start, limit: limit) }
             } else if b >= 0x80 {
                 length += try scanMultibyte(capture)
-                if length > JSONParser.maxStringBytes { throw tooLong(at: start) }
+                if length > limit { throw tooLong(at: start, limit: limit) }
             } else if b == 0x0A {
                 throw error(.jsonControlCharacter, "a line break inside a string (write it as \\n, or close the string that starts at "
                                                    + "\(start.line):\(start.column))")
@@ -567,8 +570,11 @@ final class JSONParser {
         }
     }
 
-    private func tooLong(at start: TextPosition) -> PipelineError {
-        error(.jsonStringTooLong, "a string longer than \(JSONParser.maxStringBytes >> 20) MB starts here (is its closing quote missing?)",
+    private func tooLong(at start: TextPosition, limit: Int) -> PipelineError {
+        if limit == HeaderBudget.maxNameBytes {
+            return error(.inputHeaderNameTooLong, HeaderBudget.nameTooLong("the key that starts here") + " (is a quote missing?)", at: start)
+        }
+        return error(.jsonStringTooLong, "a string longer than \(JSONParser.maxStringBytes >> 20) MB starts here (is its closing quote missing?)",
                                   at: start)
     }
 

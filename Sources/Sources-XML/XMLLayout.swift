@@ -38,8 +38,11 @@ public struct XMLLayout: Sendable, Hashable {
             case ReaderNode.entityReference:
                 throw reader.entityError(node)
             case ReaderNode.element:
-                guard let name = xmlTextReaderConstName(reader.reader).map({ String(cString: $0) }) else { continue }
-                switch xmlTextReaderDepth(reader.reader) {
+                // Names deeper than a record's fields are no field's: a run skips them too.
+                let depth = xmlTextReaderDepth(reader.reader)
+                guard depth <= 2, let qualified = xmlTextReaderConstName(reader.reader) else { continue }
+                let name = try reader.fieldName(qualified, "an element's name", at: node)
+                switch depth {
                 case 0:
                     root = name
                 case 1:
@@ -52,7 +55,8 @@ public struct XMLLayout: Sendable, Hashable {
                     var attribute = node.pointee.properties
                     while let current = attribute {
                         attribute = current.pointee.next
-                        guard let local = current.pointee.name.map({ String(cString: $0) }) else { continue }
+                        guard let name = current.pointee.name else { continue }
+                        let local = try reader.fieldName(name, "an attribute's name", at: node)
                         let prefix = current.pointee.ns?.pointee.prefix.map { String(cString: $0) + ":" } ?? ""
                         attributes.append(prefix + local)
                     }

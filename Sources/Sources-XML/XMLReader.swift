@@ -293,7 +293,8 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
                     if slot >= 0, node.pointee.properties != nil { try readObjectAttributes(node, slot: slot, into: &record) }
                 } else if slot >= 0, parent.node >= 0, tree.nodes[parent.node].slot == slot, let name = node.pointee.name {
                     // A child element of a field's element: a field of that element read as an object.
-                    record.objects[slot, default: ObjectDraft()].child = (String(cString: name), record.texts[slot].count)
+                    record.objects[slot, default: ObjectDraft()].child = (try fieldName(name, "an element's name", at: node),
+                                                                          record.texts[slot].count)
                 }
                 if xmlTextReaderIsEmptyElement(reader) != 1 {
                     record.openElements.append((child, slot))
@@ -360,7 +361,7 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
                                     "the element of field '\(options.fields[slot])' has more than \(Fields.maxNames.grouped) attributes, "
                                         + "more than pipectl reads")
             }
-            fields.names.append(String(cString: name))
+            fields.names.append(try fieldName(name, "an attribute's name", at: element))
             fields.values.append(.text(try attributeText(current, trim: trims[slot])))
         }
         record.objects[slot] = ObjectDraft(fields: fields, attributes: fields.names.count)
@@ -522,6 +523,16 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
         let line = xmlGetLineNo(node)
         guard line <= 0 || line >= 65_535 else { return line }
         return max(line, Int(xmlTextReaderGetParserLineNumber(reader)))
+    }
+
+    /// A name from the file taken as a field's name (`what`: "an attribute's name"), within
+    /// `HeaderBudget.maxNameBytes`: libxml2 allows 50,000 bytes, and 10,000 names an element.
+    func fieldName(_ name: UnsafePointer<xmlChar>, _ what: String, at node: xmlNodePtr) throws -> String {
+        guard xmlStrlen(name) <= HeaderBudget.maxNameBytes else {
+            throw PipelineError(.invalidInput, code: .inputHeaderNameTooLong, at: location(of: node), stage: "xml",
+                                HeaderBudget.nameTooLong(what))
+        }
+        return String(cString: name)
     }
 
     func entityError(_ node: xmlNodePtr) -> PipelineError {

@@ -68,6 +68,33 @@ struct JSONLimitsTests {
         #expect(error?.kind == .invalidInput)
     }
 
+    /// A key that names a field holds at most `HeaderBudget.maxNameBytes` bytes once decoded, as
+    /// a CSV's or a sheet's header name does: a record's keys, an element's in `each:`, the keys
+    /// `init` drafts from. A key inside a value no field reads is a string like any other.
+    @Test func keysHoldAtMost1024Bytes() throws {
+        let name = String(repeating: "k", count: HeaderBudget.maxNameBytes)
+        #expect(try JSONTest.read("[{\"name\": \"Milk\", \"\(name)\": 1}]", fields: ["name"]).rows == [[.text("Milk")]])
+        let message = "the key that starts here is longer than the 1,024 bytes pipectl reads as a field name (is a quote missing?)"
+        // A record's key; one of 512 two-byte characters and an escape: 1,025 bytes decoded.
+        for key in [name + "k", String(repeating: "é", count: 512) + "\\n"] {
+            let error = JSONTest.failure("[{\"name\": \"Milk\",\n  \"\(key)\": 1}]")
+            #expect(error?.description == "data/items.json:2:3: error: json: " + message)
+            #expect(error?.code == .inputHeaderNameTooLong && error?.kind == .invalidInput)
+        }
+        // An element's key in a list read as objects, in JSON Lines too.
+        let element = try #require(throws: PipelineError.self) {
+            try JSONTest.readLines("{\"tags\": [{\"\(name)x\": 1}]}\n", fields: ["tags"])
+        }
+        #expect(element.description == "data/items.jsonl:1:12: error: jsonl: " + message)
+        // Inside a value no field reads: skipped as a string.
+        #expect(try JSONTest.read("[{\"name\": \"Milk\", \"other\": {\"\(name)xx\": 1}}]", fields: ["name"]).rows == [[.text("Milk")]])
+        // What init drafts from.
+        let layout = try #require(throws: PipelineError.self) {
+            _ = try JSONLayout.json(JSONTest.file("items.json", "[{\"name\": \"Milk\", \"\(name)x\": 1}]"), limit: 500)
+        }
+        #expect(layout.description == "data/items.json:1:19: error: json: " + message)
+    }
+
     // MARK: Keys given twice
 
     @Test func aKeyGivenTwiceWarnsWithBothPlacesAndTheLastValueIsKept() throws {

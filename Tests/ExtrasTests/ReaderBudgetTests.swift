@@ -43,6 +43,38 @@ struct ReaderBudgetTests {
         #expect(fields.names.count == 20)
     }
 
+    /// An element's or attribute's name taken as a field's holds at most
+    /// `HeaderBudget.maxNameBytes` bytes (libxml2 allows 50,000), as a header row's name does:
+    /// the keys of an element read as an object, the names `init` drafts from. A name no field
+    /// takes is skipped as before.
+    @Test func xmlNamesHoldAtMost1024Bytes() throws {
+        let name = String(repeating: "n", count: HeaderBudget.maxNameBytes)
+        let other = String(repeating: "m", count: HeaderBudget.maxNameBytes)
+        let within = try XMLTest.file("items.xml", "<items><item><name>Milk</name><unit \(name)=\"1\"><\(other)>l</\(other)></unit></item></items>")
+        let record = try #require(try XMLTest.read(within, record: "items/item", fields: ["name", "unit"]).first)
+        guard case .object(let fields) = record.values[1] else {
+            Issue.record("no object read")
+            return
+        }
+        #expect(fields.names == [name, other])
+        let child = try XMLTest.file("items.xml", "<items><item><name>Milk</name>\n<unit><\(name)x>l</\(name)x></unit></item></items>")
+        let error = XMLTest.failure(child, fields: ["name", "unit"])
+        #expect(error?.description == "data/items.xml:2: error: xml: an element's name is longer than the 1,024 bytes pipectl reads as a field name")
+        #expect(error?.code == .inputHeaderNameTooLong && error?.kind == .invalidInput)
+        let attribute = try XMLTest.file("items.xml", "<items><item><name>Milk</name>\n<unit \(name)x=\"1\"/></item></items>")
+        #expect(XMLTest.failure(attribute, fields: ["name", "unit"])?.description
+                == "data/items.xml:2: error: xml: an attribute's name is longer than the 1,024 bytes pipectl reads as a field name")
+        // A child no field names: skipped.
+        let skipped = try XMLTest.file("items.xml", "<items><item><name>Milk</name><\(name)x>l</\(name)x></item></items>")
+        #expect(try XMLTest.rows(skipped, record: "items/item", fields: ["name"]) == [["Milk"]])
+        // What init drafts from: a record's child elements and attributes.
+        let onRecord = try XMLTest.file("items.xml", "<items><item \(name)x=\"1\"><name>Milk</name></item></items>")
+        for file in [skipped, onRecord] {
+            let layout = try #require(throws: PipelineError.self) { _ = try XMLLayout.find(in: file, limit: 500) }
+            #expect(layout.code == .inputHeaderNameTooLong, "\(layout)")
+        }
+    }
+
     /// A property list's array of 1,000,001 values in one field, a dictionary of 10,001 keys, and
     /// a string of more than 8 MB each stop at their record.
     @Test func propertyListsKeepTheSameBudgets() throws {

@@ -70,7 +70,8 @@ extension PipelineError.Code {
     public static let inputInvalidText = Self("input.invalid-text")
     /// Two columns of the header row have the same name.
     public static let inputDuplicateHeaderName = Self("input.duplicate-header-name")
-    /// A column's name in the header row is longer than `HeaderBudget.maxNameBytes`.
+    /// A column's name in the header row, a JSON key or an XML element's or attribute's name is
+    /// longer than `HeaderBudget.maxNameBytes`.
     public static let inputHeaderNameTooLong = Self("input.header-name-too-long")
     /// A record's lists hold more values than `Fields.maxListValues`, from any reader or `split`.
     public static let inputTooManyListValues = Self("input.too-many-list-values")
