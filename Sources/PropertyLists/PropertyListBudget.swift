@@ -1,4 +1,5 @@
 import Diagnostics
+import Pipeline
 
 /// Bounds what a binary property list becomes once decoded, checked on its bytes before
 /// Foundation decodes it.
@@ -165,6 +166,7 @@ public enum PropertyListBudget {
             guard let (start, count) = layout.references(at: offset) else {
                 throw .damaged("object \(object) has a length that runs past the file's objects")
             }
+            if depth > 1 { try checkWidth(of: object, at: offset, references: count) }
             sizes[object] = -1
             var total = 1
             var height = 0
@@ -193,6 +195,22 @@ public enum PropertyListBudget {
             sizes[object] = total
             heights[object] = Int32(height)
             return total
+        }
+
+        /// Below the root (the records, or Core Data's metadata), an array holds at most a
+        /// record's list values and a dictionary as many keys as a header row has columns: one
+        /// list of 9M references to one string is 9M objects, within `maxObjects`, and Foundation
+        /// took 8 s and 900 MB to decode it before the reader counted its values.
+        private func checkWidth(of object: Int, at offset: Int, references: Int) throws(Stop) {
+            let kind = layout.bytes[offset] >> 4
+            if kind == 0xA || kind == 0xC, references > Fields.maxListValues {
+                throw .overrun("has an array of \(references.grouped) values (object \(object)), more than the "
+                               + "\(Fields.maxListValues.grouped) pipectl reads in one list")
+            }
+            if kind == 0xD, references / 2 > HeaderBudget.maxColumns {
+                throw .overrun("has a dictionary of \((references / 2).grouped) keys (object \(object)), more than the "
+                               + "\(HeaderBudget.maxColumns.grouped) pipectl reads in one")
+            }
         }
 
         private func checkDepth(_ depth: Int) throws(Stop) {

@@ -90,14 +90,57 @@ struct ReaderBudgetTests {
                 while try reader.next() != nil {}
             }
         }
-        let list = try failure(plist(Array(repeating: 1, count: Fields.maxListValues + 1)))
+        // One list past the budget is refused on the file's bytes, before Foundation decodes it.
+        let one = try failure(plist(Array(repeating: 1, count: Fields.maxListValues + 1)))
+        #expect(one.description.hasPrefix("data/items.plist: error: plist: the binary property list has an array of 1,000,001 values (object "))
+        #expect(one.description.hasSuffix("), more than the 1,000,000 pipectl reads in one list"))
+        // Lists within it that hold more together: at their record.
+        let list = try failure(plist([Array(repeating: 1, count: 500_000), Array(repeating: 2, count: 500_000)]))
         #expect(list.description == "data/items.plist: at [0]: error: plist: the lists in 'tags' hold more than 1,000,000 values in one record, "
             + "more than pipectl reads")
         let keys = try failure(plist([Dictionary(uniqueKeysWithValues: (0...Fields.maxNames).map { ("k\($0)", $0) })]))
         #expect(keys.description == "data/items.plist: at [0]: error: plist: a dictionary in 'tags' has 10,001 keys, more than the 10,000 pipectl reads")
         let long = try failure(plist(String(repeating: "a", count: (8 << 20) + 1)))
         #expect(long.description == "data/items.plist: at [0]: error: plist: a string in 'tags' of 8,388,609 bytes, longer than the 8 MB pipectl reads")
-        #expect([list, keys, long].allSatisfy { $0.kind == .invalidInput })
+        #expect([one, list, keys, long].allSatisfy { $0.kind == .invalidInput })
+    }
+
+    /// A list of 9M references to one string (9 MB) is 9M objects, within the object budget:
+    /// Foundation took 8 s and 900 MB to decode it before the reader counted the list's values.
+    /// Refused on the file's bytes, as a dictionary of more keys than a header has columns.
+    @Test func binaryPropertyListsRefuseALongListOnItsBytes() throws {
+        func plist(_ container: [UInt8], count: Int, references: Int) -> Data {
+            // [{"name": "Milk", "tags": container of `count` references to "l"}], references one byte wide.
+            func be(_ value: Int, _ width: Int) -> [UInt8] { (0..<width).reversed().map { UInt8(value >> ($0 * 8) & 0xFF) } }
+            let objects: [[UInt8]] = [[0xA1, 1], [0xD2, 2, 4, 3, 5], [0x54] + Array("name".utf8), [0x54] + Array("Milk".utf8),
+                                      [0x54] + Array("tags".utf8), container + [0x12] + be(count, 4) + Array(repeating: 6, count: references),
+                                      [0x51, UInt8(ascii: "l")]]
+            var bytes = Array("bplist00".utf8), offsets: [Int] = []
+            for object in objects {
+                offsets.append(bytes.count)
+                bytes += object
+            }
+            let table = bytes.count
+            for offset in offsets { bytes += be(offset, 4) }
+            return Data(bytes + [0, 0, 0, 0, 0, 0, 4, 1] + be(objects.count, 8) + be(0, 8) + be(table, 8))
+        }
+        let url = try XMLTest.folder().appendingPathComponent("items.plist")
+        let started = Date()
+        try plist([0xAF], count: 9_000_000, references: 9_000_000).write(to: url)
+        let list = try #require(throws: PipelineError.self) {
+            _ = try PropertyListReader(input: Input(url: url, displayPath: "data/items.plist"), fields: ["name", "tags"])
+        }
+        #expect(list.description == "data/items.plist: error: plist: the binary property list has an array of 9,000,000 values (object 5), "
+            + "more than the 1,000,000 pipectl reads in one list")
+        #expect(list.code == .plistOverBudget)
+        #expect(Date().timeIntervalSince(started) < 5)
+        // A dictionary of 16,385 keys: as many key references and value references (all "l").
+        try plist([0xDF], count: HeaderBudget.maxColumns + 1, references: 2 * (HeaderBudget.maxColumns + 1)).write(to: url)
+        let keys = try #require(throws: PipelineError.self) {
+            _ = try PropertyListReader(input: Input(url: url, displayPath: "data/items.plist"), fields: ["name", "tags"])
+        }
+        #expect(keys.description == "data/items.plist: error: plist: the binary property list has a dictionary of 16,385 keys (object 5), "
+            + "more than the 16,384 pipectl reads in one")
     }
 
     /// One 1 MB string referred to 600 times is a 1 MB file, but 600 MB once decoded: the binary
