@@ -268,6 +268,18 @@ import Testing
         #expect(!ws.exists("many.yaml"))
     }
 
+    @Test("a workbook of 100,000 sheets (500 KB; init ran past 60 s, run took 0.4 s): init refuses it as the workbook part is parsed, as run does")
+    func hundredThousandSheets() throws {
+        let ws = try Workspace()
+        try FileManager.default.copyItem(at: BadInput.folder.appendingPathComponent("xlsx-100k-sheets.xlsx"),
+                                         to: ws.root.appendingPathComponent("sheets.xlsx"))
+        let (made, seconds) = try Self.draft(ws, "sheets.xlsx")
+        #expect(made.status == 66, "\(made.stderr)")
+        #expect(made.stderr == "sheets.xlsx: error: xlsx: the workbook has more than the 10,000 sheets pipectl reads\n", "\(made.stderr)")
+        #expect(seconds < 5, "took \(seconds) s")
+        #expect(!ws.exists("sheets.yaml"))
+    }
+
     @Test("JSON nested too deep, or a string too long for the reader: init refuses it with the reader's error at its place")
     func jsonPastTheReadersLimits() throws {
         let ws = try Workspace()

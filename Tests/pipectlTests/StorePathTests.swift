@@ -17,13 +17,34 @@ import Darwin
 
     // MARK: The store path
 
-    @Test("a store path that is a FIFO, or a link to a device, is refused (exit 74), on --dry-run too, and stays what it was")
+    /// A Unix domain socket bound at `path`: the file stays once the descriptor is closed.
+    static func bindSocket(at path: String) -> Bool {
+        #if canImport(Darwin)
+        let fd = socket(AF_UNIX, SOCK_STREAM, 0)
+        #else
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        #endif
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        } == 0
+    }
+
+    @Test("a store path that is a FIFO, a socket, or a link to a device, is refused (exit 74), on --dry-run too, and stays what it was")
     func storePathsThatAreNotFiles() throws {
         let scratch = try Scratch()
         #expect(mkfifo(scratch.root.appendingPathComponent("fifo.sqlite").path, 0o644) == 0)
+        #expect(Self.bindSocket(at: scratch.root.appendingPathComponent("socket.sqlite").path))
         // /dev/null itself would be replaced by today's code run as root: reached through a link, it is refused all the same.
         try FileManager.default.createSymbolicLink(atPath: scratch.root.appendingPathComponent("null.sqlite").path, withDestinationPath: "/dev/null")
         let expected = [("fifo.sqlite", "'\(scratch.root.path)/fifo.sqlite' is a FIFO (a named pipe)"),
+                        ("socket.sqlite", "'\(scratch.root.path)/socket.sqlite' is a socket"),
                         ("null.sqlite", "'/dev/null' is a character device")]
         for (path, what) in expected {
             try scratch.write(KillTests.pipeline.replacingOccurrences(of: "path: store.sqlite", with: "path: \(path)"), to: "other.yaml")
@@ -37,8 +58,9 @@ import Darwin
         var status = stat()
         #expect(lstat(scratch.root.appendingPathComponent("fifo.sqlite").path, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
         #expect(lstat(scratch.root.appendingPathComponent("null.sqlite").path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK)
+        #expect(lstat(scratch.root.appendingPathComponent("socket.sqlite").path, &status) == 0 && status.st_mode & S_IFMT == S_IFSOCK)
         #expect(stat("/dev/null", &status) == 0 && status.st_mode & S_IFMT == S_IFCHR)
-        #expect(scratch.files == ["fifo.sqlite", "items.csv", "null.sqlite", "other.yaml", "pipeline.yaml", "store.sqlite"])
+        #expect(scratch.files == ["fifo.sqlite", "items.csv", "null.sqlite", "other.yaml", "pipeline.yaml", "socket.sqlite", "store.sqlite"])
     }
 
     @Test("a store reached through a symbolic link: the run updates the real store, the link stays a link, and the lock is the real store's")
@@ -213,6 +235,57 @@ import Darwin
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: store.path + "-wal")) == walBytes)
         withExtendedLifetime(writer) {}
+    }
+
+    /// A binary property list: a dictionary whose key "k" holds an array of `references`
+    /// references to one string of `bytes` bytes (as Foundation's writer never shares one).
+    static func sharedStringPlist(references: Int, bytes: Int) -> [UInt8] {
+        func be(_ value: Int, _ width: Int) -> [UInt8] { (0..<width).reversed().map { UInt8(value >> ($0 * 8) & 0xFF) } }
+        var plist = Array("bplist00".utf8), offsets: [Int] = []
+        offsets.append(plist.count)
+        plist += [0xD1, 1, 2]
+        offsets.append(plist.count)
+        plist += [0x51, UInt8(ascii: "k")]
+        offsets.append(plist.count)
+        plist += [0xAF, 0x12] + be(references, 4) + Array(repeating: 3, count: references)
+        offsets.append(plist.count)
+        plist += [0x5F, 0x12] + be(bytes, 4) + Array(repeating: UInt8(ascii: "a"), count: bytes)
+        let table = plist.count
+        for offset in offsets { plist += be(offset, 4) }
+        return plist + [0, 0, 0, 0, 0, 0, 4, 1] + be(offsets.count, 8) + be(0, 8) + be(table, 8)
+    }
+
+    @Test("inspect on a store whose Z_METADATA property list is a reference bomb: refused at once (exit 66), as the readers refuse one")
+    func metadataBombs() throws {
+        let scratch = try Scratch(rows: 10)
+        // 592 bytes: 16^26 objects once decoded; one 1 MB string referred to 600 times, 600 MB;
+        let bombs = [("nested.sqlite", Array(try Data(contentsOf: BadInput.folder.appendingPathComponent("plist-nested-references.plist"))),
+                      "the binary property list decodes into more than 10,000,000 objects"),
+                     ("shared.sqlite", Self.sharedStringPlist(references: 600, bytes: 1 << 20),
+                      "the binary property list decodes into more than 512 MB of strings and data"),
+                     // 9M references to one string: 9M objects, within that budget (24 s, 1.1 GB, a 45 MB line printed).
+                     ("list.sqlite", Self.sharedStringPlist(references: 9_000_000, bytes: 1),
+                      "the binary property list has an array of 9,000,000 values (object 2), more than the 1,000,000 pipectl reads in one list")]
+        for (file, plist, answer) in bombs {
+            do {
+                let store = try SQLiteConnection(path: scratch.root.appendingPathComponent(file).path, readOnly: false)
+                try store.execute("""
+                    CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+                    INSERT INTO Z_PRIMARYKEY VALUES (1, 'Item', 0, 0);
+                    CREATE TABLE ZITEM (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR);
+                    CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)
+                    """)
+                let insert = try store.prepare("INSERT INTO Z_METADATA VALUES (1, 'B0A1C2D3-0000-4000-8000-000000000000', ?1)")
+                try insert.bind(.binary(plist), at: 1)
+                try insert.run()
+            }
+            let started = Date()
+            let result = try Pipectl.runTool("timeout", ["-s", "KILL", "20", Pipectl.productsDirectory.appendingPathComponent("pipectl").path,
+                                                         "inspect", file], in: scratch.root)
+            #expect(result.status == 66, "\(file): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("\(file): error: inspect: Z_METADATA's Z_PLIST: \(answer)"), "\(result.stderr)")
+            #expect(Date().timeIntervalSince(started) < 5, "\(file)")
+        }
     }
 
     @Test("a view where a table is read (a recursive one, named like an entity's table) is refused by check, not run: exit 66 at once")

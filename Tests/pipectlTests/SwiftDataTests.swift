@@ -31,6 +31,39 @@ import Pipeline
         #expect(crashed.stderr.contains("error: model: the @Model reader (\(crashing.path)) stopped on signal 11 reading this source"), "\(crashed.stderr)")
     }
 
+    @Test("a @Model source nested 2,000 deep, or 'Int' and 50,000 '?' (SIGSEGV, 139): exit 65 at the place from model, validate, run and init")
+    func nestingBudgetInEveryCommand() throws {
+        let ws = try Workspace()
+        try ws.write("name\nMilk\n", to: "items.csv")
+        try ws.write("""
+            version: 1
+            name: items
+            store: { path: items.store, layout: coredata, model: Models }
+            sources:
+              - name: items
+                read: { csv: items.csv }
+                load: { Item: { name: name } }
+
+            """, to: "items.yaml")
+        let deep = String(repeating: "[", count: 2_000) + "Int" + String(repeating: "]", count: 2_000)
+        let cases = [(deep, "Item.swift:5:31: error: model: '[' nested more than 16 levels deep, more than pipectl reads in a model's source"),
+                     ("Int" + String(repeating: "?", count: 50_000),
+                      "Item.swift:5:34: error: model: more than 16 '?' or '!' in a row, more than pipectl reads in a model's source")]
+        for (type, message) in cases {
+            try ws.write("import SwiftData\n\n@Model final class Item {\n    @Attribute(.unique) var name: String = \"\"\n    var grid: \(type)\n}\n",
+                         to: "Models/Item.swift")
+            for arguments in [["model", "Models"], ["validate", "items.yaml"], ["run", "-q", "items.yaml"],
+                              ["init", "--model", "Models", "items.csv", "-o", "draft.yaml"]] {
+                let started = Date()
+                let result = try Pipectl.runGuarded(arguments, in: ws.root)
+                #expect(result.status == 65, "\(arguments): \(result.stderr)")
+                #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+                #expect(Date().timeIntervalSince(started) < 10, "\(arguments)")
+            }
+            #expect(!ws.exists("items.store") && !ws.exists("draft.yaml"))
+        }
+    }
+
     @Test("pipelines/swiftdata: the model read from the app's @Model classes, the store inspects as a match with them")
     func exampleRunsAndMatches() throws {
         let ws = try Workspace()
