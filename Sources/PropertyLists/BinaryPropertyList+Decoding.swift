@@ -5,9 +5,10 @@ extension BinaryPropertyList {
     ///
     /// Booleans stay booleans and reals stay reals, on Linux and Darwin alike (Foundation hands
     /// both back as `NSNumber` on Darwin). Throws when `data` is not a property list, or a binary
-    /// one beyond `PropertyListBudget` (which Foundation would expand without bound).
+    /// one beyond `PropertyListBudget` (which Foundation would expand without bound), its root's
+    /// width included: what is read this way is Core Data's metadata, not a file of records.
     public static func decode(_ data: Data) throws -> Object {
-        if let overrun = data.withUnsafeBytes(PropertyListBudget.overrun(in:)) {
+        if let overrun = data.withUnsafeBytes({ PropertyListBudget.overrun(in: $0, boundedRoot: true) }) {
             throw BudgetError(description: "the binary property list \(overrun)")
         }
         let root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)

@@ -25,8 +25,14 @@ public enum PropertyListBudget {
     /// be read (Foundation then says what is wrong). A damaged object reachable from the root is
     /// told here: Foundation reads some damage its own way and may then expand without bound.
     public static func overrun(in bytes: UnsafeRawBufferPointer) -> String? {
+        overrun(in: bytes, boundedRoot: false)
+    }
+
+    /// `boundedRoot`: the root's own width is bounded too (Core Data's metadata, a dictionary of
+    /// tens of keys), not only that of what it holds (a file's records can be many).
+    public static func overrun(in bytes: UnsafeRawBufferPointer, boundedRoot: Bool) -> String? {
         guard let layout = Layout(bytes) else { return nil }
-        var walk = Walk(layout: layout)
+        var walk = Walk(layout: layout, widthFromDepth: boundedRoot ? 1 : 2)
         return walk.check()
     }
 
@@ -125,8 +131,12 @@ public enum PropertyListBudget {
         /// Per object counted: the bytes of strings and data in it, references followed.
         var payloads: [Int]
 
-        init(layout: Layout) {
+        /// The depth from which arrays and dictionaries are held to `checkWidth` (the root's is 1).
+        let widthFromDepth: Int
+
+        init(layout: Layout, widthFromDepth: Int) {
             self.layout = layout
+            self.widthFromDepth = widthFromDepth
             sizes = Array(repeating: 0, count: layout.objectCount)
             heights = Array(repeating: 0, count: layout.objectCount)
             payloads = Array(repeating: 0, count: layout.objectCount)
@@ -166,7 +176,7 @@ public enum PropertyListBudget {
             guard let (start, count) = layout.references(at: offset) else {
                 throw .damaged("object \(object) has a length that runs past the file's objects")
             }
-            if depth > 1 { try checkWidth(of: object, at: offset, references: count) }
+            if depth >= widthFromDepth { try checkWidth(of: object, at: offset, references: count) }
             sizes[object] = -1
             var total = 1
             var height = 0

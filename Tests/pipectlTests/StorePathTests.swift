@@ -255,6 +255,17 @@ import Darwin
         return plist + [0, 0, 0, 0, 0, 0, 4, 1] + be(offsets.count, 8) + be(0, 8) + be(table, 8)
     }
 
+    /// A binary property list whose root is a dictionary of `keys` keys, every key and value one string.
+    static func wideDictionaryPlist(keys: Int) -> [UInt8] {
+        func be(_ value: Int, _ width: Int) -> [UInt8] { (0..<width).reversed().map { UInt8(value >> ($0 * 8) & 0xFF) } }
+        var plist = Array("bplist00".utf8) + [0xDF, 0x12] + be(keys, 4) + Array(repeating: 1, count: 2 * keys)
+        let string = plist.count
+        plist += [0x51, UInt8(ascii: "k")]
+        let table = plist.count
+        plist += be(8, 4) + be(string, 4)
+        return plist + [0, 0, 0, 0, 0, 0, 4, 1] + be(2, 8) + be(0, 8) + be(table, 8)
+    }
+
     @Test("inspect on a store whose Z_METADATA property list is a reference bomb: refused at once (exit 66), as the readers refuse one")
     func metadataBombs() throws {
         let scratch = try Scratch(rows: 10)
@@ -265,7 +276,10 @@ import Darwin
                       "the binary property list decodes into more than 512 MB of strings and data"),
                      // 9M references to one string: 9M objects, within that budget (24 s, 1.1 GB, a 45 MB line printed).
                      ("list.sqlite", Self.sharedStringPlist(references: 9_000_000, bytes: 1),
-                      "the binary property list has an array of 9,000,000 values (object 2), more than the 1,000,000 pipectl reads in one list")]
+                      "the binary property list has an array of 9,000,000 values (object 2), more than the 1,000,000 pipectl reads in one list"),
+                     // A root dictionary of 16,385 keys (4M took 3 s): metadata holds tens.
+                     ("keys.sqlite", Self.wideDictionaryPlist(keys: 16_385),
+                      "the binary property list has a dictionary of 16,385 keys (object 0), more than the 16,384 pipectl reads in one")]
         for (file, plist, answer) in bombs {
             do {
                 let store = try SQLiteConnection(path: scratch.root.appendingPathComponent(file).path, readOnly: false)
