@@ -410,6 +410,14 @@ import Pipeline
         let bad = try ws.run("inspect", "places.store", "--model", "Models")
         #expect(bad.status == 68, "\(bad.stdout)\(bad.stderr)")
         #expect((bad.stdout + bad.stderr).contains("address.kind"), "\(bad.stdout)\(bad.stderr)")
+        // `init` maps an export's flattened columns to the struct's elements by their last part,
+        // and an enum by its own name.
+        let draft = try ws.run("init", "places.csv", "--model", "Models", "-o", "draft.yaml")
+        #expect(draft.status == 0, "\(draft.stderr)")
+        let drafted = String(decoding: try ws.bytes("draft.yaml"), as: UTF8.self)
+        for line in ["address.street: street", "address.kind: kind", "address.access: access", "address.geo.lat: lat", "address.geo.lon: lon"] {
+            #expect(drafted.contains(line), "\(line)\n\(drafted)")
+        }
     }
 
     @Test("position: an each: link writes each element's place in its list (from 0) into an integer attribute, as SwiftData apps keep order")
