@@ -122,8 +122,12 @@ private final class ModelXMLBuilder: NSObject, XMLParserDelegate {
     private var configurations: [ModelConfiguration] = []
     /// A `<configuration>` being read, until its end tag.
     private var configuration: ModelConfiguration?
-    /// A `<compositeAttribute>` being read: its elements are collected apart, then named by kind.
-    private var composite: (attribute: CompositeAttribute, isEnum: Bool, cases: [String]?, elements: [Attribute])?
+    /// The `<compositeAttribute>`s being read, outermost first (a composite may hold composites):
+    /// each composite's index in `compositeTree`, and what its user info says.
+    private var openComposites: [(index: Int, isEnum: Bool, cases: [String]?)] = []
+    /// An entity property's composites, outermost first, and their elements in document order by
+    /// composite path; the elements are named once every composite's kind is known.
+    private var compositeTree: (composites: [CompositeAttribute], elements: [(path: String, attribute: Attribute)]) = ([], [])
 
     init(file: String, parser: XMLParser) {
         self.file = file
@@ -155,14 +159,21 @@ private final class ModelXMLBuilder: NSObject, XMLParserDelegate {
         case "compositeAttribute" where entity != nil:
             guard let compositeName = nonEmpty(attributes["name"], "entity '\(entity?.name ?? "")': a composite attribute has no name")
             else { return }
-            composite = (CompositeAttribute(name: compositeName, kind: .structure, isOptional: attributes["optional"] == "YES",
-                                            typeName: compositeName, defaultValue: attributes["defaultValueString"], location: here),
-                         false, nil, [])
-        case "entry" where composite != nil:
+            // Each level lengthens the names of the levels inside it: a bound keeps them short.
+            guard openComposites.count < 16 else {
+                return fail(.modelMalformed, "entity '\(entity?.name ?? "")': composite attributes nested more than 16 deep")
+            }
+            let path = openComposites.last.map { compositeTree.composites[$0.index].name + "." + compositeName } ?? compositeName
+            openComposites.append((compositeTree.composites.count, false, nil))
+            compositeTree.composites.append(CompositeAttribute(name: path, kind: .structure, isOptional: attributes["optional"] == "YES",
+                                                               typeName: compositeName, defaultValue: attributes["defaultValueString"],
+                                                               location: here))
+        case "entry" where !openComposites.isEmpty:
             // SwiftData marks an enum's composite; an enum without raw values lists its cases.
-            if attributes["key"] == "EnumType" { composite?.isEnum = attributes["value"] == "true" }
+            let open = openComposites.count - 1
+            if attributes["key"] == "EnumType" { openComposites[open].isEnum = attributes["value"] == "true" }
             if attributes["key"] == "enum", let list = attributes["value"] {
-                composite?.cases = list.split(separator: ",").map {
+                openComposites[open].cases = list.split(separator: ",").map {
                     $0.trimmingCharacters(in: CharacterSet(charactersIn: "[]\" "))
                 }
             }
@@ -208,20 +219,23 @@ private final class ModelXMLBuilder: NSObject, XMLParserDelegate {
             if let entity { entities.append(entity) }
             entity = nil
         case "compositeAttribute":
-            guard var (attribute, isEnum, cases, elements) = composite else { return }
-            composite = nil
+            guard let (index, isEnum, cases) = openComposites.popLast() else { return }
             if isEnum, let cases {
-                attribute.kind = .caseName(cases: cases)
+                compositeTree.composites[index].kind = .caseName(cases: cases)
             } else if isEnum {
-                attribute.kind = .rawValue(cases: [])
+                compositeTree.composites[index].kind = .rawValue(cases: [])
             }
-            for var element in elements {
+            guard openComposites.isEmpty else { return }
+            // An enum with raw values has one element, named as the property (or path) it is.
+            let kinds = Dictionary(compositeTree.composites.map { ($0.name, $0.kind) }, uniquingKeysWith: { first, _ in first })
+            for (path, var element) in compositeTree.elements {
                 let elementName = element.name
-                element.name = isEnum && cases == nil ? attribute.name : attribute.name + "." + elementName
-                element.composite = CompositePart(composite: attribute.name, element: elementName)
+                element.name = kinds[path] == .rawValue(cases: []) ? path : path + "." + elementName
+                element.composite = CompositePart(composite: path, element: elementName)
                 entity?.attributes.append(element)
             }
-            entity?.composites.append(attribute)
+            entity?.composites += compositeTree.composites
+            compositeTree = ([], [])
         case "uniquenessConstraint":
             if let constraint, !constraint.isEmpty { entity?.uniquenessConstraints.append(constraint) }
             constraint = nil
@@ -285,8 +299,8 @@ private final class ModelXMLBuilder: NSObject, XMLParserDelegate {
             let element = String(custom.dropFirst().dropLast())
             attribute.arrayElement = AttributeType.allCases.first { CoreDataModelWriter.arrayElementName($0) == element } ?? .transformable
         }
-        if composite != nil {
-            composite?.elements.append(attribute)
+        if let open = openComposites.last {
+            compositeTree.elements.append((compositeTree.composites[open.index].name, attribute))
         } else {
             entity?.attributes.append(attribute)
         }

@@ -20,8 +20,8 @@ public enum CoreDataModelWriter {
             var blocks: [(name: String, xml: String)] = entity.attributes.filter { $0.composite == nil }.map {
                 ($0.name, "        " + attributeElement($0, named: $0.name) + "\n")
             }
-            for composite in entity.composites {
-                blocks.append((composite.name, compositeElement(composite, elements: entity.attributes.filter { $0.composite?.composite == composite.name })))
+            for composite in entity.composites where composite.parent == nil {
+                blocks.append((composite.name, compositeElement(composite, of: entity, indent: "        ")))
             }
             for block in blocks.sorted(by: { $0.name < $1.name }) { out += block.xml }
             for relationship in entity.relationships.sorted(by: { $0.name < $1.name }) {
@@ -102,26 +102,37 @@ public enum CoreDataModelWriter {
 
     /// A composite attribute as the model SwiftData builds holds it (its elements inside, an
     /// enum marked in its user info); Xcode's own file form for composites is not confirmed.
-    private static func compositeElement(_ composite: CompositeAttribute, elements: [Attribute]) -> String {
-        var pairs = [("name", composite.name)]
+    private static func compositeElement(_ composite: CompositeAttribute, of entity: Entity, indent: String) -> String {
+        var pairs = [("name", composite.elementName)]
         if composite.isOptional { pairs.append(("optional", "YES")) }
         pairs.append(("attributeType", "Composite"))
         if let value = composite.defaultValue { pairs.append(("defaultValueString", value)) }
-        var out = "        <compositeAttribute \(attributes(pairs))>\n"
+        var out = indent + "<compositeAttribute \(attributes(pairs))>\n"
+        let inner = indent + "    "
         switch composite.kind {
         case .structure:
             break
         case .rawValue:
-            out += "            <userInfo>\n                <entry key=\"EnumType\" value=\"true\"/>\n            </userInfo>\n"
+            out += inner + "<userInfo>\n" + inner + "    <entry key=\"EnumType\" value=\"true\"/>\n" + inner + "</userInfo>\n"
         case .caseName(let cases):
             let list = "[" + cases.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
-            out += "            <userInfo>\n                <entry key=\"EnumType\" value=\"true\"/>\n"
-                + "                <entry key=\"enum\" value=\(quoted(list))/>\n            </userInfo>\n"
+            out += inner + "<userInfo>\n" + inner + "    <entry key=\"EnumType\" value=\"true\"/>\n"
+                + inner + "    <entry key=\"enum\" value=\(quoted(list))/>\n" + inner + "</userInfo>\n"
         }
-        for element in elements {
-            out += "            " + attributeElement(element, named: element.composite?.element ?? element.name) + "\n"
+        // Elements in declaration order, a composite inside this one where its first element is.
+        var written: Set<String> = []
+        for element in entity.attributes {
+            guard let part = element.composite else { continue }
+            if part.composite == composite.name {
+                out += inner + attributeElement(element, named: part.element) + "\n"
+            } else if part.composite.hasPrefix(composite.name + ".") {
+                let rest = part.composite.dropFirst(composite.name.count + 1)
+                let child = composite.name + "." + (rest.split(separator: ".").first.map(String.init) ?? String(rest))
+                guard written.insert(child).inserted, let nested = entity.composites.first(where: { $0.name == child }) else { continue }
+                out += compositeElement(nested, of: entity, indent: inner)
+            }
         }
-        return out + "        </compositeAttribute>\n"
+        return out + indent + "</compositeAttribute>\n"
     }
 
     /// The Swift name of an array element type (`[String]`, `[UUID]`).

@@ -186,9 +186,10 @@ public struct CoreDataSchema: Sendable {
                             "derived attribute '\(entity.name).\(attribute.name)' cannot be written into a generated store: Core Data keeps it up to date with SQL triggers that call its own functions; make it a plain attribute or drop it from the model")
                     }
                     let (type, bucket) = Self.sqlType(attribute.type)
-                    // A composite's elements sit together at the composite's name, in declaration
-                    // order, each named by its element alone (author.person is ZPERSON).
-                    let sortName = attribute.composite?.composite ?? attribute.name
+                    // A composite's elements sit together at the property's name, in declaration
+                    // order, each named by its element alone (author.person is ZPERSON, a nested
+                    // composite's address.kind ZKIND).
+                    let sortName = attribute.composite?.property ?? attribute.name
                     let columnName = attribute.composite?.element ?? attribute.name
                     pending.append(((bucket, position, 0, sortName, attribute.composite == nil ? 0 : declared),
                                     [Column(name: "Z" + columnName.uppercased(), type: type,

@@ -38,9 +38,21 @@ public enum CoreDataVersionHashes {
             }
         }
         // A composite: SHA256 of its elements' hashes in element-name order; its own name,
-        // optionality and type are not hashed (confirmed by swiftdata-metacocktails).
+        // optionality and type are not hashed (confirmed by swiftdata-metacocktails). A composite
+        // inside another is one of its elements, hashed the same way first (unconfirmed).
+        func compositeHash(_ hashes: [(String, Data)]) -> Data {
+            sha256(hashes.sorted { $0.0 < $1.0 }.reduce(into: Data()) { $0.append($1.1) })
+        }
+        let deepest = elements.keys.map { $0.count { $0 == "." } }.max() ?? 0
+        for level in stride(from: deepest, to: 0, by: -1) {
+            for path in elements.keys.filter({ $0.count { $0 == "." } == level }) {
+                let cut = path.lastIndex(of: ".")!
+                let hash = compositeHash(elements.removeValue(forKey: path)!)
+                elements[String(path[..<cut]), default: []].append((String(path[path.index(after: cut)...]), hash))
+            }
+        }
         for (composite, hashes) in elements {
-            properties.append((composite, sha256(hashes.sorted { $0.0 < $1.0 }.reduce(into: Data()) { $0.append($1.1) })))
+            properties.append((composite, compositeHash(hashes)))
         }
         for relationship in model.allRelationships(of: name) where !relationship.isTransient {
             properties.append((relationship.name, relationshipHash(relationship)))

@@ -46,6 +46,10 @@ extension PipelineLoader.Context {
                                                            location: pairs[0].value.location, sourceLine: pairs[0].value.sourceLine))
                     continue
                 }
+                if let pairs = value.mapping, pairs.contains(where: { $0.key.scalar == "each" }) {
+                    assignments.append(try elementsRenamed(member, pairs: pairs, node: value, entity: entity, model: model))
+                    continue
+                }
                 guard let field = value.scalar, !field.isEmpty else {
                     throw value.error(.pipelineWrongType, "attribute '\(entity).\(member)' takes the name of a record field, or a constant as "
                                                               + "'{ value: ... }', found \(value.kindDescription)")
@@ -64,6 +68,36 @@ extension PipelineLoader.Context {
             }
         }
         return LoadSpec(entity: entity, assignments: assignments, links: links, location: key.location)
+    }
+
+    /// `moves: { each: attacks, moveName: name, power: damage }`: an array of structs from a list
+    /// whose elements name the struct's properties otherwise (the app's own decoder renames them).
+    private func elementsRenamed(_ attribute: String, pairs: [(key: ConfigNode, value: ConfigNode)], node: ConfigNode,
+                                 entity: String, model: StoreModel) throws -> LoadSpec.Assignment {
+        guard case .structure(let members, let typeName)? = model.allAttributes(of: entity).first(where: { $0.name == attribute })?.elementShape else {
+            throw node.error(.pipelineWrongType, "'\(entity).\(attribute)' is no array of structs: `each:` with the properties' fields "
+                                                     + "is for one (an array property of a SwiftData model); write the field's name")
+        }
+        var field = ""
+        var renames: [String: String] = [:]
+        for (key, value) in pairs {
+            guard let name = key.scalar, let given = value.scalar, !given.isEmpty else {
+                throw value.error(.pipelineWrongType, "'\(entity).\(attribute)' takes `each: <list field>` and `<property of \(typeName)>: "
+                                                          + "<element field>` pairs, found \(value.kindDescription)")
+            }
+            if name == "each" { field = given; continue }
+            guard members.contains(where: { $0.name == name }) else {
+                let names = members.map(\.name)
+                throw key.error(.pipelineUnknownAttribute, "\(typeName) has no property '\(name)'" + Suggestion.hint(for: name, in: names)
+                                                               + " (its properties: \(names.joined(separator: ", ")))")
+            }
+            if let earlier = renames[given] {
+                throw value.error(.pipelineDuplicateKey, "the element field '\(given)' gives \(typeName).\(earlier) already")
+            }
+            renames[given] = name
+        }
+        return LoadSpec.Assignment(attribute: attribute, field: field, elementFields: renames, location: node.location,
+                                   sourceLine: node.sourceLine)
     }
 
     /// `relationship: { Target: { keyAttribute: field, ... } }`: find or create the target by its

@@ -160,6 +160,8 @@ public final class PipelineRun {
             // written then.
             // The row checks below read every link against the row it names.
             sink.linksCheckedInReview = pipeline.store.layout == .coredata
+            // Changes of the caller's own write into the store: nothing may read it meanwhile.
+            sink.reviewOnlyReads = finishStore == nil
             sink.review = { [self] newStore in
                 try inputs.checkUnchanged()
                 try finishStore?(newStore)

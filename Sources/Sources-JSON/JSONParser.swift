@@ -534,7 +534,12 @@ final class JSONParser {
         var length = 0
         while true {
             var i = pos
-            while i < end {
+            let stop = end
+            // Eight bytes at a time while none of them ends the run, as most of a string's do.
+            while i &+ 8 <= stop, !JSONParser.endsRun(UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self)) {
+                i &+= 8
+            }
+            while i < stop {
                 let b = bytes[i]
                 if b == JSONParser.quote || b == JSONParser.backslash || b < 0x20 || b >= 0x80 { break }
                 i += 1
@@ -568,6 +573,19 @@ final class JSONParser {
             }
             // Otherwise the run stopped at the end of a chunk: go on in the next one.
         }
+    }
+
+    /// Whether any of eight bytes is a quote, a backslash, a control character or not ASCII: the
+    /// bytes that end a run of plain string bytes. `(x - 0x01…) & ~x & 0x80…` is nonzero exactly
+    /// when some byte of `x` is zero (with `0x20…`: below 0x20).
+    @inline(__always)
+    static func endsRun(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quotes = word ^ (ones &* UInt64(quote))
+        let backslashes = word ^ (ones &* UInt64(backslash))
+        let found = ((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes) | ((word &- ones &* 0x20) & ~word) | word
+        return found & highs != 0
     }
 
     private func tooLong(at start: TextPosition, limit: Int) -> PipelineError {

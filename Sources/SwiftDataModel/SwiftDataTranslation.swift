@@ -102,56 +102,71 @@ struct Translation {
         }
         guard let valueType = valueTypes[type.base] else { throw untranslatable(model, property) }
         // A composite: its elements are optional whatever the Swift type says (confirmed by both
-        // SwiftData stores of the cases).
-        switch valueType {
-        case .structure(let members):
-            var composite = CompositeAttribute(name: property.name, kind: .structure, isOptional: type.isOptional,
-                                               typeName: type.base, defaultValue: property.hasInitialValue ? "{}" : nil,
-                                               location: property.location)
-            composite.location = property.location
-            for member in members {
-                let memberType: AttributeType
-                if member.type.isArray {
-                    // Arrays inside a struct are Binary elements holding JSON (swiftdata-metacocktails).
-                    memberType = .binary
-                } else if let plain = member.type.attributeType {
-                    memberType = plain
-                } else {
-                    throw fail(model, property, .modelUntranslatableType,
-                               "pipectl cannot translate '\(member.name): \(member.type.written)' of '\(type.base)' yet "
-                                   + "(it reads plain types and arrays in a struct)")
+        // SwiftData stores of the cases). A struct's struct or enum property is a composite
+        // inside it, its columns named by their own elements as the outer ones are (Core Data
+        // documents nested composites; no real store shows their columns yet).
+        func composite(at path: String, of base: String, _ valueType: ValueType, optional: Bool, initialCase: String?,
+                       hasInitialValue: Bool, depth: Int) throws {
+            let element = path.split(separator: ".").last.map(String.init) ?? path
+            switch valueType {
+            case .structure(let members):
+                entity.composites.append(CompositeAttribute(name: path, kind: .structure, isOptional: optional, typeName: base,
+                                                            defaultValue: hasInitialValue ? "{}" : nil, location: property.location))
+                for member in members {
+                    let part = CompositePart(composite: path, element: member.name)
+                    if member.type.isArray {
+                        // Arrays inside a struct are Binary elements holding JSON (swiftdata-metacocktails).
+                        entity.attributes.append(attribute(path + "." + member.name, .binary, optional: true, part: part))
+                    } else if let plain = member.type.attributeType {
+                        entity.attributes.append(attribute(path + "." + member.name, plain, optional: true, part: part))
+                    } else if let nested = valueTypes[member.type.base] {
+                        // Swift refuses a struct that holds itself; a source that does anyway is not followed.
+                        guard depth < 16 else {
+                            throw fail(model, property, .modelUntranslatableType,
+                                       "'\(base)' holds structs \(depth) levels deep ('\(path)'); pipectl reads 16 levels at most")
+                        }
+                        // Required only where every struct around it is.
+                        try composite(at: path + "." + member.name, of: member.type.base, nested, optional: optional || member.type.isOptional,
+                                      initialCase: nil, hasInitialValue: false, depth: depth + 1)
+                    } else if !declaredTypes.contains(member.type.base) {
+                        throw fail(model, property, .modelUndeclaredType,
+                                   "the type '\(member.type.base)' of '\(base).\(member.name)' is declared in no file of the model's source; "
+                                       + "add the file that declares it to the model's files")
+                    } else {
+                        throw fail(model, property, .modelUntranslatableType,
+                                   "pipectl cannot translate '\(member.name): \(member.type.written)' of '\(base)' yet "
+                                       + "(it reads plain types, arrays, structs and enums in a struct)")
+                    }
                 }
-                entity.attributes.append(attribute(property.name + "." + member.name, memberType, optional: true,
-                                                   part: CompositePart(composite: property.name, element: member.name)))
-            }
-            entity.composites.append(composite)
-        case .enumeration(let rawType, let cases, _):
-            if let payload = cases.first(where: \.hasPayload) {
-                throw fail(model, property, .modelUntranslatableType,
-                           "pipectl cannot translate '\(type.base)' yet: its case '\(payload.name)' has associated values")
-            }
-            // `= .paperback` fills the enum's columns of each new row that gives no value.
-            let initial = cases.first { $0.name == property.initialCase }
-            if let rawType {
-                let elementType = PropertyType(written: rawType, base: rawType).attributeType ?? .string
-                entity.composites.append(CompositeAttribute(
-                    name: property.name, kind: .rawValue(cases: cases.map { .init($0.name, rawValue: $0.rawValue ?? $0.name) }),
-                    isOptional: type.isOptional, typeName: type.base, location: property.location))
-                let raw = initial.map { Value.text($0.rawValue ?? $0.name) }
-                entity.attributes.append(attribute(property.name, elementType, optional: true,
-                                                   part: CompositePart(composite: property.name, element: property.name),
-                                                   defaultValue: raw.flatMap { try? elementType.convert($0).get() }))
-            } else {
-                entity.composites.append(CompositeAttribute(name: property.name, kind: .caseName(cases: cases.map(\.name)),
-                                                            isOptional: type.isOptional, typeName: type.base,
-                                                            location: property.location))
-                for item in cases {
-                    entity.attributes.append(attribute(property.name + "." + item.name, .string, optional: true,
-                                                       part: CompositePart(composite: property.name, element: item.name),
-                                                       defaultValue: item.name == initial?.name ? .text(item.name) : nil))
+            case .enumeration(let rawType, let cases, _):
+                if let payload = cases.first(where: \.hasPayload) {
+                    throw fail(model, property, .modelUntranslatableType,
+                               "pipectl cannot translate '\(base)' yet: its case '\(payload.name)' has associated values")
+                }
+                // `= .paperback` fills the enum's columns of each new row that gives no value.
+                let initial = cases.first { $0.name == initialCase }
+                if let rawType {
+                    let elementType = PropertyType(written: rawType, base: rawType).attributeType ?? .string
+                    entity.composites.append(CompositeAttribute(
+                        name: path, kind: .rawValue(cases: cases.map { .init($0.name, rawValue: $0.rawValue ?? $0.name) }),
+                        isOptional: optional, typeName: base, location: property.location))
+                    let raw = initial.map { Value.text($0.rawValue ?? $0.name) }
+                    entity.attributes.append(attribute(path, elementType, optional: true,
+                                                       part: CompositePart(composite: path, element: element),
+                                                       defaultValue: raw.flatMap { try? elementType.convert($0).get() }))
+                } else {
+                    entity.composites.append(CompositeAttribute(name: path, kind: .caseName(cases: cases.map(\.name)),
+                                                                isOptional: optional, typeName: base, location: property.location))
+                    for item in cases {
+                        entity.attributes.append(attribute(path + "." + item.name, .string, optional: true,
+                                                           part: CompositePart(composite: path, element: item.name),
+                                                           defaultValue: item.name == initial?.name ? .text(item.name) : nil))
+                    }
                 }
             }
         }
+        try composite(at: property.name, of: type.base, valueType, optional: type.isOptional, initialCase: property.initialCase,
+                      hasInitialValue: property.hasInitialValue, depth: 0)
     }
 
     /// How the app's synthesized Codable writes a value of the enum or struct `base` (nil for a

@@ -15,6 +15,25 @@ struct JSONReaderTests {
         ]
         """
 
+    @Test("eight bytes at a time: a word ends a string's plain run exactly when one of its bytes would, whatever its place")
+    func wordsEndTheRunAsTheirBytesDo() {
+        let plain = UInt8(ascii: "a")
+        for value in 0...255 {
+            let byte = UInt8(value)
+            let ends = byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80
+            for place in 0..<8 {
+                var bytes = [UInt8](repeating: plain, count: 8)
+                bytes[place] = byte
+                // Below and above it, bytes that stress the borrows: the lowest and highest plain ones.
+                if place > 0 { bytes[place - 1] = 0x20 }
+                if place < 7 { bytes[place + 1] = 0x7F }
+                let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+                #expect(JSONParser.endsRun(word) == ends, "byte \(value) at \(place)")
+            }
+        }
+        #expect(!JSONParser.endsRun(Array("plain ~}".utf8).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }))
+    }
+
     @Test func groceryShape() throws {
         let result = try JSONTest.read(Self.grocery, fields: Self.groceryFields)
         #expect(result.fieldNames == Self.groceryFields)

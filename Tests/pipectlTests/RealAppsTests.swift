@@ -470,13 +470,83 @@ import Testing
         #expect(archivedJSON(lamb[3]) == #"["wool","mutton"]"#)
         try inspectPasses(ws, "default.store", model: "Models")
 
-        // A struct holding a struct is not read yet: an error at the property.
+        // A struct holding a struct (PalRepo's PalStats holds an Attack): a composite inside the
+        // composite, its element a column of its own name.
         try ws.write(Self.crittersSource.replacingOccurrences(of: "let defense: Int", with: "let attack: Attack")
                         + "\nstruct Attack: Codable { let melee: Int }\n", to: "Models/Critter.swift")
-        let nested = try ws.run("validate", "critters.yaml")
-        #expect(nested.status == 65)
-        #expect(relative(nested.stderr, ws).contains("Models/Critter.swift:9:9: error: model: Critter.stats: pipectl cannot translate 'attack: Attack' of 'Stats' yet"),
-                "\(nested.stderr)")
+        let yaml = try String(decoding: ws.bytes("critters.yaml"), as: UTF8.self)
+        try ws.write(yaml.replacingOccurrences(of: "stats.defense: stats.defense", with: "stats.attack.melee: stats.defense"), to: "critters.yaml")
+        let nested = try ws.run("run", "critters.yaml")
+        #expect(nested.status == 0, "\(nested.stderr)")
+        #expect(try ws.store("default.store").rows("SELECT ZHP, ZMELEE FROM ZCRITTER") == [[.integer(70), .integer(60)]])
+        try inspectPasses(ws, "default.store", model: "Models")
+        // A type no file declares, inside a struct, says so.
+        try ws.write(Self.crittersSource.replacingOccurrences(of: "let defense: Int", with: "let attack: Attack"), to: "Models/Critter.swift")
+        let undeclared = try ws.run("validate", "critters.yaml")
+        #expect(undeclared.status == 65)
+        #expect(relative(undeclared.stderr, ws).contains("Models/Critter.swift:9:9: error: model: Critter.stats: the type 'Attack' of 'Stats.attack' is declared in no file"),
+                "\(undeclared.stderr)")
+    }
+
+    @Test("each: with property fields renames a list's element keys to the struct's properties, as PalRepo's own decoder does (types: name → typeName)")
+    func listElementsRenamed() throws {
+        let ws = try Workspace()
+        try ws.write(Self.crittersSource, to: "Models/Critter.swift")
+        try ws.write(#"""
+            [{"id": 1, "name": "Lamb", "wiki": "https://example.com/wiki/Lamb",
+              "attacks": [{"title": "Roll", "damage": 35, "cooldown": 1.5, "learned": true},
+                          {"title": "Zap", "damage": 50, "cooldown": 2.5, "note": "slow", "learned": false}],
+              "drops": [], "stats": {"hp": 70, "defense": 60}},
+             {"id": 2, "name": "Fox", "wiki": "https://example.com/wiki/Fox",
+              "attacks": [{"title": "Bite", "moveName": "Bite", "damage": 20, "cooldown": 1, "learned": true}],
+              "drops": [], "stats": {"hp": 65, "defense": 70}},
+             {"id": 3, "name": "Owl", "wiki": "https://example.com/wiki/Owl",
+              "attacks": [{"title": "Hoot", "damage": 5, "cooldown": 1, "learned": true, "sound": "loud"}],
+              "drops": [], "stats": {"hp": 60, "defense": 50}}]
+            """#, to: "critters.json")
+        let yaml = """
+            version: 1
+            name: critters
+            store: { path: default.store, layout: coredata, model: Models }
+            entities: { Critter: { unique: critterID } }
+            sources:
+              - name: critters
+                read: { json: critters.json }
+                load:
+                  Critter:
+                    critterID: id
+                    name: name
+                    wiki: wiki
+                    moves: { each: attacks, moveName: title, power: damage }
+                    drops: drops
+                    stats.hp: stats.hp
+                    stats.defense: stats.defense
+
+            """
+        try ws.write(yaml, to: "critters.yaml")
+        let run = try ws.run("run", "critters.yaml")
+        #expect(run.status == 0, "\(run.stderr)")
+        // A key given both renamed and by the property's own name, and a key that is neither, reject their record.
+        #expect(run.stderr.contains("critters.json:5:2 ([1]): warning: record rejected: load: field 'attacks'"), "\(run.stderr)")
+        #expect(run.stderr.contains("Critter.moves gives its element's 'moveName' twice: as 'title', which the load renames, and as itself"), "\(run.stderr)")
+        #expect(run.stderr.contains("an element of the list has a field 'sound', which is no property of Move"), "\(run.stderr)")
+        let rows = try ws.store("default.store").rows("SELECT ZNAME, ZMOVES FROM ZCRITTER ORDER BY Z_PK")
+        #expect(rows.map { $0[0] } == [.text("Lamb")])
+        // Archived as the struct: its own property names, in declaration order.
+        #expect(rows.first.map { archivedJSON($0[1]) } == #"[{"moveName":"Roll","power":35,"cooldown":1.5,"learned":true},"#
+                + #"{"moveName":"Zap","power":50,"cooldown":2.5,"note":"slow","learned":false}]"#)
+        try inspectPasses(ws, "default.store", model: "Models")
+
+        // A property the struct lacks, and an array of another kind, are errors in the pipeline.
+        try ws.write(yaml.replacingOccurrences(of: "moveName: title", with: "moveNme: title"), to: "critters.yaml")
+        let unknown = try ws.run("validate", "critters.yaml")
+        #expect(unknown.status == 65)
+        #expect(unknown.stderr.contains("critters.yaml:13:33: error: pipeline: Move has no property 'moveNme'; did you mean 'moveName'? (its properties: moveName, power, cooldown, note, learned)"),
+                "\(unknown.stderr)")
+        try ws.write(yaml.replacingOccurrences(of: "drops: drops", with: "drops: { each: drops, name: loot }"), to: "critters.yaml")
+        let plain = try ws.run("validate", "critters.yaml")
+        #expect(plain.status == 65)
+        #expect(plain.stderr.contains("critters.yaml:14:16: error: pipeline: 'Critter.drops' is no array of structs"), "\(plain.stderr)")
     }
 
     // jrtibbetts/Flips: a Core Data model with several versions, abstract parents, a required

@@ -365,6 +365,94 @@ import Pipeline
         #expect(inspect.status == 0, "\(inspect.stdout)\(inspect.stderr)")
     }
 
+    @Test("enums and structs inside a Codable struct: composites inside its composite, each enum's value checked against its cases")
+    func enumsAndStructsInAStruct() throws {
+        let ws = try Workspace()
+        try ws.write("""
+            import SwiftData
+
+            enum Kind: String, Codable { case home, work = "Work" }
+            enum Access: Codable { case stairs, lift }
+            struct Geo: Codable { var lat: Double; var lon: Double }
+            struct Address: Codable {
+                var street: String
+                var kind: Kind
+                var access: Access?
+                var geo: Geo?
+            }
+
+            @Model final class Place {
+                @Attribute(.unique) var name: String
+                var address: Address
+            }
+            """, to: "Models/Place.swift")
+        try ws.write("""
+            name,street,kind,access,lat,lon
+            Office,1 Main St,work,lift,51.5,-0.12
+            Home,2 Side Rd,Work,,,
+            Shed,3 Back Ln,garage,,,
+            Barn,4 Farm Way,home,ramp,,
+            Yard,5 Lane,,,,
+            """, to: "places.csv")
+        try ws.write("""
+            version: 1
+            name: places
+            store: { path: places.store, layout: coredata, model: Models }
+            sources:
+              - name: places
+                read: { csv: places.csv }
+                load:
+                  Place:
+                    name: name
+                    address.street: street
+                    address.kind: kind
+                    address.access: access
+                    address.geo.lat: lat
+                    address.geo.lon: lon
+            """, to: "places.yaml")
+        let model = try ws.run("model", "Models")
+        #expect(model.stdout.contains("  address.kind: enum Kind, raw values home, work = Work, required\n"), "\(model.stdout)")
+        #expect(model.stdout.contains("  address.access: enum Access, a column per case: stairs, lift, optional\n"), "\(model.stdout)")
+        #expect(model.stdout.contains("  address.geo: struct Geo, optional\n    .lat: Double\n    .lon: Double\n"), "\(model.stdout)")
+        let run = try ws.run("run", "places.yaml")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("places.csv:4:16: warning: record rejected: load: field 'kind' \"garage\": Place.address.kind is a Kind, whose cases are home, work"),
+                "\(run.stderr)")
+        #expect(run.stderr.contains("places.csv:5:22: warning: record rejected: load: field 'access' \"ramp\": Place.address.access is an Access, whose cases are stairs, lift"),
+                "\(run.stderr)")
+        #expect(run.stderr.contains("places.csv:6:13: warning: record rejected: load: field 'kind' \"\": Place.address.kind is required and has no default"),
+                "\(run.stderr)")
+        // Each element a column named by itself, whatever composite holds it; the raw value stored.
+        let store = try ws.store("places.store")
+        #expect(try store.rows("SELECT ZNAME, ZSTREET, ZKIND, ZSTAIRS, ZLIFT, ZLAT, ZLON FROM ZPLACE ORDER BY Z_PK") == [
+            [.text("Office"), .text("1 Main St"), .text("Work"), .null, .text("lift"), .double(51.5), .double(-0.12)],
+            [.text("Home"), .text("2 Side Rd"), .text("Work"), .null, .null, .null, .null],
+        ])
+        let inspect = try ws.run("inspect", "places.store", "--model", "Models")
+        #expect(inspect.status == 0, "\(inspect.stdout)\(inspect.stderr)")
+        // The model's XML holds the composites inside the struct's, and reads back the same model.
+        let xml = try ws.run("model", "Models", "--xml")
+        #expect(xml.stdout.contains(#"<compositeAttribute name="geo" optional="YES" attributeType="Composite">"#), "\(xml.stdout)")
+        try ws.write(xml.stdout, to: "Places.xcdatamodel/contents")
+        let fromXML = try ws.run("inspect", "places.store", "--model", "Places.xcdatamodel")
+        #expect(fromXML.status == 0, "\(fromXML.stdout)\(fromXML.stderr)")
+        #expect(try ws.run("model", "Places.xcdatamodel").stdout.split(separator: "\n").filter { $0.contains("hash") }
+                    == model.stdout.split(separator: "\n").filter { $0.contains("hash") })
+        // A value none of the cases, written by another tool, is found by the row checks.
+        #expect(try Pipectl.runTool("sqlite3", ["places.store", "UPDATE ZPLACE SET ZKIND = 'garage' WHERE ZNAME = 'Home'"], in: ws.root).status == 0)
+        let bad = try ws.run("inspect", "places.store", "--model", "Models")
+        #expect(bad.status == 68, "\(bad.stdout)\(bad.stderr)")
+        #expect((bad.stdout + bad.stderr).contains("address.kind"), "\(bad.stdout)\(bad.stderr)")
+        // `init` maps an export's flattened columns to the struct's elements by their last part,
+        // and an enum by its own name.
+        let draft = try ws.run("init", "places.csv", "--model", "Models", "-o", "draft.yaml")
+        #expect(draft.status == 0, "\(draft.stderr)")
+        let drafted = String(decoding: try ws.bytes("draft.yaml"), as: UTF8.self)
+        for line in ["address.street: street", "address.kind: kind", "address.access: access", "address.geo.lat: lat", "address.geo.lon: lon"] {
+            #expect(drafted.contains(line), "\(line)\n\(drafted)")
+        }
+    }
+
     @Test("position: an each: link writes each element's place in its list (from 0) into an integer attribute, as SwiftData apps keep order")
     func positionOfListElements() throws {
         let ws = try Workspace()

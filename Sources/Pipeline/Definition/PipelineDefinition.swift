@@ -210,12 +210,17 @@ public struct LoadSpec: Sendable {
         public var field: String
         /// `listed: { value: false }`: the text every record's attribute takes, converted by its type.
         public var constant: String?
+        /// `types: { each: types, typeName: name }`: for an array of structs, the struct property
+        /// each element key gives (`name` → `typeName`); keys not named keep their own names.
+        public var elementFields: [String: String]
         public var location: Location?
         public var sourceLine: String?
-        public init(attribute: String, field: String, constant: String? = nil, location: Location? = nil, sourceLine: String? = nil) {
+        public init(attribute: String, field: String, constant: String? = nil, elementFields: [String: String] = [:],
+                    location: Location? = nil, sourceLine: String? = nil) {
             self.attribute = attribute
             self.field = field
             self.constant = constant
+            self.elementFields = elementFields
             self.location = location
             self.sourceLine = sourceLine
         }

@@ -4,6 +4,10 @@ import Diagnostics
 /// elements are attributes of the entity of their own (`Attribute.composite` says which), each
 /// with a column; the composite itself has no column, and the version hash hashes it from its
 /// elements (confirmed by swiftdata-metacocktails and swiftdata-cheftime).
+///
+/// A struct's property of a struct or enum type is a composite inside the struct's composite,
+/// named by its path (`address.kind`); its elements are the entity's attributes as the outer
+/// ones are. Core Data documents nested composites; no real store shows one yet.
 public struct CompositeAttribute: Sendable, Hashable, Codable {
     public enum Kind: Sendable, Hashable, Codable {
         /// A struct: one element per stored property, loaded by dotted name (`author.person`).
@@ -50,10 +54,25 @@ public struct CompositeAttribute: Sendable, Hashable, Codable {
         if case .structure = kind { return false }
         return true
     }
+
+    /// The composite this one is an element of (`address` for `address.kind`).
+    public var parent: String? {
+        name.lastIndex(of: ".").map { String(name[..<$0]) }
+    }
+
+    /// Its name as an element of its parent (`kind` for `address.kind`), or as a property.
+    public var elementName: String {
+        name.lastIndex(of: ".").map { String(name[name.index(after: $0)...]) } ?? name
+    }
+
+    /// The property of the entity it belongs to (`address` for `address.kind`).
+    public var property: String {
+        name.firstIndex(of: ".").map { String(name[..<$0]) } ?? name
+    }
 }
 
-/// Which composite an attribute is an element of, and the element's own name (its column is
-/// `Z` + that name: `author.person` is ZPERSON).
+/// Which composite an attribute is an element of (by its path: `address.kind`), and the element's
+/// own name (its column is `Z` + that name: `author.person` is ZPERSON).
 public struct CompositePart: Sendable, Hashable, Codable {
     public var composite: String
     public var element: String
@@ -61,5 +80,10 @@ public struct CompositePart: Sendable, Hashable, Codable {
     public init(composite: String, element: String) {
         self.composite = composite
         self.element = element
+    }
+
+    /// The entity's property the element belongs to, the outermost composite.
+    public var property: String {
+        composite.firstIndex(of: ".").map { String(composite[..<$0]) } ?? composite
     }
 }

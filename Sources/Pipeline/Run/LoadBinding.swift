@@ -50,6 +50,9 @@ final class LoadBinding {
     let enums: [EnumSlot]
     /// `listed: { value: false }`: converted once, set in every record.
     let constants: [(attribute: Int, value: Value)]
+    /// Arrays of structs whose elements' keys the load renames (`each:` with property fields):
+    /// the slot, and each element key's property.
+    private let renamedElements: [(slot: Int, properties: [String: String])]
     let links: [(relationship: Int, target: LoadBinding)]
     /// The to-many links: one linked record per element of a list.
     let lists: [ListLink]
@@ -124,6 +127,7 @@ final class LoadBinding {
                         requiresValue: !attribute.isOptional && attribute.defaultValue == nil && !key.contains(attribute.name),
                         validation: validation)
         }
+        renamedElements = plain.indices.compactMap { plain[$0].elementFields.isEmpty ? nil : ($0, plain[$0].elementFields) }
         let keyAttributes = model.uniqueKey(of: spec.entity).compactMap { name in attributes.firstIndex { $0.name == name } }
         textKey = keyAttributes.count == 1 && attributes[keyAttributes[0]].type == .string ? keyAttributes[0] : nil
         steps = slots.map {
@@ -227,6 +231,7 @@ final class LoadBinding {
             keyHash = TextKeyHash(of: key, scratch: &scratch)
         }
         if !enums.isEmpty { try fillEnums(&out, from: record) }
+        if !renamedElements.isEmpty { try renameElements(&out, in: record) }
         for constant in constants { out.values[constant.attribute] = constant.value }
         out.keyHash = keyHash
         for j in links.indices {
@@ -284,6 +289,28 @@ final class LoadBinding {
                                 sourceLine: assignment.sourceLine)
         }
         return field
+    }
+
+    /// Each object of a renamed list takes the struct's property names for the keys the load
+    /// names; the sink then checks and archives it as the struct.
+    @inline(never)
+    private func renameElements(_ out: inout EntityRecord, in record: Record) throws {
+        for (i, properties) in renamedElements {
+            guard case .list(var elements)? = out.values[slots[i].attribute] else { continue }
+            for e in elements.indices {
+                guard case .object(var fields) = elements[e] else { continue }
+                for n in fields.names.indices {
+                    guard let property = properties[fields.names[n]] else { continue }
+                    if fields.names.contains(property) {
+                        throw rejection(slots[i], in: record, raw: elements[e], "gives its element's '\(property)' twice: as '\(fields.names[n])', "
+                                            + "which the load renames, and as itself")
+                    }
+                    fields.names[n] = property
+                }
+                elements[e] = .object(fields)
+            }
+            out.values[slots[i].attribute] = .list(elements)
+        }
     }
 
     @inline(never)

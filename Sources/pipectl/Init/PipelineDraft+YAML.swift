@@ -194,6 +194,10 @@ extension PipelineDraft {
             let required = model.allAttributes(of: entity.name)
                 .filter { !$0.isOptional && $0.defaultValue == nil && !$0.isTransient && !$0.isDerived
                     && ($0.composite == nil || $0.composite?.composite == $0.name) && !matched.contains($0.name) }.map(\.name)
+                + model.allComposites(of: entity.name).filter { composite in
+                    composite.isEnum && !composite.isOptional && !matched.contains(composite.name)
+                        && !model.allAttributes(of: entity.name).contains { $0.composite?.composite == composite.name && $0.defaultValue != nil }
+                }.map(\.name)
                 + model.allRelationships(of: entity.name).filter { !$0.isToMany && !$0.isOptional && !$0.isTransient && !matched.contains($0.name) }
                 .map(\.name)
             if !required.isEmpty {

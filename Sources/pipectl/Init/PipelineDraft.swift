@@ -51,6 +51,10 @@ struct PipelineDraft {
         if f == p { return (1, "same name ignoring case, spaces and _") }
         // `ProductName` for Product's name, as exports of databases name columns.
         if let entity, f == normalized(entity) + p { return (1, "the entity's name, then the attribute's") }
+        // `street` for a struct's `address.street`, as exports flatten structs.
+        if let dot = property.lastIndex(of: "."), f == normalized(String(property[property.index(after: dot)...])) {
+            return (2, "the name of its last part: check it")
+        }
         if f.count >= 5, p.count >= 5, let close = Suggestion.closest(to: f, in: [p]), close == p { return (2, "similar name: check it") }
         return nil
     }
@@ -98,9 +102,11 @@ struct PipelineDraft {
 
     /// How a sample's fields map to `entity`'s attributes and to-one relationships.
     func fieldMatches(of sample: InputSample, to entity: Entity) -> (matches: [Match], unmatched: [String]) {
+        // An enum loads from one field by its own name, not by its columns.
+        let enums = model.allComposites(of: entity.name).filter(\.isEnum).map(\.name)
         var properties: [(String, Bool)] = model.allAttributes(of: entity.name)
-            .filter { !$0.isTransient && !$0.isDerived && ($0.composite == nil || $0.composite?.composite != $0.name) }.map { ($0.name, false) }
-        properties += model.allAttributes(of: entity.name).filter { $0.composite?.composite == $0.name }.map { ($0.name, false) }
+            .filter { !$0.isTransient && !$0.isDerived && !enums.contains($0.composite?.composite ?? "") }.map { ($0.name, false) }
+        properties += enums.map { ($0, false) }
         properties += model.allRelationships(of: entity.name).filter { !$0.isToMany && !$0.isTransient }.map { ($0.name, true) }
         var taken = Set<String>()
         var found: [Match] = []

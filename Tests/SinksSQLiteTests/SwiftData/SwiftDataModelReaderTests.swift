@@ -270,13 +270,16 @@ struct SwiftDataModelReaderTests {
         let undeclared = failure("@Model final class Trip {\n    var name: String\n    var stops: [Stop]\n}\n")
         #expect(undeclared?.code == .modelUndeclaredType)
         #expect(undeclared?.location?.description == "Trip.swift:3:9")
-        // An enum whose cases carry values, and a struct holding a struct.
+        // An enum whose cases carry values, as a property or inside a struct (a struct holding a
+        // struct or a plain enum is read: SwiftDataTests).
         let payload = failure("@Model final class Trip {\n    var leg: Leg\n}\nenum Leg: Codable { case walk(Int), ride }\n")
         #expect(payload?.code == .modelUntranslatableType)
         #expect(payload?.location?.description == "Trip.swift:2:9")
-        let nested = failure("@Model final class Trip {\n    var place: Place?\n}\nstruct Place: Codable { var point: Point }\nstruct Point: Codable { var x: Double }\n")
+        let nested = failure("@Model final class Trip {\n    var place: Place?\n}\nstruct Place: Codable { var point: Point }\n"
+                                 + "struct Point: Codable { var leg: Leg }\nenum Leg: Codable { case walk(Int), ride }\n")
         #expect(nested?.code == .modelUntranslatableType)
         #expect(nested?.location?.description == "Trip.swift:2:9")
+        #expect(nested?.message == "Trip.place: pipectl cannot translate 'Leg' yet: its case 'walk' has associated values", "\(String(describing: nested))")
     }
 
     /// pipelines/model/Grocery.xcdatamodel, written as a SwiftData app writes it.
