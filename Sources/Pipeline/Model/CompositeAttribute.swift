@@ -64,11 +64,6 @@ public struct CompositeAttribute: Sendable, Hashable, Codable {
     public var elementName: String {
         name.lastIndex(of: ".").map { String(name[name.index(after: $0)...]) } ?? name
     }
-
-    /// The property of the entity it belongs to (`address` for `address.kind`).
-    public var property: String {
-        name.firstIndex(of: ".").map { String(name[..<$0]) } ?? name
-    }
 }
 
 /// Which composite an attribute is an element of (by its path: `address.kind`), and the element's
