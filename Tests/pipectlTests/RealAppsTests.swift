@@ -406,6 +406,30 @@ import Testing
         }
         """
 
+    /// A pipeline loading critters.json into the critters model, `moves` as given; more lines
+    /// of `Critter` may follow.
+    static func crittersPipeline(moves: String) -> String {
+        """
+        version: 1
+        name: critters
+        store: { path: default.store, layout: coredata, model: Models }
+        entities: { Critter: { unique: critterID } }
+        sources:
+          - name: critters
+            read: { json: critters.json }
+            load:
+              Critter:
+                critterID: id
+                name: name
+                wiki: wiki
+                moves: \(moves)
+                drops: drops
+                stats.hp: stats.hp
+                stats.defense: stats.defense
+
+        """
+    }
+
     @Test("an array of structs: each element archived as the struct's properties with their types (numbers as numbers); a field the struct lacks is rejected, a struct inside a struct refused")
     func arraysOfStructsAreTyped() throws {
         let ws = try Workspace()
@@ -425,23 +449,7 @@ import Testing
               "moves": [{"moveName": "Spark", "cooldown": 3, "learned": true}],
               "drops": [], "stats": {"hp": 50, "defense": 40}}]
             """#, to: "critters.json")
-        try ws.write("""
-            version: 1
-            name: critters
-            store: { path: default.store, layout: coredata, model: Models }
-            entities: { Critter: { unique: critterID } }
-            sources:
-              - name: critters
-                read: { json: critters.json }
-                load:
-                  Critter:
-                    critterID: id
-                    name: name
-                    wiki: wiki
-                    moves: moves
-                    drops: drops
-                    stats.hp: stats.hp
-                    stats.defense: stats.defense
+        try ws.write(Self.crittersPipeline(moves: "moves") + """
                     aura.auraName: aura.name
                     aura.tech: aura.tech
             """, to: "critters.yaml")
@@ -504,25 +512,7 @@ import Testing
               "attacks": [{"title": "Hoot", "damage": 5, "cooldown": 1, "learned": true, "sound": "loud"}],
               "drops": [], "stats": {"hp": 60, "defense": 50}}]
             """#, to: "critters.json")
-        let yaml = """
-            version: 1
-            name: critters
-            store: { path: default.store, layout: coredata, model: Models }
-            entities: { Critter: { unique: critterID } }
-            sources:
-              - name: critters
-                read: { json: critters.json }
-                load:
-                  Critter:
-                    critterID: id
-                    name: name
-                    wiki: wiki
-                    moves: { each: attacks, moveName: title, power: damage }
-                    drops: drops
-                    stats.hp: stats.hp
-                    stats.defense: stats.defense
-
-            """
+        let yaml = Self.crittersPipeline(moves: "{ each: attacks, moveName: title, power: damage }")
         try ws.write(yaml, to: "critters.yaml")
         let run = try ws.run("run", "critters.yaml")
         #expect(run.status == 0, "\(run.stderr)")
