@@ -153,9 +153,10 @@ public final class SQLiteSink: PrefetchingSink {
             // 2 MB cache (see init; docs/benchmarks.md has the figures).
             try connection.execute("PRAGMA cache_size=-2000")
             // The reading thread is done: the sorter may sort and merge its runs on helper
-            // threads while it reads the table. The index is built from the same sorted rows:
+            // threads while it reads the table, where there are cores for them (on one, the
+            // helpers cost more than they give). The index is built from the same sorted rows:
             // the same bytes.
-            try connection.execute("PRAGMA threads=\(ProcessInfo.processInfo.activeProcessorCount)")
+            try connection.execute("PRAGMA threads=\(Cores.usable > 1 ? Cores.usable : 0)")
             if mayHaveUnlinkedPlaceholders { try removeUnlinkedPlaceholders(log: log) }
             for case let writer? in writers { try writer.dropReplacingIndexes() }
             try reportPlaceholders(to: log)
