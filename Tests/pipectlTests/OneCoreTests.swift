@@ -34,7 +34,7 @@ struct OneCoreTests {
         let oneCore = try Pipectl.runTool("taskset", ["-c", "0", Pipectl.binary.path, "run", "-q", "big.yaml"], in: ws.root)
         #expect(oneCore.status == 0, "\(oneCore.stderr)")
         #expect(try ws.bytes("build/big.sqlite") == first)
-        #expect(try ws.store("build/big.sqlite").scalar("SELECT count(*) FROM ZITEM") == .integer(60_000))
+        #expect(try ws.store("build/big.sqlite").scalar("SELECT count(*) FROM Item") == .integer(60_000))
     }
     #endif
 }
