@@ -108,14 +108,16 @@ public final class CSVReader: TrimmingReader, RecyclingReader {
 
     /// Keeps the record's arrays for a later row (see `RecordReader`).
     public func recycle(_ record: consuming Record) {
-        assembler.pointee.recycle(record)
+        assembler.pointee.recycle(consume record)
     }
 
     /// The next record; throws `Rejection` for a row with too many or too few fields (call again
     /// for the row after it) and `PipelineError` when the file cannot be read on.
     public func next() throws -> Record? {
         while true {
-            if let record = try assembler.pointee.takeReady() { return record }
+            // Handed on as it is: `if let` would copy the record out of the optional.
+            let record = try assembler.pointee.takeReady()
+            if record != nil { return record }
             if let pendingError { throw pendingError }
             if finished { return nil }
             try advance()
