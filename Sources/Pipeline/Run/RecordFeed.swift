@@ -2,7 +2,10 @@ import Foundation
 import Diagnostics
 
 /// Reads, transforms and converts one source's records on a thread of its own, while the sink
-/// writes the ones before: on two cores the two halves of a run overlap.
+/// writes the ones before: on two cores the two halves of a run overlap. Held to one core
+/// (`Cores.usable`), the halves take turns on the writing thread, a batch at a time: a second
+/// thread would only add its switches, and the batches waiting for the writer would no longer
+/// fit the core's cache (docs/benchmarks.md has the figures).
 ///
 /// Records travel in batches that go back and forth between the threads and are refilled in
 /// place, so the entity records in them cost no allocation per record. The writing thread takes
@@ -59,6 +62,8 @@ final class RecordFeed: @unchecked Sendable {
     /// memory pipectl needs otherwise, where 256 records of 16 MB photos each would not.
     static let batchByteBudget = 4 << 20
     private var finished = false
+    /// False on one core: `take()` fills the batch on the calling thread.
+    private let threaded: Bool
 
     /// `batches` of `batchSize` records: enough that neither thread waits for the other while
     /// either's pace varies (a new key costs the sink more than a known one, its key table grows
@@ -66,7 +71,8 @@ final class RecordFeed: @unchecked Sendable {
     /// as it is").
     /// `watch`: fields of the reader to tell, at the end, whether any record gave a value.
     init(reader: any RecordReader, steps: [any Transform], loads: [LoadBinding], location: Location,
-         watch: [Int] = [], batchSize: Int = 256, batches: Int = 16) {
+         watch: [Int] = [], batchSize: Int = 256, batches: Int = 16, threaded: Bool = Cores.usable > 1) {
+        self.threaded = threaded
         self.reader = reader
         self.unseen = watch
         self.recycler = reader as? any RecyclingReader
@@ -77,11 +83,12 @@ final class RecordFeed: @unchecked Sendable {
         // field may take its value.
         LoadBinding.takeLastUses(in: loads)
         let item = Item(records: loads.map { $0.emptyRecord(at: location) })
-        empty = (0..<batches).map { _ in Batch(items: Array(repeating: item, count: batchSize)) }
+        empty = (0..<(threaded ? batches : 1)).map { _ in Batch(items: Array(repeating: item, count: batchSize)) }
     }
 
     /// Starts the reading thread; `stop()` must follow, whatever happens.
     func start() {
+        guard threaded else { return }
         let thread = Thread { [self] in produce() }
         // 8 MiB, as the main thread has on Linux and macOS, where the readers are tested and fuzzed.
         thread.stackSize = 8 << 20
@@ -95,6 +102,12 @@ final class RecordFeed: @unchecked Sendable {
     /// The next batch in reading order, once it is filled. After one whose `isLast` is set,
     /// there is none.
     func take() -> Batch {
+        if !threaded {
+            // The runner gives each batch back before it takes the next.
+            var batch = empty.removeFirst()
+            fill(&batch)
+            return batch
+        }
         condition.lock()
         defer { condition.unlock() }
         while filled.isEmpty { condition.wait() }
@@ -103,6 +116,7 @@ final class RecordFeed: @unchecked Sendable {
 
     /// Hands a written batch back to be filled again.
     func giveBack(_ batch: consuming Batch) {
+        guard threaded else { return empty.append(batch) }
         condition.lock()
         empty.append(batch)
         condition.broadcast()
@@ -112,6 +126,7 @@ final class RecordFeed: @unchecked Sendable {
     /// Stops the reading thread (after the batch it is filling) and waits until it has ended,
     /// so that nothing reads on once the run has moved on or failed.
     func stop() {
+        guard threaded else { return }
         condition.lock()
         stopped = true
         condition.broadcast()
