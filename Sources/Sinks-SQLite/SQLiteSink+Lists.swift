@@ -85,6 +85,22 @@ extension SQLiteSink {
         }
     }
 
+    /// Sets each writer's `mayLackRequiredValueBelow`: whether an entity it reaches through its
+    /// relationships (their destinations and sub-entities, at any depth) may lack a required value.
+    func markRequiredValuesBelow() {
+        for case let writer? in writers {
+            var seen: Set<Int> = [writer.entity], next = [writer.entity], found = false
+            while let entity = next.popLast(), !found {
+                guard let reached = writers[entity] else { continue }
+                found = reached.mayLackRequiredValue
+                for targets in reached.table.linkTargets + reached.listTargets {
+                    for target in targets where seen.insert(target).inserted { next.append(target) }
+                }
+            }
+            writer.mayLackRequiredValueBelow = found
+        }
+    }
+
     /// `Recipe.unit is left empty` for a to-one, `Recipe.tags does not link it` for a to-many:
     /// the end of a skip's reason.
     func leftEmpty(_ writer: EntityWriter, _ slot: Int) -> String {
@@ -134,6 +150,7 @@ extension SQLiteSink {
     /// be created (not found by their key).
     /// `isNew`: the record itself would be inserted (not a stored row it completes or updates).
     func checkRequiredValues(of record: EntityRecord, of writer: EntityWriter, isNew: Bool = true) throws {
+        guard writer.mayLackRequiredValueBelow else { return }
         if isNew, let slot = writer.missingRequiredValue(in: record) { throw writer.missingValue(slot, at: record.location) }
         func check(_ link: EntityRecord) throws {
             let target = try self.writer(for: link)

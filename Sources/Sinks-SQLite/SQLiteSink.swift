@@ -89,6 +89,7 @@ public final class SQLiteSink: PrefetchingSink {
             }
             self.connection = connection
             shareJoinSides()
+            markRequiredValuesBelow()
             // Keys with relationships show the linked record's key (`recipe=(name=Soup)`).
             for case let writer? in writers where writer.hasLinkKey {
                 writer.linkKeyText = { [unowned self] link in self.writers[link.entity]?.keyText(of: link) ?? "" }

@@ -318,22 +318,26 @@ import SQLite
         #expect(run.stderr.contains("Category.name (string): the field holds a list of 2 values, and an attribute takes one; "
                                     + "load a list through a to-many relationship"), "\(run.stderr)")
     }
-    @Test("a child without a value its entity requires rejects the record before any of it is written")
-    func childMissingARequiredValue() throws {
+    /// A child of the recipe (Step), and a record two links down that a child would create
+    /// (RecipeIngredient's Ingredient), each given a required attribute that no load sets: the
+    /// sink finds it, not the load.
+    @Test("a child without a value its entity requires rejects the record before any of it is written", arguments: [
+        (#"<attribute name="text" optional="YES" attributeType="String"/>"#, #"<attribute name="minutes" attributeType="Integer 16"/>"#, "Step.minutes"),
+        (#"<relationship name="uses""#, #"<attribute name="origin" attributeType="String"/>"#, "Ingredient.origin"),
+    ])
+    func childMissingARequiredValue(before anchor: String, add attribute: String, named name: String) throws {
         let ws = try Workspace()
-        // Step gains a required attribute that no load sets: the sink finds it, not the load.
         let modelPath = "pipelines/model/Recipes.xcdatamodeld/Recipes.xcdatamodel/contents"
         let model = try String(decoding: ws.bytes(modelPath), as: UTF8.self)
-        try ws.write(model.replacingOccurrences(of: #"<attribute name="text" optional="YES" attributeType="String"/>"#,
-                                                with: #"<attribute name="minutes" attributeType="Integer 16"/><attribute name="text" optional="YES" attributeType="String"/>"#),
-                     to: modelPath)
+        #expect(model.components(separatedBy: anchor).count == 2)
+        try ws.write(model.replacingOccurrences(of: anchor, with: attribute + anchor), to: modelPath)
         // Every recipe is rejected, which fails a run (exit 67, no store) unless allow_empty: true.
         let failed = try ws.run("run", "pipelines/recipes.yaml")
         #expect(failed.status == 67 && !ws.exists("build/Recipes.sqlite"), "\(failed.stderr)")
         let pipeline = try String(decoding: ws.bytes("pipelines/recipes.yaml"), as: UTF8.self)
         try ws.write(pipeline + "allow_empty: true\n", to: "pipelines/recipes.yaml")
         let run = try ws.run("run", "pipelines/recipes.yaml")
-        #expect(run.stderr.contains("Step.minutes is required and has no default, but the record gives no value"), "\(run.stderr)")
+        #expect(run.stderr.contains("\(name) is required and has no default, but the record gives no value"), "\(run.stderr)")
         #expect(run.status == 0, "\(run.stderr)")
         let store = try ws.store("build/Recipes.sqlite")
         // Every recipe was rejected: no step, no ingredient, no join entity, no nutrition written;

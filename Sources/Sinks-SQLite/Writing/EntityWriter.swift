@@ -28,6 +28,10 @@ final class EntityWriter {
     /// Whether a new row can lack a value the model requires: a required attribute with no default
     /// outside the key (a record with an empty key is skipped, never inserted).
     let mayLackRequiredValue: Bool
+    /// Whether this record, or one it links or lists at any depth, may lack a required value
+    /// (set by the sink once every writer is made): where none may, a record's links and lists
+    /// need no walk before it is written.
+    var mayLackRequiredValueBelow = true
     /// Per relationship slot: the entities (model indexes) a to-many may list; empty for a to-one.
     let listTargets: [[Int]]
     /// Whether any slot is a one-to-one: the many entities without one skip those steps.
