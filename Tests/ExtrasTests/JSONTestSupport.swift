@@ -16,8 +16,7 @@ struct JSONReadResult {
 enum JSONTest {
     /// Writes `bytes` to a new temporary file, shown as `data/<name>`.
     static func file(_ name: String, _ bytes: [UInt8]) throws -> Input {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("json-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("json-tests")
         let url = folder.appendingPathComponent(name)
         try Data(bytes).write(to: url)
         return Input(url: url, displayPath: "data/\(name)")

@@ -14,8 +14,7 @@ struct XLSXBudgetTests {
 
     /// A workbook of one sheet `Items` whose parts are stored, not deflated; `parts` adds or replaces.
     static func stored(sheet rows: String, _ parts: [(String, Data)] = []) throws -> Input {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("xlsx-budget-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("xlsx-budget")
         let url = folder.appendingPathComponent("Groceries.xlsx")
         let archive = try Archive(url: url, accessMode: .create)
         let rel = #"xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships""#

@@ -12,8 +12,7 @@ import CXLSXWriter
 enum XLSXTest {
     static func workbook(sheets: [(name: String, xml: String)], sharedStrings: [String] = [], date1904: Bool = false,
                          extraParts: [(String, Data)] = []) throws -> Input {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("xlsx-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("xlsx-tests")
         let url = folder.appendingPathComponent("Groceries.xlsx")
         let archive = try Archive(url: url, accessMode: .create)
         func add(_ path: String, _ text: String) throws { try add(path, Data(text.utf8)) }
@@ -48,8 +47,7 @@ enum XLSXTest {
     /// A workbook of exactly these parts, under these names: for packages laid out otherwise
     /// than Excel lays them out.
     static func package(_ parts: [(String, String)]) throws -> Input {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("xlsx-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("xlsx-tests")
         let url = folder.appendingPathComponent("Groceries.xlsx")
         let archive = try Archive(url: url, accessMode: .create)
         for (path, text) in parts {
@@ -343,8 +341,7 @@ struct XLSXReaderTests {
 
     @Test("an old .xls, a Numbers document, a damaged archive and a zip bomb: each a clear error")
     func hostileFiles() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("xlsx-hostile-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("xlsx-hostile")
         func failure(_ bytes: [UInt8]) throws -> PipelineError? {
             let url = folder.appendingPathComponent("x-\(UUID().uuidString).xlsx")
             try Data(bytes).write(to: url)
@@ -371,8 +368,7 @@ struct XLSXReaderTests {
     /// A workbook libxlsxwriter writes, as any program using it would: shared strings (one in rich
     /// text runs), or inline strings in its constant-memory mode.
     static func writtenByLibxlsxwriter(constantMemory: Bool) throws -> Input {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("xlsx-lxw-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("xlsx-lxw")
         let url = folder.appendingPathComponent("Groceries.xlsx")
         var options = lxw_workbook_options(constant_memory: constantMemory ? 1 : 0, tmpdir: nil, use_zip64: 0)
         let workbook = try #require(workbook_new_opt(url.path, &options))
