@@ -147,7 +147,9 @@ let package = Package(
             dependencies: ["PipelineFile", "Diagnostics", "Pipeline", "Transforms", "SourcesCSV", "SourcesXML", "SourcesXLSX", "SourcesJSON",
                            "PropertyLists", .product(name: "Yams", package: "Yams")],
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "SourcesCSVTests", dependencies: ["SourcesCSV", "Diagnostics", "Pipeline"], resources: [.copy("Fixtures")]),
+        // What several test targets share: where their helpers write input files.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "SourcesCSVTests", dependencies: ["SourcesCSV", "Diagnostics", "Pipeline", "TestSupport"], resources: [.copy("Fixtures")]),
         // The sink, the Core Data format and the store tools share the Core Data cases and one test target.
         .testTarget(
             name: "SinksSQLiteTests",
@@ -155,7 +157,8 @@ let package = Package(
                            "SwiftDataModel"]),
         .testTarget(
             name: "ExtrasTests", dependencies: ["SourcesCSV", "SourcesXML", "SourcesXLSX", "SourcesJSON", "PropertyLists", "ReportsXLSX", "Diagnostics",
-                                                "Pipeline", "PipelineFile", "CXLSXWriter", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+                                                "Pipeline", "PipelineFile", "CXLSXWriter", "TestSupport",
+                                                .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "pipectlTests", dependencies: ["pipectl", "PipelineRun", "SinksSQLite", "SQLite", "CoreDataFormat", "Diagnostics", "Pipeline", "ReportsXLSX", "Safeguards",

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Diagnostics
 import Pipeline
 import SourcesXML

@@ -51,23 +51,9 @@ struct OneCoreTests {
 
     @Test("a run held to one core writes the store of a run on every core, byte for byte")
     func sameStoreOnOneCore() throws {
-        let ws = try Workspace()
         // Names long enough that the index on them sorts in several runs of SQLite's 2 MB
         // cache, which the sorter's helpers merge where there are cores for them.
-        var csv = "name;quantity\n"
-        for i in 0..<60_000 { csv += "A grocery item with a long name, number \((i &* 7919) % 60_000);\(i % 7),5\n" }
-        try ws.write(csv, to: "big.csv")
-        try ws.write("""
-            version: 1
-            name: big
-            store: { path: build/big.sqlite }
-            entities: { Item: { unique: name, attributes: { name: { type: string, indexed: true }, quantity: double } } }
-            sources:
-              - name: items
-                read: { csv: big.csv }
-                transform: [ { number: { fields: [quantity], decimal: "," } } ]
-                load: { Item: { name: name, quantity: quantity } }
-            """, to: "big.yaml")
+        let ws = try Workspace.bigExport(rows: 60_000) { "A grocery item with a long name, number \(($0 &* 7919) % 60_000)" }
         let everyCore = try ws.run("run", "-q", "big.yaml")
         #expect(everyCore.status == 0, "\(everyCore.stderr)")
         let first = try ws.bytes("build/big.sqlite")

@@ -133,4 +133,25 @@ final class Workspace {
     func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path) }
 
     func store(_ path: String) throws -> SQLiteStore { try SQLiteStore(readingAt: root.appendingPathComponent(path)) }
+
+    /// A workspace with `big.csv`, `rows` items named by `name`, and `big.yaml` loading them into
+    /// `build/big.sqlite` (the plain layout's `Item`, its name indexed).
+    static func bigExport(rows: Int, name: (Int) -> String) throws -> Workspace {
+        let ws = try Workspace()
+        var csv = "name;quantity\n"
+        for i in 0..<rows { csv += "\(name(i));\(i % 7),5\n" }
+        try ws.write(csv, to: "big.csv")
+        try ws.write("""
+            version: 1
+            name: big
+            store: { path: build/big.sqlite }
+            entities: { Item: { unique: name, attributes: { name: { type: string, indexed: true }, quantity: double } } }
+            sources:
+              - name: items
+                read: { csv: big.csv }
+                transform: [ { number: { fields: [quantity], decimal: "," } } ]
+                load: { Item: { name: name, quantity: quantity } }
+            """, to: "big.yaml")
+        return ws
+    }
 }

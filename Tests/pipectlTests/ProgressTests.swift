@@ -5,22 +5,7 @@ import XCTest
 final class ProgressTests: XCTestCase {
     /// 40,000 records: enough for the runner to report progress (every 16,384 records).
     private func workspace() throws -> Workspace {
-        let ws = try Workspace()
-        var csv = "name;quantity\n"
-        for i in 0..<40_000 { csv += "Item \(i);\(i % 7),5\n" }
-        try ws.write(csv, to: "big.csv")
-        try ws.write("""
-            version: 1
-            name: big
-            store: { path: build/big.sqlite }
-            entities: { Item: { unique: name, attributes: { name: string, quantity: double } } }
-            sources:
-              - name: items
-                read: { csv: big.csv }
-                transform: [ { number: { fields: [quantity], decimal: "," } } ]
-                load: { Item: { name: name, quantity: quantity } }
-            """, to: "big.yaml")
-        return ws
+        try Workspace.bigExport(rows: 40_000) { "Item \($0)" }
     }
 
     func testNoProgressLineWhenOutputIsNotATerminal() throws {
