@@ -42,46 +42,77 @@ extension SQLiteSink {
             let join = slot < writer.table.joins.count ? writer.table.joins[slot] : nil
             let sides = slot < writer.joinSides.count ? writer.joinSides[slot] : nil
             var paired: Set<Int64> = []
-            for k in record.lists[slot].indices {
-                let target = try self.writer(for: record.lists[slot][k])
-                guard writer.listTargets[slot].contains(target.entity) else {
-                    throw PipelineError(.invalidPipeline, code: .pipelineWrongDestination, at: record.location, stage: "sqlite",
-                                        "'\(writer.name).\(relationship.name)' links to '\(relationship.destination)', not to '\(target.name)'")
+            // A list's join rows are added together, in list order, once its records are stored:
+            // one statement for several rows (see `addJoinRows`). Whatever reads the join table
+            // first finds them added: the last row's id, and a listed record with lists of its
+            // own, which may read or add join rows.
+            let batching = join.map(EntityWriter.addsJoinRowsAtOnce) == true && !replacing
+            // The buffer is kept from list to list: a list of a listed record takes another.
+            var pending = batching ? spareJoinRows.popLast() ?? [] : []
+            defer {
+                if batching {
+                    pending.removeAll(keepingCapacity: true)
+                    spareJoinRows.append(pending)
                 }
-                if let join {
-                    guard let linked = try store(&record.lists[slot][k], onDuplicate: nil, linkedFrom: (writer, slot), log: log)
-                    else { continue }
-                    let order = join.ownOrder == nil ? nil : writer.table.orderKey(stored + k)
-                    if let (sides, side) = sides {
-                        try sides.note(side: side, own: row.rowID, other: linked.rowID) { try writer.lastJoinRow(slot: slot) }
-                    }
-                    if replacing {
-                        guard paired.insert(linked.rowID).inserted else { continue }
-                        try writer.placeJoinRow(slot: slot, join, own: row.rowID, other: linked.rowID, order: order)
-                        listed?[slot].append(ListedRow(entity: -1, row: linked.rowID))
-                    } else {
-                        try writer.addJoinRow(slot: slot, join, own: row.rowID, other: linked.rowID, order: order)
-                    }
-                    continue
-                }
-                if relationship.inverse == nil, slot < writer.table.listings.count, let column = writer.table.listings[slot] {
-                    guard let linked = try store(&record.lists[slot][k], onDuplicate: nil, linkedFrom: (writer, slot), log: log)
-                    else { continue }
-                    try target.setListingKey(column, of: linked.rowID, to: row.rowID)
-                    listed?[slot].append(ListedRow(entity: target.entity, row: linked.rowID))
-                    continue
-                }
-                guard let inverse = relationship.inverse, let inverseSlot = target.relationships.firstIndex(where: { $0.name == inverse }) else {
-                    throw PipelineError(.invalidPipeline, code: .modelNoInverse, at: record.location, stage: "sqlite",
-                                        "'\(writer.name).\(relationship.name)' has no inverse in the model, and pipectl writes a to-many "
-                                            + "relationship through its inverse or a join table")
-                }
-                var parent = row
-                parent.order = relationship.isOrdered ? target.table.orderKey(stored + k) : nil
-                let linked = try store(&record.lists[slot][k], onDuplicate: nil, linkedFrom: (writer, slot),
-                                       parent: ParentLink(slot: inverseSlot, row: parent, replacing: replacing), log: log)
-                if let linked { listed?[slot].append(ListedRow(entity: target.entity, row: linked.rowID)) }
             }
+            func addPending(_ pending: inout [(row: Int64, order: Int64?)]) throws {
+                guard let join, !pending.isEmpty else { return }
+                try writer.addJoinRows(slot: slot, join, own: row.rowID, others: pending[...])
+                pending.removeAll(keepingCapacity: true)
+            }
+            do {
+                for k in record.lists[slot].indices {
+                    let target = try self.writer(for: record.lists[slot][k])
+                    guard writer.listTargets[slot].contains(target.entity) else {
+                        throw PipelineError(.invalidPipeline, code: .pipelineWrongDestination, at: record.location, stage: "sqlite",
+                                            "'\(writer.name).\(relationship.name)' links to '\(relationship.destination)', not to '\(target.name)'")
+                    }
+                    if let join {
+                        if record.lists[slot][k].lists.contains(where: { !$0.isEmpty }) { try addPending(&pending) }
+                        guard let linked = try store(&record.lists[slot][k], onDuplicate: nil, linkedFrom: (writer, slot), log: log)
+                        else { continue }
+                        let order = join.ownOrder == nil ? nil : writer.table.orderKey(stored + k)
+                        if let (sides, side) = sides {
+                            try sides.note(side: side, own: row.rowID, other: linked.rowID) {
+                                try addPending(&pending)
+                                return try writer.lastJoinRow(slot: slot)
+                            }
+                        }
+                        if replacing {
+                            guard paired.insert(linked.rowID).inserted else { continue }
+                            try writer.placeJoinRow(slot: slot, join, own: row.rowID, other: linked.rowID, order: order)
+                            listed?[slot].append(ListedRow(entity: -1, row: linked.rowID))
+                        } else if batching {
+                            pending.append((linked.rowID, order))
+                        } else {
+                            try writer.addJoinRow(slot: slot, join, own: row.rowID, other: linked.rowID, order: order)
+                        }
+                        continue
+                    }
+                    if relationship.inverse == nil, slot < writer.table.listings.count, let column = writer.table.listings[slot] {
+                        guard let linked = try store(&record.lists[slot][k], onDuplicate: nil, linkedFrom: (writer, slot), log: log)
+                        else { continue }
+                        try target.setListingKey(column, of: linked.rowID, to: row.rowID)
+                        listed?[slot].append(ListedRow(entity: target.entity, row: linked.rowID))
+                        continue
+                    }
+                    guard let inverse = relationship.inverse, let inverseSlot = target.relationships.firstIndex(where: { $0.name == inverse }) else {
+                        throw PipelineError(.invalidPipeline, code: .modelNoInverse, at: record.location, stage: "sqlite",
+                                            "'\(writer.name).\(relationship.name)' has no inverse in the model, and pipectl writes a to-many "
+                                                + "relationship through its inverse or a join table")
+                    }
+                    var parent = row
+                    parent.order = relationship.isOrdered ? target.table.orderKey(stored + k) : nil
+                    let linked = try store(&record.lists[slot][k], onDuplicate: nil, linkedFrom: (writer, slot),
+                                           parent: ParentLink(slot: inverseSlot, row: parent, replacing: replacing), log: log)
+                    if let linked { listed?[slot].append(ListedRow(entity: target.entity, row: linked.rowID)) }
+                }
+            } catch {
+                // What was stored before the failure stays, as when each row was added at once.
+                try? addPending(&pending)
+                throw error
+            }
+            try addPending(&pending)
         }
     }
 

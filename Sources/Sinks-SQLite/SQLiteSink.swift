@@ -34,6 +34,8 @@ public final class SQLiteSink: PrefetchingSink {
     /// Whether an update moved or took away a link: a record only links made may then be linked
     /// from nothing, and is removed as the store is finished (`removeUnlinkedPlaceholders`).
     var mayHaveUnlinkedPlaceholders = false
+    /// Buffers for a list's join rows waiting to be added (`storeLists`), kept from list to list.
+    var spareJoinRows: [[(row: Int64, order: Int64?)]] = []
     /// The pipeline file's `store:` entry, for errors about the store as a whole.
     private let location: Location?
 

@@ -83,6 +83,9 @@ final class EntityWriter {
     private var linkStatements: [String: (read: SQLiteStatement, write: SQLiteStatement, hasOrder: Bool)] = [:]
     /// Per relationship slot: adding a row to a many-to-many's join table.
     private var joinStatements: [Int: SQLiteStatement] = [:]
+    /// Per relationship slot and row count: adding that many rows to a join table at once.
+    private var joinBatchStatements: [JoinBatch: SQLiteStatement] = [:]
+    private struct JoinBatch: Hashable { var slot: Int, rows: Int }
     /// Per column: setting the key of the row that lists a row (`setListingKey`).
     private var listingStatements: [String: SQLiteStatement] = [:]
     /// Statements of updates that replace lists (`EntityWriter+Replacing.swift`), by their SQL.
@@ -337,6 +340,50 @@ final class EntityWriter {
         try statement.bind(listing, at: 1)
         try statement.bind(.integer(rowID), at: 2)
         try statement.run()
+    }
+
+    /// The most rows `addJoinRows` adds in one statement.
+    static let joinRowsAtOnce = 8
+
+    /// Whether `addJoinRows` can add the rows of `join`: one whose other side keeps an order reads
+    /// the join table for each row's place, which rows of the same statement would not see.
+    static func addsJoinRowsAtOnce(_ join: EntityTable.Join) -> Bool { join.otherOrder == nil }
+
+    /// Adds the rows (`own`, each of `others` with its place) to a join table, in order: as
+    /// `addJoinRow` would one at a time, with the same row ids, in one statement per
+    /// `joinRowsAtOnce` rows. A statement costs SQLite about 2,900 instructions beyond its rows
+    /// (a recipe's three tags: 7,900 a row one by one, 5,000 three at once).
+    func addJoinRows(slot: Int, _ join: EntityTable.Join, own: Int64, others: ArraySlice<(row: Int64, order: Int64?)>) throws {
+        precondition(Self.addsJoinRowsAtOnce(join), "a join table whose other side is ordered takes its rows one at a time")
+        var rest = others
+        while !rest.isEmpty {
+            let rows = rest.prefix(Self.joinRowsAtOnce)
+            rest = rest.dropFirst(rows.count)
+            guard rows.count > 1 else {
+                try addJoinRow(slot: slot, join, own: own, other: rows[rows.startIndex].row, order: rows[rows.startIndex].order)
+                continue
+            }
+            let perRow: Int32 = join.ownOrder == nil ? 2 : 3
+            let statement = try joinBatchStatements[JoinBatch(slot: slot, rows: rows.count)] ?? {
+                var columns = [join.ownColumn, join.otherColumn]
+                if let ownOrder = join.ownOrder { columns.append(ownOrder) }
+                let values = (0..<Int32(rows.count)).map { row in
+                    "(" + (1...perRow).map { "?\(row * perRow + $0)" }.joined(separator: ", ") + ")"
+                }
+                let statement = try connection.prepare("INSERT OR IGNORE INTO \(SQL.quote(join.table)) (\(columns.map(SQL.quote).joined(separator: ", "))) "
+                                                       + "VALUES \(values.joined(separator: ", "))")
+                joinBatchStatements[JoinBatch(slot: slot, rows: rows.count)] = statement
+                return statement
+            }()
+            var parameter: Int32 = 1
+            for (other, order) in rows {
+                try statement.bind(.integer(own), at: parameter)
+                try statement.bind(.integer(other), at: parameter + 1)
+                if join.ownOrder != nil { try statement.bind(order, at: parameter + 2) }
+                parameter += perRow
+            }
+            try statement.run()
+        }
     }
 
     func addJoinRow(slot: Int, _ join: EntityTable.Join, own: Int64, other: Int64, order: Int64?) throws {
