@@ -114,8 +114,6 @@ final class KeyIndex {
         private var firsts = LocationList()
         private var spill: KeySpill?
         private var normalized: [UInt8] = []
-        /// The bytes of a key of integers (`packIntegers`), reused from key to key.
-        private var packed: [UInt8] = []
         /// Counts the uses of `normalized`, so that an `.absent` key knows whether it still holds
         /// its bytes.
         private var generation: UInt64 = 0
@@ -147,14 +145,8 @@ final class KeyIndex {
                 return try Self.withInlineBytes(of: hash) { try lookup(canonical: $0, hash: hash.value) }
             case .value(let value): number = values[value]
             case .values(let tuple):
-                var bytes: [UInt8] = []
-                swap(&bytes, &packed)
-                defer { swap(&bytes, &packed) }
-                guard Self.packIntegers(tuple, into: &bytes) else {
-                    number = tuples[tuple]
-                    break
-                }
-                return try bytes.withUnsafeBufferPointer { try lookup(canonical: $0, hash: TextKeyHash.hash($0)) }
+                if let found = try Self.withPackedIntegers(tuple, { try lookup(canonical: $0, hash: TextKeyHash.hash($0)) }) { return found }
+                number = tuples[tuple]
             }
             return number.map { Entry(rowID: rowIDs[Int($0)], number: $0) }
         }
@@ -201,12 +193,11 @@ final class KeyIndex {
                     }
                 case .canonical(let hash):
                     return try Self.withInlineBytes(of: hash) { try spill(canonical: $0, hash: hash.value, rowID: rowID, first: first) }
-                case .values(let tuple) where Self.packIntegers(tuple, into: &packed):
-                    var bytes: [UInt8] = []
-                    swap(&bytes, &packed)
-                    defer { swap(&bytes, &packed) }
-                    return try bytes.withUnsafeBufferPointer { try spill(canonical: $0, hash: TextKeyHash.hash($0), rowID: rowID, first: first) }
-                case .value, .values: break
+                case .values(let tuple):
+                    if try Self.withPackedIntegers(tuple, { try spill(canonical: $0, hash: TextKeyHash.hash($0), rowID: rowID, first: first) }) != nil {
+                        return
+                    }
+                case .value: break
                 }
             }
             guard rowIDs.count < Int32.max else {
@@ -231,9 +222,7 @@ final class KeyIndex {
                 Self.withInlineBytes(of: hash) { texts.insert($0, hash: UInt32(truncatingIfNeeded: hash.value), number) }
             case .value(let value): values[value] = number
             case .values(let tuple):
-                if Self.packIntegers(tuple, into: &packed) {
-                    packed.withUnsafeBufferPointer { texts.insert($0, hash: UInt32(truncatingIfNeeded: TextKeyHash.hash($0)), number) }
-                } else {
+                if Self.withPackedIntegers(tuple, { texts.insert($0, hash: UInt32(truncatingIfNeeded: TextKeyHash.hash($0)), number) }) == nil {
                     tuples[tuple] = number
                 }
             }
@@ -243,15 +232,21 @@ final class KeyIndex {
         /// as bytes: 0xFF, which never starts UTF-8 text, then each integer's 8 bytes. Kept in the
         /// text table (and spilled like text keys), such a key takes about 40 bytes where a
         /// dictionary entry holding its array took a few times that and a hash of each value.
-        /// False, with `bytes` left undefined, when a part is not an integer.
-        private static func packIntegers(_ tuple: [Value], into bytes: inout [UInt8]) -> Bool {
-            bytes.removeAll(keepingCapacity: true)
-            bytes.append(0xFF)
-            for value in tuple {
-                guard case .integer(let number) = value else { return false }
-                withUnsafeBytes(of: number.littleEndian) { bytes.append(contentsOf: $0) }
+        /// `body`'s result for those bytes, or nil (and `body` not called) when a part is not an
+        /// integer. On the stack: appended to an array, a recipe ingredient's two rows cost
+        /// 360 instructions for each of the key's two uses.
+        @inline(__always)
+        private static func withPackedIntegers<R>(_ tuple: [Value], _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
+            try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1 + 8 * tuple.count) { bytes in
+                bytes[0] = 0xFF
+                var offset = 1
+                for value in tuple {
+                    guard case .integer(let number) = value else { return nil }
+                    UnsafeMutableRawPointer(bytes.baseAddress! + offset).storeBytes(of: number.littleEndian, as: Int64.self)
+                    offset += 8
+                }
+                return try body(UnsafeBufferPointer(bytes))
             }
-            return true
         }
 
         // MARK: Text keys
