@@ -35,6 +35,7 @@ extension SQLiteSink {
         }
         var key: KeyIndex.Key?
         var keyAfterLinks = false
+        var foundLinks = FoundLinks()
         /// The row the index holds for the record's key, removed by an update: this record's row
         /// takes its place.
         var revives: Int64?
@@ -61,8 +62,9 @@ extension SQLiteSink {
                     // A record its key links to is not in the store yet: neither is this key.
                     recordKey = .values([])
                     keyAfterLinks = true
-                case .key(let found):
+                case .key(let found, let links):
                     recordKey = found
+                    foundLinks = links
                 }
             }
             // Labelled: a key whose row an update removed leaves it, to be written anew.
@@ -115,6 +117,15 @@ extension SQLiteSink {
             // placeholder for another source to complete. One with a key of its own (an album a
             // playlist lists) is made by the link only, as a to-one's target is.
             let isLink = linkedFrom != nil && (parent == nil || !writer.keyLinkSlots.contains(parent.unsafelyUnwrapped.slot))
+            // The records the key's lookup found are linked as they are: looked up again, each
+            // would only be found and counted as already present.
+            func link(_ found: FoundLinks.Found?) {
+                guard let found, links[Int(found.slot)] == nil else { return }
+                links[Int(found.slot)] = LinkedRow(rowID: found.rowID, entityNumber: found.entityNumber)
+                log.count(.alreadyPresent, entity: Int(found.entity))
+            }
+            link(foundLinks.first)
+            link(foundLinks.second)
             return try insertNew(&record, key: key, keyAfterLinks: keyAfterLinks, revives: revives, links: links, of: writer,
                                  isLink: isLink, log: log)
         }
@@ -128,15 +139,31 @@ extension SQLiteSink {
         /// A record the key links to is not in the store: the key is new, and is made once the
         /// links are written.
         case newLinks
-        case key(KeyIndex.Key)
+        /// `found`: the records of the key's relationships found by their keys.
+        case key(KeyIndex.Key, found: FoundLinks)
+    }
+
+    /// Up to two records a key's relationships link to (a join entity's two sides), found by
+    /// their keys: the slot, the row, and the linked record's entity.
+    private struct FoundLinks {
+        // Structs, not tuples: an optional tuple cost a lookup of its type's metadata per use.
+        struct Found {
+            var slot: Int32
+            var entity: Int32
+            var rowID: Int64
+            var entityNumber: Int64
+        }
+        var first: Found?
+        var second: Found?
     }
 
     private func lookupKey(of record: EntityRecord, of writer: EntityWriter, parent: ParentLink? = nil) throws -> KeyLookup {
-        guard writer.hasLinkKey else { return writer.key(of: record).map(KeyLookup.key) ?? .empty }
+        guard writer.hasLinkKey else { return writer.key(of: record).map { .key($0, found: FoundLinks()) } ?? .empty }
         // The rows found, by slot, on the stack: a dictionary of them, made and grown for every
         // list element, cost about 2,500 instructions a lookup (the nested job's 250M of 6,099M).
         return try withUnsafeTemporaryAllocation(of: LinkedRow?.self, capacity: record.links.count) { rows in
             rows.initialize(repeating: nil)
+            var links = FoundLinks()
             for slot in writer.keyLinkSlots {
                 if let parent, parent.slot == slot {
                     rows[slot] = parent.row
@@ -148,12 +175,17 @@ extension SQLiteSink {
                 switch try lookupKey(of: link, of: target) {
                 case .empty: return .empty
                 case .newLinks: return .newLinks
-                case .key(let key):
+                case .key(let key, _):
                     guard let entry = try target.keys.lookup(key, hash: link.keyHash), let row = target.liveRow(entry) else { return .newLinks }
                     rows[slot] = LinkedRow(rowID: row, entityNumber: target.entityNumber)
+                    // Storing a found record checks its own links first: one with links is stored again.
+                    if link.links.allSatisfy({ $0 == nil }) {
+                        let found = FoundLinks.Found(slot: Int32(slot), entity: Int32(link.entity), rowID: row, entityNumber: target.entityNumber)
+                        if links.first == nil { links.first = found } else if links.second == nil { links.second = found }
+                    }
                 }
             }
-            return writer.key(of: record, linkedRows: { rows[$0] }).map(KeyLookup.key) ?? .empty
+            return writer.key(of: record, linkedRows: { rows[$0] }).map { .key($0, found: links) } ?? .empty
         }
     }
 
@@ -205,7 +237,7 @@ extension SQLiteSink {
     /// The row of a linked record's key if it was written before; nil for an empty or new key.
     private func find(_ link: EntityRecord) throws -> LinkedRow? {
         let writer = try self.writer(for: link)
-        guard writer.hasKey, case .key(let key) = try lookupKey(of: link, of: writer) else { return nil }
+        guard writer.hasKey, case .key(let key, _) = try lookupKey(of: link, of: writer) else { return nil }
         return try writer.keys.lookup(key, hash: link.keyHash).flatMap(writer.liveRow).map { LinkedRow(rowID: $0, entityNumber: writer.entityNumber) }
     }
 
@@ -430,7 +462,7 @@ extension SQLiteSink {
             if target.hasKey {
                 let lookup = try lookupKey(of: link, of: target)
                 if case .empty = lookup { continue }  // skipped for its empty key
-                if case .key(let key) = lookup, try target.keys.lookup(key, hash: link.keyHash).flatMap(target.liveRow) != nil { continue }
+                if case .key(let key, _) = lookup, try target.keys.lookup(key, hash: link.keyHash).flatMap(target.liveRow) != nil { continue }
                 if before.contains(where: { $0.entity == link.entity && target.key(of: $0) != nil && target.keyText(of: $0) == target.keyText(of: link) }) {
                     continue
                 }

@@ -25,6 +25,10 @@ import SQLite
         #expect(summary.stdout.contains("links: Category.parent 2, Nutrition.recipe 3, Recipe.category 3, Recipe.nutrition 3, "
                                         + "Recipe.tags 8, RecipeIngredient.ingredient 8, RecipeIngredient.recipe 8, Step.recipe 7, "
                                         + "Tag.recipes 8"), "\(summary.stdout)")
+        // A recipe ingredient's ingredient, found by name to make its key, is linked as found:
+        // created at its first use, already present at the three others (Onion twice, Tomato once).
+        let ingredients = summary.stdout.split(separator: "\n").first { $0.hasPrefix("  Ingredient ") }?.split(separator: " ")
+        #expect(ingredients == ["Ingredient", "5", "3", "0", "0"], "\(summary.stdout)")
         // One-to-many from a nested array, ordered: each step points at its recipe, in the JSON's
         // order, with Core Data's order keys 2048, 3072, ... per recipe (bookmarks-ddg's rule).
         #expect(try store.rows("""
