@@ -187,6 +187,11 @@ final class EntityWriter {
     /// The key of a record whose key names relationships, with the rows its key links were
     /// found at; nil when an attribute of it is empty.
     func key(of record: EntityRecord, linkedRows: (Int) -> LinkedRow?) -> KeyIndex.Key? {
+        // Two links (a join entity's `recipe, ingredient`): no array for each record's key.
+        if keyParts.count == 2, case .link(let first) = keyParts[0], case .link(let second) = keyParts[1] {
+            guard let a = linkedRows(first), let b = linkedRows(second) else { return nil }
+            return .pair(a.rowID, b.rowID)
+        }
         var tuple: [Value] = []
         tuple.reserveCapacity(keyParts.count)
         for part in keyParts {

@@ -46,6 +46,9 @@ final class KeyIndex {
         case canonical(TextKeyHash)
         case value(Value)
         case values([Value])
+        /// Two integers (the rows a join entity's key links): the same key as `.values` of the
+        /// two, without an array made for each record.
+        case pair(Int64, Int64)
         /// A `.text` key a lookup did not find, with its hash and the scratch generation that still
         /// holds its canonical bytes: inserting it right after does not normalize it again.
         case absent(String, hash: UInt64, generation: UInt64)
@@ -147,6 +150,8 @@ final class KeyIndex {
             case .values(let tuple):
                 if let found = try Self.withPackedIntegers(tuple, { try lookup(canonical: $0, hash: TextKeyHash.hash($0)) }) { return found }
                 number = tuples[tuple]
+            case .pair(let a, let b):
+                return try Self.withPacked(a, b) { try lookup(canonical: $0, hash: TextKeyHash.hash($0)) }
             }
             return number.map { Entry(rowID: rowIDs[Int($0)], number: $0) }
         }
@@ -197,6 +202,8 @@ final class KeyIndex {
                     if try Self.withPackedIntegers(tuple, { try spill(canonical: $0, hash: TextKeyHash.hash($0), rowID: rowID, first: first) }) != nil {
                         return
                     }
+                case .pair(let a, let b):
+                    return try Self.withPacked(a, b) { try spill(canonical: $0, hash: TextKeyHash.hash($0), rowID: rowID, first: first) }
                 case .value: break
                 }
             }
@@ -225,6 +232,8 @@ final class KeyIndex {
                 if Self.withPackedIntegers(tuple, { texts.insert($0, hash: UInt32(truncatingIfNeeded: TextKeyHash.hash($0)), number) }) == nil {
                     tuples[tuple] = number
                 }
+            case .pair(let a, let b):
+                Self.withPacked(a, b) { texts.insert($0, hash: UInt32(truncatingIfNeeded: TextKeyHash.hash($0)), number) }
             }
         }
 
@@ -232,6 +241,17 @@ final class KeyIndex {
         /// as bytes: 0xFF, which never starts UTF-8 text, then each integer's 8 bytes. Kept in the
         /// text table (and spilled like text keys), such a key takes about 40 bytes where a
         /// dictionary entry holding its array took a few times that and a hash of each value.
+        /// `withPackedIntegers` of `[.integer(a), .integer(b)]`: the same bytes.
+        @inline(__always)
+        private static func withPacked<R>(_ a: Int64, _ b: Int64, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+            try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 17) { bytes in
+                bytes[0] = 0xFF
+                UnsafeMutableRawPointer(bytes.baseAddress! + 1).storeBytes(of: a.littleEndian, as: Int64.self)
+                UnsafeMutableRawPointer(bytes.baseAddress! + 9).storeBytes(of: b.littleEndian, as: Int64.self)
+                return try body(UnsafeBufferPointer(bytes))
+            }
+        }
+
         /// `body`'s result for those bytes, or nil (and `body` not called) when a part is not an
         /// integer. On the stack: appended to an array, a recipe ingredient's two rows cost
         /// 360 instructions for each of the key's two uses.
