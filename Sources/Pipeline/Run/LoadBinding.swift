@@ -367,6 +367,10 @@ struct ListLink {
     let each: Int?
     /// Where in `names` the list's own field is: a plain element (not an object) is its value.
     let listName: String?
+    /// The element record's values, kept from list to list (on the reading thread, as the link
+    /// is): an array made for every list cost an allocation and a lookup of its type's metadata.
+    private let spare = SpareValues()
+    private final class SpareValues { var values: [Value] = [] }
 
     init(_ link: LoadSpec.Link, relationship: Int, model: StoreModel, fields: [String], fieldIndex: [String: Int],
          source: String) throws {
@@ -441,7 +445,11 @@ struct ListLink {
                 list = .list([.null])  // the record itself: one link
             }
         }
-        var elementRecord = Record(values: [Value](repeating: .null, count: names.count), location: record.location)
+        var values: [Value] = []
+        swap(&values, &spare.values)
+        if values.count != names.count { values = [Value](repeating: .null, count: names.count) }
+        var elementRecord = Record(values: consume values, location: record.location)
+        defer { spare.values = elementRecord.values }
         for (position, element) in list.elements.enumerated() {
             for i in names.indices {
                 if names[i] == LoadSpec.Link.positionField {
