@@ -242,7 +242,9 @@ final class KeyIndex {
         /// text table (and spilled like text keys), such a key takes about 40 bytes where a
         /// dictionary entry holding its array took a few times that and a hash of each value.
         /// `withPackedIntegers` of `[.integer(a), .integer(b)]`: the same bytes.
-        @inline(__always)
+        // Not inlined, as `withPackedIntegers`: inlined, their stack buffers slowed the text
+        // keys' lookups that share the calling switch (the distinct job: +24M at 100k).
+        @inline(never)
         private static func withPacked<R>(_ a: Int64, _ b: Int64, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
             try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 17) { bytes in
                 bytes[0] = 0xFF
@@ -255,7 +257,7 @@ final class KeyIndex {
         /// `body`'s result for those bytes, or nil (and `body` not called) when a part is not an
         /// integer. On the stack: appended to an array, a recipe ingredient's two rows cost
         /// 360 instructions for each of the key's two uses.
-        @inline(__always)
+        @inline(never)
         private static func withPackedIntegers<R>(_ tuple: [Value], _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
             try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1 + 8 * tuple.count) { bytes in
                 bytes[0] = 0xFF
