@@ -50,7 +50,8 @@ struct RunCommand: ParsableCommand {
             let progress = quiet ? nil : ProgressLine(run: run)
             do {
                 defer { progress?.clear() }
-                try run.run()
+                // The summary is printed from the run's log: no report value to make.
+                try run.execute()
             } catch {
                 // Under on_reject: fail the rejected records are the reason: list them; failed checks likewise.
                 if !quiet, error.kind == .checksFailed { RunSummary.printChecks(run.log.checkResults) }

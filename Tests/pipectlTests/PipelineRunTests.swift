@@ -27,6 +27,20 @@ import Testing
         #expect(written.sources == report.sources && written.entities == report.entities)
     }
 
+    @Test("execute() runs as run() does, without the report's value: the same store and report files; the value is there after")
+    func executeWithoutTheValue() throws {
+        let ran = try Workspace(), executed = try Workspace()
+        let value = try PipelineRun(pipeline: try PipelineRun.load(ran.pipelines.appendingPathComponent("grocery.yaml"))).run()
+        let run = PipelineRun(pipeline: try PipelineRun.load(executed.pipelines.appendingPathComponent("grocery.yaml")))
+        try run.execute()
+        #expect(try executed.bytes("build/Grocery.sqlite") == ran.bytes("build/Grocery.sqlite"))
+        let written = try JSONDecoder().decode(ImportReport.self, from: executed.bytes("build/grocery-report.json"))
+        #expect(written.sources == value.sources && written.entities == value.entities && written.duplicates.count == value.duplicates.count)
+        // The value, made after: what the report file says (its locations name this workspace's files).
+        #expect(run.report.sources == written.sources && run.report.entities == written.entities && run.report.duplicates == written.duplicates)
+        #expect(run.report.outcome == .succeeded && !run.report.duplicates.isEmpty)
+    }
+
     @Test("a failed check keeps the previous store, throws the check's error and leaves the results in the log")
     func failedCheckKeepsTheStore() throws {
         let ws = try Workspace()

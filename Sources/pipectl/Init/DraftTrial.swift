@@ -54,7 +54,7 @@ struct DraftTrial {
         let run = PipelineRun(pipeline: trial, options: PipelineRun.Options(dryRun: true))
         var failure: PipelineError?
         do {
-            try run.run()
+            try run.execute()
         } catch {
             failure = error
         }
