@@ -136,7 +136,7 @@ public final class PipelineRun {
         elapsed = Date().timeIntervalSince(started)
     }
 
-    /// What the JSON report says about the run `execute()` finished, as a value.
+    /// What the JSON report says about the run, as a value, once `execute()` has returned.
     public var report: ImportReport {
         ImportReport(runner: runner, outcome: options.dryRun ? .dryRun : .succeeded, changes: changes,
                      display: DisplayPath.of) { [digests] in digests.digest(of: $0).map { ($0.bytes, $0.hex) } }

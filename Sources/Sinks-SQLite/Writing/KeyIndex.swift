@@ -241,22 +241,11 @@ final class KeyIndex {
         /// as bytes: 0xFF, which never starts UTF-8 text, then each integer's 8 bytes. Kept in the
         /// text table (and spilled like text keys), such a key takes about 40 bytes where a
         /// dictionary entry holding its array took a few times that and a hash of each value.
-        /// `withPackedIntegers` of `[.integer(a), .integer(b)]`: the same bytes.
-        // Not inlined, as `withPackedIntegers`: inlined, their stack buffers slowed the text
-        // keys' lookups that share the calling switch (the distinct job: +24M at 100k).
-        @inline(never)
-        private static func withPacked<R>(_ a: Int64, _ b: Int64, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-            try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 17) { bytes in
-                bytes[0] = 0xFF
-                UnsafeMutableRawPointer(bytes.baseAddress! + 1).storeBytes(of: a.littleEndian, as: Int64.self)
-                UnsafeMutableRawPointer(bytes.baseAddress! + 9).storeBytes(of: b.littleEndian, as: Int64.self)
-                return try body(UnsafeBufferPointer(bytes))
-            }
-        }
-
         /// `body`'s result for those bytes, or nil (and `body` not called) when a part is not an
-        /// integer. On the stack: appended to an array, a recipe ingredient's two rows cost
-        /// 360 instructions for each of the key's two uses.
+        /// integer. On the stack: appended to an array, a recipe ingredient's two rows cost about
+        /// 250 instructions more for each of the key's two uses.
+        // Not inlined, nor is `withPacked`: inlined, their stack buffers slowed the text keys'
+        // lookups that share the calling switch (the distinct job: +24M at 100k).
         @inline(never)
         private static func withPackedIntegers<R>(_ tuple: [Value], _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
             try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1 + 8 * tuple.count) { bytes in
@@ -267,6 +256,17 @@ final class KeyIndex {
                     UnsafeMutableRawPointer(bytes.baseAddress! + offset).storeBytes(of: number.littleEndian, as: Int64.self)
                     offset += 8
                 }
+                return try body(UnsafeBufferPointer(bytes))
+            }
+        }
+
+        /// `withPackedIntegers` of `[.integer(a), .integer(b)]`: the same bytes.
+        @inline(never)
+        private static func withPacked<R>(_ a: Int64, _ b: Int64, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+            try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 17) { bytes in
+                bytes[0] = 0xFF
+                UnsafeMutableRawPointer(bytes.baseAddress! + 1).storeBytes(of: a.littleEndian, as: Int64.self)
+                UnsafeMutableRawPointer(bytes.baseAddress! + 9).storeBytes(of: b.littleEndian, as: Int64.self)
                 return try body(UnsafeBufferPointer(bytes))
             }
         }
