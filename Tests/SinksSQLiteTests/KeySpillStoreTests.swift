@@ -1,4 +1,5 @@
 import Foundation
+import Diagnostics
 import Pipeline
 @testable import SinksSQLite
 import Testing
@@ -24,6 +25,53 @@ struct KeySpillStoreTests {
         for record in Self.records { try sink.write(record, onDuplicate: onDuplicate, log: log) }
         try sink.finish(log: log)
         return log
+    }
+
+    /// Recipes listing ingredient uses whose key is their two links (`recipe, ingredient`): an
+    /// ingredient given twice in a recipe finds its use again.
+    static let recipes = StoreModel(entities: [
+        Entity(name: "Recipe", attributes: [Attribute(name: "name", type: .string)],
+               relationships: [Relationship(name: "uses", destination: "Use", inverse: "recipe", isToMany: true)],
+               uniqueKey: ["name"]),
+        Entity(name: "Ingredient", attributes: [Attribute(name: "name", type: .string)],
+               relationships: [Relationship(name: "uses", destination: "Use", inverse: "ingredient", isToMany: true)],
+               uniqueKey: ["name"]),
+        Entity(name: "Use", attributes: [Attribute(name: "amount", type: .string)],
+               relationships: [Relationship(name: "recipe", destination: "Recipe", inverse: "uses"),
+                               Relationship(name: "ingredient", destination: "Ingredient", inverse: "uses")],
+               uniqueKey: ["recipe", "ingredient"]),
+    ])
+
+    @Test("keys of two links on disk: the same store and log as in memory", arguments: [DuplicatePolicy.keep, .update])
+    func linkKeysSpilled(onDuplicate: DuplicatePolicy) throws {
+        func build(_ target: URL, limits: KeyIndex.Limits) throws -> ImportLog {
+            let sink = try SQLiteSink(settings: StoreSettings(path: target), model: Self.recipes, keyLimits: limits)
+            let log = ImportLog(sourceNames: ["recipes"], entityNames: ["Recipe", "Ingredient", "Use"])
+            for n in 0..<2000 {
+                let at = Location(file: "recipes.json", line: n + 2)
+                let uses = [n % 50, (n * 7) % 50, n % 50].enumerated().map { k, i in
+                    EntityRecord(entity: 2, values: [.text("\(k + 1) g")],
+                                 links: [nil, EntityRecord(entity: 1, values: [.text("ingredient \(i)")], links: [nil], location: at)], location: at)
+                }
+                // Every recipe a second time, far apart: found by its key.
+                try sink.write(EntityRecord(entity: 0, values: [.text("recipe \(n % 1500)")], links: [nil], lists: [uses], location: at),
+                               onDuplicate: onDuplicate, log: log)
+            }
+            try sink.finish(log: log)
+            return log
+        }
+        try withScratchFolder { folder in
+            let inMemory = folder.appendingPathComponent("memory.sqlite")
+            let spilled = folder.appendingPathComponent("spilled.sqlite")
+            let memoryLog = try build(inMemory, limits: .standard)
+            let spillLog = try build(spilled, limits: .init(memoryKeys: 100, runKeys: 64))
+            #expect(try Data(contentsOf: spilled) == (try Data(contentsOf: inMemory)))
+            #expect(spillLog.entities == memoryLog.entities)
+            let store = try SQLiteStore(readingAt: spilled)
+            // One use per recipe and ingredient: a recipe's ingredient given twice is one use.
+            let uses = try store.rows("SELECT count(*), count(DISTINCT recipe_id || ',' || ingredient_id) FROM Use")
+            #expect(uses.first?[0] == uses.first?[1], "\(uses)")
+        }
     }
 
     @Test("a store built with keys on disk is byte for byte the one built in memory", arguments: [DuplicatePolicy.keep, .update])
