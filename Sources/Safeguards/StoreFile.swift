@@ -267,6 +267,16 @@ public struct StoreFile {
         throw PipelineError(.io, code: .storeCannotRemove, at: location, stage: "sqlite", "cannot remove '\(path)' (\(what)): \(reason)")
     }
 
+    /// Starts the closed new store at `path` on its way to the disk, best effort, for a caller that
+    /// reads it a while longer: `publish` flushes it again and reports a failure, finding less left
+    /// to write.
+    public static func flushEarly(_ path: String) {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return }
+        _ = fsync(descriptor)
+        close(descriptor)
+    }
+
     func sync(_ path: String, what: String, isFolder: Bool = false) throws {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else {

@@ -314,7 +314,11 @@ public enum StoreRowChecks {
         var suspects: [Rule] = []
         let pass = rules.filter { $0.quick == nil }
         let conditions = pass.compactMap { rule in (rule.pass ?? rule.offends).isEmpty ? nil : "(\(rule.pass ?? rule.offends))" }
-        if !conditions.isEmpty, try count("SELECT count(*) FROM \(SQL.quote(table)) t WHERE " + conditions.joined(separator: " OR "), store) > 0 {
+        // NOT INDEXED: an OR of terms on indexed columns (`t.Z_ENT IN (3) AND ...` of a table
+        // several entities share) otherwise leads SQLite to read the table once per term through
+        // the index and look each row up (ZENTRY of the nested recipes at 1M: 0.126 s, scanned: 0.050 s).
+        if !conditions.isEmpty,
+           try count("SELECT count(*) FROM \(SQL.quote(table)) t NOT INDEXED WHERE " + conditions.joined(separator: " OR "), store) > 0 {
             suspects += pass
         }
         for rule in rules {
@@ -322,7 +326,7 @@ public enum StoreRowChecks {
         }
         guard !suspects.isEmpty else { return [] }
         let counts = try store.rows("SELECT " + suspects.map { "count(*) FILTER (WHERE (\($0.offends)))" }.joined(separator: ", ")
-                                             + " FROM \(SQL.quote(table)) t").first ?? []
+                                             + " FROM \(SQL.quote(table)) t NOT INDEXED").first ?? []
         var findings: [Finding] = []
         for (rule, count) in zip(suspects, counts) {
             guard case .integer(let n) = count, n > 0 else { continue }
