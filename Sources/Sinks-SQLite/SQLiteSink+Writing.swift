@@ -46,7 +46,7 @@ extension SQLiteSink {
             if !writer.hasLinkKey, let key = writer.key(of: record) {
                 recordKey = key
             } else {
-                switch try lookupKey(of: record, of: writer, parent: parent) {
+                switch try lookupKey(of: &record, of: writer, parent: parent) {
                 case .empty:
                     // An empty cell for an optional to-one is no link, as the cell says: nothing
                     // was lost, so nothing is skipped or warned of. A record giving other values is.
@@ -157,35 +157,47 @@ extension SQLiteSink {
         var second: Found?
     }
 
-    private func lookupKey(of record: EntityRecord, of writer: EntityWriter, parent: ParentLink? = nil) throws -> KeyLookup {
+    /// `record` is `inout` only so that it and the records it links to are read in place rather
+    /// than copied (as in `store`): a copy retained the record's three arrays, whose counts the
+    /// reading thread wrote last, a cache line from the other core each (with the list elements
+    /// copied in `storeLists`, 13% of the nested job's writing thread at 1M). It is left as it was.
+    private func lookupKey(of record: inout EntityRecord, of writer: EntityWriter, parent: ParentLink? = nil) throws -> KeyLookup {
         guard writer.hasLinkKey else { return writer.key(of: record).map { .key($0, found: FoundLinks()) } ?? .empty }
         // The rows found, by slot, on the stack: a dictionary of them, made and grown for every
         // list element, cost about 2,500 instructions a lookup (the nested job's 250M of 6,099M).
-        return try withUnsafeTemporaryAllocation(of: LinkedRow?.self, capacity: record.links.count) { rows in
-            rows.initialize(repeating: nil)
-            var links = FoundLinks()
-            for slot in writer.keyLinkSlots {
-                if let parent, parent.slot == slot {
-                    rows[slot] = parent.row
-                    continue
-                }
-                guard let link = record.links[slot] else { return .empty }
-                let target = try self.writer(for: link)
-                guard target.hasKey else { return .newLinks }  // an owned child: created with the record
-                switch try lookupKey(of: link, of: target) {
-                case .empty: return .empty
-                case .newLinks: return .newLinks
-                case .key(let key, _):
-                    guard let entry = try target.keys.lookup(key, hash: link.keyHash), let row = target.liveRow(entry) else { return .newLinks }
-                    rows[slot] = LinkedRow(rowID: row, entityNumber: target.entityNumber)
-                    // Storing a found record checks its own links first: one with links is stored again.
-                    if link.links.allSatisfy({ $0 == nil }) {
-                        let found = FoundLinks.Found(slot: Int32(slot), entity: Int32(link.entity), rowID: row, entityNumber: target.entityNumber)
-                        if links.first == nil { links.first = found } else if links.second == nil { links.second = found }
+        return try record.links.withUnsafeBufferPointer { linked in
+            try withUnsafeTemporaryAllocation(of: LinkedRow?.self, capacity: linked.count) { rows in
+                rows.initialize(repeating: nil)
+                var links = FoundLinks()
+                for slot in writer.keyLinkSlots {
+                    if let parent, parent.slot == slot {
+                        rows[slot] = parent.row
+                        continue
+                    }
+                    guard let entity = linked[slot]?.entity else { return .empty }
+                    // Passed on in place (`inout`, never written), as `record` is.
+                    let link = UnsafeMutablePointer(mutating: linked.baseAddress! + slot)
+                    let target = try listedWriter(entity) ?? self.writer(for: link.pointee!)
+                    guard target.hasKey else { return .newLinks }  // an owned child: created with the record
+                    switch try lookupKey(of: &link.pointee!, of: target) {
+                    case .empty: return .empty
+                    case .newLinks: return .newLinks
+                    case .key(let key, _):
+                        guard let entry = try target.keys.lookup(key, hash: link.pointee?.keyHash), let row = target.liveRow(entry) else {
+                            return .newLinks
+                        }
+                        rows[slot] = LinkedRow(rowID: row, entityNumber: target.entityNumber)
+                        // Storing a found record checks its own links first: one with links is stored again.
+                        if link.pointee?.links.allSatisfy({ $0 == nil }) == true {
+                            let found = FoundLinks.Found(slot: Int32(slot), entity: Int32(entity), rowID: row, entityNumber: target.entityNumber)
+                            if links.first == nil { links.first = found } else if links.second == nil { links.second = found }
+                        }
                     }
                 }
+                // The common key of two links first: passing `record` on from here copied it.
+                let key = writer.linkPairKey(linkedRows: { rows[$0] }) ?? writer.key(of: record, linkedRows: { rows[$0] })
+                return key.map { .key($0, found: links) } ?? .empty
             }
-            return writer.key(of: record, linkedRows: { rows[$0] }).map { .key($0, found: links) } ?? .empty
         }
     }
 
@@ -237,7 +249,8 @@ extension SQLiteSink {
     /// The row of a linked record's key if it was written before; nil for an empty or new key.
     private func find(_ link: EntityRecord) throws -> LinkedRow? {
         let writer = try self.writer(for: link)
-        guard writer.hasKey, case .key(let key, _) = try lookupKey(of: link, of: writer) else { return nil }
+        var link = link
+        guard writer.hasKey, case .key(let key, _) = try lookupKey(of: &link, of: writer) else { return nil }
         return try writer.keys.lookup(key, hash: link.keyHash).flatMap(writer.liveRow).map { LinkedRow(rowID: $0, entityNumber: writer.entityNumber) }
     }
 
@@ -460,7 +473,8 @@ extension SQLiteSink {
         for (slot, link) in record.links.indices.compactMap({ slot in record.links[slot].map { (slot, $0) } }) + listed {
             let target = try self.writer(for: link)
             if target.hasKey {
-                let lookup = try lookupKey(of: link, of: target)
+                var link = link
+                let lookup = try lookupKey(of: &link, of: target)
                 if case .empty = lookup { continue }  // skipped for its empty key
                 if case .key(let key, _) = lookup, try target.keys.lookup(key, hash: link.keyHash).flatMap(target.liveRow) != nil { continue }
                 if before.contains(where: { $0.entity == link.entity && target.key(of: $0) != nil && target.keyText(of: $0) == target.keyText(of: link) }) {

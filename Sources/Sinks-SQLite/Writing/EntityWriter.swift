@@ -52,6 +52,8 @@ final class EntityWriter {
     /// The key's parts in the key's order: attribute or relationship slots.
     private let keyParts: [KeyPart]
     private enum KeyPart { case attribute(Int), link(Int) }
+    /// The slots of a key of exactly two links, for `linkPairKey`.
+    private let linkPair: (Int, Int)?
     /// The key text of a linked record, and of a row a link column holds (slot, row): set by the
     /// sink, which knows the other entities' writers. For keys with relationships.
     var linkKeyText: ((EntityRecord) -> String)?
@@ -135,6 +137,11 @@ final class EntityWriter {
         self.keyParts = keyParts
         self.keySlots = keyParts.compactMap { if case .attribute(let slot) = $0 { slot } else { nil } }
         self.keyLinkSlots = keyParts.compactMap { if case .link(let slot) = $0 { slot } else { nil } }
+        if keyParts.count == 2, case .link(let first) = keyParts[0], case .link(let second) = keyParts[1] {
+            linkPair = (first, second)
+        } else {
+            linkPair = nil
+        }
         textKeySlot = keySlots.count == 1 && keyLinkSlots.isEmpty ? keySlots[0] : nil
         let (required, defaults, keySlots) = (self.required, self.defaults, self.keySlots)
         mayLackRequiredValue = sources.contains { source in
@@ -184,14 +191,19 @@ final class EntityWriter {
         return .values(tuple)
     }
 
+    /// The key of two links (a join entity's `recipe, ingredient`), from the rows they were found
+    /// at alone: no array for each record's key, and no record to read (passing one on from a
+    /// closure copied it). `.some(nil)` where a link was not found; nil for other keys.
+    func linkPairKey(linkedRows: (Int) -> LinkedRow?) -> KeyIndex.Key?? {
+        guard let (first, second) = linkPair else { return nil }
+        guard let a = linkedRows(first), let b = linkedRows(second) else { return .some(nil) }
+        return .pair(a.rowID, b.rowID)
+    }
+
     /// The key of a record whose key names relationships, with the rows its key links were
     /// found at; nil when an attribute of it is empty.
     func key(of record: EntityRecord, linkedRows: (Int) -> LinkedRow?) -> KeyIndex.Key? {
-        // Two links (a join entity's `recipe, ingredient`): no array for each record's key.
-        if keyParts.count == 2, case .link(let first) = keyParts[0], case .link(let second) = keyParts[1] {
-            guard let a = linkedRows(first), let b = linkedRows(second) else { return nil }
-            return .pair(a.rowID, b.rowID)
-        }
+        if let key = linkPairKey(linkedRows: linkedRows) { return key }
         var tuple: [Value] = []
         tuple.reserveCapacity(keyParts.count)
         for part in keyParts {
