@@ -87,8 +87,18 @@ struct StoreRowChecksTests {
         ("UPDATE ZITEM SET ZLOCATION = 2 WHERE Z_PK = 2", "Item", "location", 1, "Z_PK 2: Z_PK 2"),
         ("UPDATE ZLOCATION SET Z_ENT = 2 WHERE Z_PK = 2", "Location", "Z_ENT", 1, "Z_PK 2: 2"),
         ("UPDATE ZSTEP SET ZITEM = 7 WHERE Z_PK = 2", "Step", "item", 1, "Z_PK 2: Z_PK 7"),
+        // What lies between two rows' numbers and is none is found too, as is what lies in a gap.
+        ("UPDATE ZSTEP SET ZITEM = 1.5 WHERE Z_PK = 2", "Step", "item", 1, "Z_PK 2: Z_PK 1.5"),
+        ("UPDATE ZSTEP SET ZITEM = 'one' WHERE Z_PK = 2", "Step", "item", 1, "Z_PK 2: Z_PK one"),
+        ("UPDATE ZSTEP SET ZITEM = 0 WHERE Z_PK = 2", "Step", "item", 1, "Z_PK 2: Z_PK 0"),
+        ("INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, ZNAME, ZGEAR) VALUES (5, 1, 1, 'Eggs', 'barbell'); UPDATE ZSTEP SET ZITEM = 3 WHERE Z_PK = 2",
+         "Step", "item", 1, "Z_PK 2: Z_PK 3"),
+        // Every Location a Home: a number past them is none.
+        ("UPDATE ZLOCATION SET Z_ENT = 3 WHERE Z_PK = 2; UPDATE ZITEM SET ZLOCATION = 3 WHERE Z_PK = 2", "Item", "location", 1, "Z_PK 2: Z_PK 3"),
         ("UPDATE ZSTEP SET Z_FOK_ITEM = 1024", "Step", "item", 1, "parent 1: Z_FOK_ITEM 1024 2 times"),
         ("INSERT INTO Z_1TAGS VALUES (1, 5)", "Item.tags", "Z_6TAGS", 1, "(Z_1ITEMS, Z_6TAGS) (1, 5): Z_PK 5"),
+        ("INSERT INTO Z_1TAGS VALUES (1, 0.5)", "Item.tags", "Z_6TAGS", 1, "(Z_1ITEMS, Z_6TAGS) (1, 0.5): Z_PK 0.5"),
+        ("INSERT INTO Z_1TAGS VALUES (NULL, 1)", "Item.tags", "Z_1ITEMS", 1, ": Z_PK empty"),
         ("INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, ZNAME, ZGEAR) VALUES (11, 1, 1, 'Eggs', 'barbell')", "Item", "Z_PK", 1, "Z_PK 11: Z_MAX 10"),
     ] as [(String, String, String, Int, String)])
     func rule(_ change: String, _ entity: String, _ property: String, _ count: Int, _ first: String) throws {
