@@ -177,7 +177,7 @@ extension SQLiteSink {
                     guard let entity = linked[slot]?.entity else { return .empty }
                     // Passed on in place (`inout`, never written), as `record` is.
                     let link = UnsafeMutablePointer(mutating: linked.baseAddress! + slot)
-                    let target = try listedWriter(entity) ?? self.writer(for: link.pointee!)
+                    let target = try self.writer(inPlace: &link.pointee!)
                     guard target.hasKey else { return .newLinks }  // an owned child: created with the record
                     switch try lookupKey(of: &link.pointee!, of: target) {
                     case .empty: return .empty
@@ -508,6 +508,12 @@ extension SQLiteSink {
 
     /// The writer for a record's entity, checking that the record has the entity's shape.
     func writer(for record: EntityRecord) throws -> EntityWriter {
+        try unretainedWriter(for: record).takeUnretainedValue()
+    }
+
+    /// `writer(for:)` of a record read in place, as `store` reads it: `inout` only so that it is
+    /// not copied (see `lookupKey`); it is left as it was.
+    private func writer(inPlace record: inout EntityRecord) throws -> EntityWriter {
         try unretainedWriter(for: record).takeUnretainedValue()
     }
 

@@ -342,6 +342,21 @@ struct SQLiteSinkWriteTests {
             }
         }
     }
+
+    /// A use's key names its ingredient, looked up by the ingredient's own key before the use is
+    /// stored: the ingredient is read in place there, and checked as a stored record is.
+    @Test("a linked record that does not fit the model is an error at it where its key is looked up for another's")
+    func linkedRecordNotFittingTheModel() throws {
+        try withScratchFolder { folder in
+            let sink = try SQLiteSink(settings: StoreSettings(path: folder.appendingPathComponent("store.sqlite")), model: KeySpillStoreTests.recipes)
+            defer { sink.discard() }
+            let log = ImportLog(sourceNames: ["recipes"], entityNames: ["Recipe", "Ingredient", "Use"])
+            let ingredient = EntityRecord(entity: 1, values: [], links: [nil], location: Location(file: "recipes.json", line: 3))
+            let use = EntityRecord(entity: 2, values: [.text("1 g")], links: [nil, ingredient], location: Location(file: "recipes.json", line: 2))
+            let recipe = EntityRecord(entity: 0, values: [.text("Soup")], links: [nil], lists: [[use]], location: Location(file: "recipes.json", line: 1))
+            expectError(pipelineError { try sink.write(recipe, onDuplicate: .keep, log: log) }, .recordShapeMismatch, at: "recipes.json:3")
+        }
+    }
 }
 
 func counts(inserted: Int = 0, alreadyPresent: Int = 0, updated: Int = 0, skipped: Int = 0) -> ImportLog.Counts {
