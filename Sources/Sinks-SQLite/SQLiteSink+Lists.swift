@@ -126,7 +126,7 @@ extension SQLiteSink {
         }
     }
 
-    /// The writer of a listed or linked record's entity, from the entity's number alone (read in
+    /// The writer of a listed record's entity, from the entity's number alone (read in
     /// place); nil where it names none, for `writer(for:)` to say what is wrong.
     func listedWriter(_ entity: Int) -> EntityWriter? {
         writers.indices.contains(entity) ? writers[entity] : nil
