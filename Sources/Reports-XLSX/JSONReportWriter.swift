@@ -142,16 +142,24 @@ struct JSONObjectStream {
     /// `json` with `spaces` more indentation on every line but the first; empty lines stay empty,
     /// as JSONEncoder leaves them. Strings hold no raw line break (JSON escapes it), so every
     /// newline is the layout's.
+    ///
+    /// Copied a line at a time into an array: `Data.append` of one byte goes through
+    /// `replaceSubrange`, and the distinct job's 22 MB report took 1.4 s a byte at a time.
     static func indented(_ json: some Collection<UInt8>, by spaces: Int) -> Data {
-        var out = Data()
-        out.reserveCapacity(json.count + json.count / 8)
+        let newline = UInt8(ascii: "\n")
         let pad = [UInt8](repeating: UInt8(ascii: " "), count: spaces)
-        var afterNewline = false
-        for byte in json {
-            if afterNewline, byte != UInt8(ascii: "\n") { out.append(contentsOf: pad) }
-            out.append(byte)
-            afterNewline = byte == UInt8(ascii: "\n")
+        var out: [UInt8] = []
+        func indent(_ bytes: UnsafeBufferPointer<UInt8>) {
+            out.reserveCapacity(bytes.count + bytes.count / 8)
+            var start = 0
+            while let end = bytes[start...].firstIndex(of: newline) {
+                out.append(contentsOf: bytes[start...end])
+                start = end + 1
+                if start < bytes.count, bytes[start] != newline { out.append(contentsOf: pad) }
+            }
+            out.append(contentsOf: bytes[start...])
         }
-        return out
+        if json.withContiguousStorageIfAvailable(indent) == nil { Array(json).withUnsafeBufferPointer(indent) }
+        return Data(out)
     }
 }

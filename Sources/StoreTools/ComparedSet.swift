@@ -78,7 +78,10 @@ struct ComparedSet {
             }
         }
         let selected = (key + fields).map(expression)
-        var sql = "SELECT \(selected.joined(separator: ", ")) FROM \(SQL.quote(table)) AS t"
+        // NOT INDEXED: the rows read in the table's order and sorted, rather than walked in key
+        // order through the key's index and each looked up in the table, a page read apiece once
+        // the table outgrows the cache (the distinct job's 950,000 items at 1M: 3.3 s a store).
+        var sql = "SELECT \(selected.joined(separator: ", ")) FROM \(SQL.quote(table)) AS t NOT INDEXED"
         if !joins.isEmpty { sql += " " + joins.joined(separator: " ") }
         if let filter { sql += " WHERE t.\(SQL.quote(filter.column)) = \(filter.value)" }
         let order = key.isEmpty ? selected.indices : key.indices

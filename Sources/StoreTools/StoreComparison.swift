@@ -116,13 +116,16 @@ public struct StoreComparison {
                        new: SQLiteConnection, _ newColumns: Columns,
                        into entity: inout StoreChanges.Entity, changes: inout [StoreChanges.Change]) throws {
         let keyCount = set.key.isEmpty ? set.fields.count : set.key.count
-        let oldRows = try Rows(set.query(columns: { oldColumns.tables[$0] }), on: old)
-        let newRows = try Rows(set.query(columns: { newColumns.tables[$0] }), on: new)
+        var oldRows = try Rows(set.query(columns: { oldColumns.tables[$0] }), on: old)
+        var newRows = try Rows(set.query(columns: { newColumns.tables[$0] }), on: new)
+        // Each side's reading thread ends before its store may close.
+        defer { oldRows.stop(); newRows.stop() }
         let keyFields = set.key.isEmpty ? set.fields : set.key
         func keyText(_ row: [Value]) -> String {
             keyFields.indices.map { "\(keyFields[$0].name)=\(display(row[$0], as: keyFields[$0]))" }.joined(separator: ", ")
         }
         var a = try oldRows.next(), b = try newRows.next()
+        let all = set.key + set.fields
         while a != nil || b != nil {
             let order: Int
             if let a, let b { order = StoreComparison.compare(a.prefix(keyCount), b.prefix(keyCount)) } else { order = a == nil ? 1 : -1 }
@@ -136,8 +139,9 @@ public struct StoreComparison {
                 b = try newRows.next()
             } else if let before = a, let after = b {
                 var fields: [StoreChanges.Change.Field] = []
-                for (offset, field) in (set.key + set.fields).enumerated().dropFirst(set.key.count)
-                where StoreComparison.compare(before[offset], after[offset]) != 0 {
+                // By offset: a field is copied only when it differs.
+                for offset in set.key.count..<all.count where StoreComparison.compare(before[offset], after[offset]) != 0 {
+                    let field = all[offset]
                     // The same records in another order: said as such, the lists kept for --json.
                     let reordered = field.list == .ordered
                         && ComparedSet.elements(of: before[offset]).sorted() == ComparedSet.elements(of: after[offset]).sorted()
@@ -210,6 +214,10 @@ public struct StoreComparison {
     }
 
     private static func bytes(_ a: some Sequence<UInt8>, _ b: some Sequence<UInt8>) -> Int {
+        // Native strings and arrays are contiguous: compared as memory, not a byte at a time.
+        if let order = a.withContiguousStorageIfAvailable({ x in b.withContiguousStorageIfAvailable { y in memory(x, y) } }), let order {
+            return order
+        }
         var ia = a.makeIterator(), ib = b.makeIterator()
         while true {
             switch (ia.next(), ib.next()) {
@@ -220,6 +228,15 @@ public struct StoreComparison {
             default: continue
             }
         }
+    }
+
+    private static func memory(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+        let common = min(a.count, b.count)
+        if common > 0, let x = a.baseAddress, let y = b.baseAddress {
+            let order = memcmp(x, y, common)
+            if order != 0 { return order < 0 ? -1 : 1 }
+        }
+        return a.count == b.count ? 0 : a.count < b.count ? -1 : 1
     }
 
     /// Each table's columns in one store.
@@ -235,18 +252,76 @@ public struct StoreComparison {
     }
 
     /// The rows of one query, one at a time; none when the store lacks the table.
+    ///
+    /// Where there are cores for it, read ahead a batch at a time on a thread of their own, so
+    /// that both stores are read (and, for a table SQLite sorts, sorted) side by side while the
+    /// merge compares: the distinct job's 950,000 items at 1M took 2.0 s to compare on one thread.
+    /// The thread alone uses the statement (and its connection) until its batch is taken.
     private struct Rows {
-        let statement: SQLiteStatement?
-        let width: Int32
+        private let reader: Reader?
+        private var batch: [[Value]] = []
+        private var index = 0
+        private var ahead: WorkerThread<[[Value]]>?
 
         init(_ sql: String?, on store: SQLiteConnection) throws {
-            statement = try sql.map { try store.prepare($0) }
-            width = statement?.columnCount ?? 0
+            reader = try sql.map { Reader(statement: try store.prepare($0)) }
+            if Cores.usable > 1, let reader { ahead = WorkerThread { _ in try reader.read(Reader.batchSize) } }
         }
 
-        func next() throws -> [Value]? {
-            guard let statement, try statement.step() else { return nil }
-            return (0..<width).map { statement.value(at: $0) }
+        mutating func next() throws -> [Value]? {
+            guard let reader else { return nil }
+            if index == batch.count {
+                guard let ahead else {
+                    // One core: read here, with no thread to hand over to.
+                    batch = try reader.read(Reader.batchSize)
+                    index = 0
+                    return try next(ifAny: batch)
+                }
+                self.ahead = nil
+                batch = try ahead.result()
+                index = 0
+                if batch.count == Reader.batchSize { self.ahead = WorkerThread { _ in try reader.read(Reader.batchSize) } }
+            }
+            return try next(ifAny: batch)
+        }
+
+        private mutating func next(ifAny batch: [[Value]]) throws -> [Value]? {
+            guard index < batch.count else { return nil }
+            defer { index += 1 }
+            return batch[index]
+        }
+
+        /// Waits for the batch being read, if any: the store may close after this.
+        mutating func stop() {
+            ahead?.cancel()
+            ahead = nil
+        }
+
+        /// The statement, stepped by one thread at a time: the one waiting for it does not touch it.
+        private final class Reader: @unchecked Sendable {
+            static let batchSize = 4096
+            let statement: SQLiteStatement
+            let width: Int32
+            private var done = false
+
+            init(statement: SQLiteStatement) {
+                self.statement = statement
+                width = statement.columnCount
+            }
+
+            /// Up to `count` more rows; fewer only at the end.
+            func read(_ count: Int) throws -> [[Value]] {
+                var rows: [[Value]] = []
+                rows.reserveCapacity(count)
+                while !done, rows.count < count {
+                    guard try statement.step() else {
+                        done = true
+                        break
+                    }
+                    rows.append((0..<width).map { statement.value(at: $0) })
+                }
+                return rows
+            }
         }
     }
 }

@@ -6,7 +6,7 @@ import Glibc
 /// A value worked out on a thread of its own while the caller goes on, waited for where it is
 /// needed, or cancelled and waited for when it no longer is: the thread never outlives its owner's
 /// interest in it.
-final class WorkerThread<Value: Sendable>: @unchecked Sendable {
+package final class WorkerThread<Value: Sendable>: @unchecked Sendable {
     // Written by the thread before it signals `done`, read only after waiting for it.
     private var outcome: Result<Value, any Error>?
     private let done = DispatchSemaphore(value: 0)
@@ -14,18 +14,18 @@ final class WorkerThread<Value: Sendable>: @unchecked Sendable {
 
     /// Tells a running work whether its result is still wanted; a long work asks now and then and
     /// stops (throwing `CancellationError`) once it is not.
-    final class Cancellation: @unchecked Sendable {
+    package final class Cancellation: @unchecked Sendable {
         // @unchecked: `cancelled` is read and written under `lock` only.
         private let lock = NSLock()
         private var cancelled = false
 
-        var isCancelled: Bool { lock.withLock { cancelled } }
+        package var isCancelled: Bool { lock.withLock { cancelled } }
         fileprivate func cancel() { lock.withLock { cancelled = true } }
     }
 
     /// Starts `work` now. A `background` thread runs at the lowest priority: on cores the caller
     /// keeps busy it takes only the time they leave idle, until the caller waits for it.
-    init(background: Bool = false, _ work: @escaping @Sendable (Cancellation) throws -> Value) {
+    package init(background: Bool = false, _ work: @escaping @Sendable (Cancellation) throws -> Value) {
         let cancellation = self.cancellation
         let thread = Thread { [self] in
             #if canImport(Glibc)
@@ -42,14 +42,14 @@ final class WorkerThread<Value: Sendable>: @unchecked Sendable {
     }
 
     /// What `work` returned, waiting for it to end; rethrows its error.
-    func result() throws -> Value {
+    package func result() throws -> Value {
         done.wait()
         defer { done.signal() }  // for a later call
         return try outcome!.get()
     }
 
     /// Tells the work its result is no longer wanted and waits until its thread has ended.
-    func cancel() {
+    package func cancel() {
         cancellation.cancel()
         done.wait()
         done.signal()
