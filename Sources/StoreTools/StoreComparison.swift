@@ -116,10 +116,11 @@ public struct StoreComparison {
                        new: SQLiteConnection, _ newColumns: Columns,
                        into entity: inout StoreChanges.Entity, changes: inout [StoreChanges.Change]) throws {
         let keyCount = set.key.isEmpty ? set.fields.count : set.key.count
-        var oldRows = try Rows(set.query(columns: { oldColumns.tables[$0] }), on: old)
-        var newRows = try Rows(set.query(columns: { newColumns.tables[$0] }), on: new)
         // Each side's reading thread ends before its store may close.
-        defer { oldRows.stop(); newRows.stop() }
+        var oldRows = try Rows(set.query(columns: { oldColumns.tables[$0] }), on: old)
+        defer { oldRows.stop() }
+        var newRows = try Rows(set.query(columns: { newColumns.tables[$0] }), on: new)
+        defer { newRows.stop() }
         let keyFields = set.key.isEmpty ? set.fields : set.key
         func keyText(_ row: [Value]) -> String {
             keyFields.indices.map { "\(keyFields[$0].name)=\(display(row[$0], as: keyFields[$0]))" }.joined(separator: ", ")
@@ -271,22 +272,17 @@ public struct StoreComparison {
         mutating func next() throws -> [Value]? {
             guard let reader else { return nil }
             if index == batch.count {
-                guard let ahead else {
-                    // One core: read here, with no thread to hand over to.
+                if let ahead {
+                    self.ahead = nil
+                    batch = try ahead.result()
+                    if batch.count == Reader.batchSize { self.ahead = WorkerThread { _ in try reader.read(Reader.batchSize) } }
+                } else {
+                    // One core, or past the end: read here.
                     batch = try reader.read(Reader.batchSize)
-                    index = 0
-                    return try next(ifAny: batch)
                 }
-                self.ahead = nil
-                batch = try ahead.result()
                 index = 0
-                if batch.count == Reader.batchSize { self.ahead = WorkerThread { _ in try reader.read(Reader.batchSize) } }
+                guard !batch.isEmpty else { return nil }
             }
-            return try next(ifAny: batch)
-        }
-
-        private mutating func next(ifAny batch: [[Value]]) throws -> [Value]? {
-            guard index < batch.count else { return nil }
             defer { index += 1 }
             return batch[index]
         }

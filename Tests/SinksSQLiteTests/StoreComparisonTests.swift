@@ -65,6 +65,34 @@ struct StoreComparisonTests {
         #expect(changes.entities.map(\.unchanged) == [3, 1, 0, 3])
     }
 
+    @Test("a table of many batches: every change in key order, as row by row", arguments: [StoreLayout.sqlite, .coredata])
+    func manyBatches(layout: StoreLayout) throws {
+        // Names only before (i % 5 == 1), only after (i % 7 == 3), and changed (i % 11 == 0):
+        // 10,000 keys, more than two of the comparison's batches of rows, sorted by SQLite.
+        let count = 10_000
+        let inBefore = { (i: Int) in i % 5 != 1 }, inAfter = { (i: Int) in i % 7 != 3 }
+        let old = (0..<count).filter(inBefore).map { Grocery.item("Item \($0)", quantity: 1, unit: "pcs", line: $0 + 2) }
+        let new = (0..<count).filter(inAfter).reversed().map { Grocery.item("Item \($0)", quantity: $0 % 11 == 0 ? 2 : 1, unit: "pcs", line: $0 + 2) }
+        let changes = try compare(old, new, layout: layout)
+
+        var expected: [String] = []
+        for i in (0..<count).sorted(by: { Array("Item \($0)".utf8).lexicographicallyPrecedes(Array("Item \($1)".utf8)) }) {
+            switch (inBefore(i), inAfter(i)) {
+            case (true, false): expected.append("- Item name=Item \(i)")
+            case (false, true): expected.append("+ Item name=Item \(i)")
+            case (true, true) where i % 11 == 0: expected.append("~ Item name=Item \(i): quantity 1 -> 2")
+            default: break
+            }
+        }
+        #expect(changes.changes.map(\.description) == expected)
+        let both = (0..<count).filter { inBefore($0) && inAfter($0) }
+        let items = try #require(changes.entities.first { $0.name == "Item" })
+        #expect(items == StoreChanges.Entity(name: "Item", matchedBy: "name").with(
+            added: (0..<count).filter { !inBefore($0) && inAfter($0) }.count,
+            removed: (0..<count).filter { inBefore($0) && !inAfter($0) }.count,
+            changed: both.filter { $0 % 11 == 0 }.count, unchanged: both.filter { $0 % 11 != 0 }.count))
+    }
+
     @Test("without a model, a plain store is compared by unique indexes, foreign keys by the related key")
     func withoutModel() throws {
         let changes = try compare(before, after, layout: .sqlite, withModel: false)
