@@ -128,6 +128,12 @@ public final class SQLiteStatement {
 
     // MARK: Running
 
+    /// Hands the statement and its connection to whichever thread uses them next (SQLite allows
+    /// it, one thread at a time): the caller waits for that thread before it uses either again.
+    public func handOver() {
+        connection.confinement.release()
+    }
+
     /// Advances to the next row: true while there is one, false when the statement is done.
     public func step() throws(SQLiteError) -> Bool {
         connection.confinement.check()

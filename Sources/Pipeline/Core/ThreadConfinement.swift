@@ -26,6 +26,15 @@ public struct ThreadConfinement: @unchecked Sendable {
         #endif
     }
 
+    /// Gives it up: the next thread to `check()` owns it. For handing it to another thread, which
+    /// the giving thread waits for (a semaphore, a join) before it uses the thing again.
+    @inline(__always)
+    public mutating func release() {
+        #if DEBUG
+        owner = nil
+        #endif
+    }
+
     /// Stops in debug builds when called from another thread than the first one that called it.
     @inline(__always)
     public mutating func check(file: StaticString = #fileID, line: UInt = #line) {
