@@ -503,7 +503,7 @@ PY
         floor=$(floor_of "${groups[$i]}") vs="-"
         [[ -n ${wall_of[$floor]:-} ]] && vs=$(ratio "${wall_of[$name]}" "${wall_of[$floor]}")
         same="-"
-        if [[ $name != "$reference" && -n ${digest_of[$reference]:-} && -n ${digest_of[$name]:-} ]]; then
+        if [[ $name != "$reference" && -n ${digest_of[$reference]:-} && ${digest_of[$name]:--} != - ]]; then
             [[ ${digest_of[$name]} == "${digest_of[$reference]}" ]] && same=yes || same=NO
         fi
         printf '%-40s %8.2f s %7s MB %9s  %s\n' "$name" "${wall_of[$name]}" "$(mb "${peak_of[$name]}")" "$vs" "$same"
@@ -548,7 +548,7 @@ PY
     for i in "${!names[@]}"; do
         name=${names[$i]} reference=pipectl
         [[ ${groups[$i]} == update ]] && reference="pipectl, update"
-        [[ $name != "$reference" && -n ${digest_of[$reference]:-} && -n ${digest_of[$name]:-} ]] || continue
+        [[ $name != "$reference" && -n ${digest_of[$reference]:-} && ${digest_of[$name]:--} != - ]] || continue
         [[ ${digest_of[$name]} == "${digest_of[$reference]}" ]] || check 0 "$name: content differs from $reference's: ${digest_of[$name]}"
     done
     echo "$failures target(s) missed"
