@@ -279,7 +279,7 @@ public struct StoreComparison {
                 if let ahead {
                     self.ahead = nil
                     batch = try ahead.result()
-                    if batch.count == Reader.batchSize { self.ahead = WorkerThread { _ in try reader.read(Reader.batchSize) } }
+                    if !reader.isDone { self.ahead = WorkerThread { _ in try reader.read(Reader.batchSize) } }
                 } else {
                     // One core, or past the end: read here.
                     batch = try reader.read(Reader.batchSize)
@@ -300,27 +300,40 @@ public struct StoreComparison {
         /// The statement, stepped by one thread at a time: the one waiting for it does not touch it.
         private final class Reader: @unchecked Sendable {
             static let batchSize = 4096
+            /// A batch ends sooner where its values pass this many bytes: a store of photos
+            /// kept in their rows holds megabytes a row, and four batches are in memory at once.
+            static let batchBytes = 8 << 20
             let statement: SQLiteStatement
             let width: Int32
-            private var done = false
+            /// Whether the statement has given its last row; read after its batch is taken.
+            private(set) var isDone = false
 
             init(statement: SQLiteStatement) {
                 self.statement = statement
                 width = statement.columnCount
             }
 
-            /// Up to `count` more rows; fewer only at the end. The statement is handed over after:
-            /// the next batch may be read on another thread.
+            /// Up to `count` more rows (fewer at the end, or past `batchBytes`). The statement is
+            /// handed over after: the next batch may be read on another thread.
             func read(_ count: Int) throws -> [[Value]] {
                 defer { statement.handOver() }
                 var rows: [[Value]] = []
                 rows.reserveCapacity(count)
-                while !done, rows.count < count {
+                var bytes = 0
+                while !isDone, rows.count < count, bytes < Self.batchBytes {
                     guard try statement.step() else {
-                        done = true
+                        isDone = true
                         break
                     }
-                    rows.append((0..<width).map { statement.value(at: $0) })
+                    let row = (0..<width).map { statement.value(at: $0) }
+                    for value in row {
+                        switch value {
+                        case .text(let text): bytes += text.utf8.count
+                        case .binary(let data): bytes += data.count
+                        default: bytes += 8
+                        }
+                    }
+                    rows.append(row)
                 }
                 return rows
             }

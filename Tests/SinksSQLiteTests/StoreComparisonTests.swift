@@ -93,6 +93,30 @@ struct StoreComparisonTests {
             changed: both.filter { $0 % 11 == 0 }.count, unchanged: both.filter { $0 % 11 != 0 }.count))
     }
 
+    @Test("rows of large values: read in smaller batches, every change still found")
+    func largeValues() throws {
+        try withScratchFolder { folder in
+            // 40 rows of 1 MB each side, five batches' worth by bytes: rows 7, 19 and 31 differ,
+            // row 39 is only before, row 40 only after.
+            let (old, new) = (folder.appendingPathComponent("old.sqlite"), folder.appendingPathComponent("new.sqlite"))
+            let schema = "CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT UNIQUE, data BLOB);"
+            try execute(schema + "WITH n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 39) "
+                + "INSERT INTO t (name, data) SELECT printf('row %02d', i), zeroblob(1048576) FROM n", at: old)
+            try execute(schema + "WITH n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 40) "
+                + "INSERT INTO t (name, data) SELECT printf('row %02d', i), CASE WHEN i IN (7, 19, 31) THEN zeroblob(1048577) "
+                + "ELSE zeroblob(1048576) END FROM n WHERE i <> 39", at: new)
+            let changes = try StoreComparison().compare(old: old, new: new)
+            #expect(changes.changes.map(\.description) == [
+                "~ t name=row 07: data <1048576 bytes> -> <1048577 bytes>",
+                "~ t name=row 19: data <1048576 bytes> -> <1048577 bytes>",
+                "~ t name=row 31: data <1048576 bytes> -> <1048577 bytes>",
+                "- t name=row 39",
+                "+ t name=row 40",
+            ])
+            #expect(changes.entities.map(\.unchanged) == [35])
+        }
+    }
+
     @Test("without a model, a plain store is compared by unique indexes, foreign keys by the related key")
     func withoutModel() throws {
         let changes = try compare(before, after, layout: .sqlite, withModel: false)
