@@ -58,9 +58,10 @@ struct ComparedSet {
 
     var matchedBy: String { key.isEmpty ? "whole row" : key.map(\.name).joined(separator: ", ") }
 
-    /// The query for the key then the fields, ordered by them, against a store whose tables have the
-    /// columns `columns(table)` (nil when the table is missing). A column the store lacks reads as NULL.
-    func query(columns: (String) -> Set<String>?) -> String? {
+    /// The query for the key then the fields against a store whose tables have the columns
+    /// `columns(table)` (nil when the table is missing), `ordered` by the key (else in the table's
+    /// order). A column the store lacks reads as NULL.
+    func query(columns: (String) -> Set<String>?, ordered: Bool = true) -> String? {
         guard let own = columns(table) else { return nil }
         var joins: [String] = []
         func expression(_ field: Field) -> String {
@@ -84,6 +85,7 @@ struct ComparedSet {
         var sql = "SELECT \(selected.joined(separator: ", ")) FROM \(SQL.quote(table)) AS t NOT INDEXED"
         if !joins.isEmpty { sql += " " + joins.joined(separator: " ") }
         if let filter { sql += " WHERE t.\(SQL.quote(filter.column)) = \(filter.value)" }
+        guard ordered else { return sql }
         let order = key.isEmpty ? selected.indices : key.indices
         return sql + " ORDER BY " + order.map { "\($0 + 1)" }.joined(separator: ", ")
     }

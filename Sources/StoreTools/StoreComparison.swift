@@ -110,57 +110,236 @@ public struct StoreComparison {
         return StoreChanges(entities: entities, changes: changes, notes: notes)
     }
 
-    /// Walks both row streams in key order: a key on one side only is added or removed, a key on
-    /// both is compared field by field.
+    /// Matches the rows of `set` in both stores: first in each table's own order, side by side (a
+    /// store written again from much the same input keeps its records in much the same order, so
+    /// nearly every row meets its match at once, and nothing is sorted); where too many rows wait
+    /// for their match, again in key order, each store's rows sorted by SQLite.
     private func merge(_ set: ComparedSet, old: SQLiteConnection, _ oldColumns: Columns,
                        new: SQLiteConnection, _ newColumns: Columns,
                        into entity: inout StoreChanges.Entity, changes: inout [StoreChanges.Change]) throws {
-        let keyCount = set.key.isEmpty ? set.fields.count : set.key.count
-        // Each side's reading thread ends before its store may close.
-        var oldRows = try Rows(set.query(columns: { oldColumns.tables[$0] }), on: old)
-        defer { oldRows.stop() }
-        var newRows = try Rows(set.query(columns: { newColumns.tables[$0] }), on: new)
-        defer { newRows.stop() }
-        let keyFields = set.key.isEmpty ? set.fields : set.key
-        func keyText(_ row: [Value]) -> String {
-            keyFields.indices.map { "\(keyFields[$0].name)=\(display(row[$0], as: keyFields[$0]))" }.joined(separator: ", ")
+        let oldSQL = set.query(columns: { oldColumns.tables[$0] }, ordered: false)
+        let newSQL = set.query(columns: { newColumns.tables[$0] }, ordered: false)
+        if let oldSQL, let newSQL,
+           let matched = try matchInTableOrder(set, old: Rows(oldSQL, on: old), new: Rows(newSQL, on: new), entity: entity) {
+            entity = matched.entity
+            changes += matched.sortedChanges()
+            return
         }
+        var merged = SetChanges(set, entity: entity, sorting: false)
+        try mergeInKeyOrder(old: Rows(set.query(columns: { oldColumns.tables[$0] }), on: old),
+                            new: Rows(set.query(columns: { newColumns.tables[$0] }), on: new), into: &merged)
+        entity = merged.entity
+        changes += merged.changes
+    }
+
+    /// Both stores' rows in table order, side by side: a row whose key the other side's current
+    /// row has is compared at once, another waits for its match. Nil when more rows wait than
+    /// `waitingLimit` allows (the order of the two tables differs too much).
+    private func matchInTableOrder(_ set: ComparedSet, old oldRows: consuming Rows, new newRows: consuming Rows,
+                                   entity: StoreChanges.Entity) throws -> SetChanges? {
+        // Each side's reading thread ends before its store may close.
+        defer { oldRows.stop(); newRows.stop() }
+        var merged = SetChanges(set, entity: entity, sorting: true)
+        var waitingOld = Waiting(keyCount: merged.keyCount), waitingNew = Waiting(keyCount: merged.keyCount)
         var a = try oldRows.next(), b = try newRows.next()
-        let all = set.key + set.fields
+        while a != nil || b != nil {
+            if let x = a, let y = b, merged.sameKey(x, y) {
+                merged.compare(x, y)
+                (a, b) = (try oldRows.next(), try newRows.next())
+                continue
+            }
+            if let x = a {
+                if let match = waitingNew.take(x) {
+                    merged.compare(x, match)
+                } else if b == nil {
+                    merged.removed(x)  // the new store has no more rows to match it
+                } else {
+                    waitingOld.add(x)
+                }
+                a = try oldRows.next()
+            }
+            if let y = b {
+                if let match = waitingOld.take(y) {
+                    merged.compare(match, y)
+                } else if a == nil {  // nor the old store
+                    merged.added(y)
+                } else {
+                    waitingNew.add(y)
+                }
+                b = try newRows.next()
+            }
+            if waitingOld.bytes + waitingNew.bytes > waitingLimit { return nil }
+        }
+        for row in waitingOld.rows { merged.removed(row) }
+        for row in waitingNew.rows { merged.added(row) }
+        return merged
+    }
+
+    /// Both stores' rows sorted by key, merged: a key on one side only is added or removed, a key
+    /// on both is compared field by field.
+    private func mergeInKeyOrder(old oldRows: consuming Rows, new newRows: consuming Rows, into merged: inout SetChanges) throws {
+        defer { oldRows.stop(); newRows.stop() }
+        var a = try oldRows.next(), b = try newRows.next()
         while a != nil || b != nil {
             let order: Int
-            if let a, let b { order = StoreComparison.compare(a.prefix(keyCount), b.prefix(keyCount)) } else { order = a == nil ? 1 : -1 }
+            if let a, let b { order = merged.keyOrder(a, b) } else { order = a == nil ? 1 : -1 }
             if order < 0, let row = a {
-                entity.removed += 1
-                changes.append(.init(kind: .removed, entity: set.name, key: keyText(row), fields: []))
+                merged.removed(row)
                 a = try oldRows.next()
             } else if order > 0, let row = b {
-                entity.added += 1
-                changes.append(.init(kind: .added, entity: set.name, key: keyText(row), fields: []))
+                merged.added(row)
                 b = try newRows.next()
             } else if let before = a, let after = b {
-                var fields: [StoreChanges.Change.Field] = []
-                // By offset: a field is copied only when it differs.
-                for offset in set.key.count..<all.count where StoreComparison.compare(before[offset], after[offset]) != 0 {
-                    let field = all[offset]
-                    // The same records in another order: said as such, the lists kept for --json.
-                    let reordered = field.list == .ordered
-                        && ComparedSet.elements(of: before[offset]).sorted() == ComparedSet.elements(of: after[offset]).sorted()
-                    fields.append(.init(name: field.name, old: display(before[offset], as: field),
-                                        new: display(after[offset], as: field), reordered: reordered ? true : nil))
-                }
-                if fields.isEmpty {
-                    entity.unchanged += 1
-                } else {
-                    entity.changed += 1
-                    changes.append(.init(kind: .changed, entity: set.name, key: keyText(after), fields: fields))
-                }
+                merged.compare(before, after)
                 (a, b) = (try oldRows.next(), try newRows.next())
             }
         }
     }
 
-    private func display(_ value: Value, as field: ComparedSet.Field) -> String {
+    /// One set's counts and changes as its rows are matched.
+    private struct SetChanges {
+        let set: ComparedSet
+        let all: [ComparedSet.Field]
+        /// The fields records are matched by: the key, else the whole row.
+        let keyCount: Int
+        var entity: StoreChanges.Entity
+        var changes: [StoreChanges.Change] = []
+        /// Each change's key, kept to put the changes in key order at the end; nil when they come in it.
+        private var keys: RawRows?
+
+        init(_ set: ComparedSet, entity: StoreChanges.Entity, sorting: Bool) {
+            self.set = set
+            self.entity = entity
+            all = set.key + set.fields
+            keyCount = set.key.isEmpty ? set.fields.count : set.key.count
+            keys = sorting ? RawRows(width: keyCount) : nil
+        }
+
+        func keyOrder(_ a: Row, _ b: Row) -> Int {
+            for field in 0..<keyCount {
+                let order = a.rows.compare(a.index, field, with: b.rows, b.index, field)
+                if order != 0 { return order }
+            }
+            return 0
+        }
+
+        func sameKey(_ a: Row, _ b: Row) -> Bool { keyOrder(a, b) == 0 }
+
+        mutating func removed(_ row: Row) {
+            entity.removed += 1
+            record(.init(kind: .removed, entity: set.name, key: keyText(row), fields: []), row)
+        }
+
+        mutating func added(_ row: Row) {
+            entity.added += 1
+            record(.init(kind: .added, entity: set.name, key: keyText(row), fields: []), row)
+        }
+
+        /// The same record in both stores: changed where a field differs.
+        mutating func compare(_ before: Row, _ after: Row) {
+            var fields: [StoreChanges.Change.Field] = []
+            // Field by field in place: a value is made only where it differs.
+            for offset in set.key.count..<all.count
+            where before.rows.compare(before.index, offset, with: after.rows, after.index, offset) != 0 {
+                let field = all[offset]
+                let old = before.rows.value(before.index, offset), new = after.rows.value(after.index, offset)
+                // The same records in another order: said as such, the lists kept for --json.
+                let reordered = field.list == .ordered
+                    && ComparedSet.elements(of: old).sorted() == ComparedSet.elements(of: new).sorted()
+                fields.append(.init(name: field.name, old: StoreComparison.display(old, as: field),
+                                    new: StoreComparison.display(new, as: field), reordered: reordered ? true : nil))
+            }
+            if fields.isEmpty {
+                entity.unchanged += 1
+            } else {
+                entity.changed += 1
+                record(.init(kind: .changed, entity: set.name, key: keyText(after), fields: fields), after)
+            }
+        }
+
+        /// The changes in key order (stable: records of one key stay in the order they were found).
+        func sortedChanges() -> [StoreChanges.Change] {
+            guard let keys else { return changes }
+            let order = changes.indices.sorted { i, j in
+                for field in 0..<keyCount {
+                    let order = keys.compare(i, field, with: keys, j, field)
+                    if order != 0 { return order < 0 }
+                }
+                return i < j
+            }
+            return order.map { changes[$0] }
+        }
+
+        private mutating func record(_ change: StoreChanges.Change, _ row: Row) {
+            changes.append(change)
+            keys?.append(row.rows, row: row.index)
+        }
+
+        private func keyText(_ row: Row) -> String {
+            let fields = set.key.isEmpty ? set.fields : set.key
+            return fields.indices.map { "\(fields[$0].name)=\(StoreComparison.display(row.rows.value(row.index, $0), as: fields[$0]))" }
+                .joined(separator: ", ")
+        }
+    }
+
+    /// Rows read in table order that wait for their match from the other store, by key (several
+    /// of one key in the order they came, for a store whose keys repeat).
+    private struct Waiting {
+        private struct Key: Hashable {
+            let row: Row
+            let keyCount: Int
+            let hash: Int
+
+            init(_ row: Row, keyCount: Int) {
+                self.row = row
+                self.keyCount = keyCount
+                var hasher = Hasher()
+                row.rows.hash(row.index, fields: 0..<keyCount, into: &hasher)
+                hash = hasher.finalize()
+            }
+
+            static func == (a: Key, b: Key) -> Bool {
+                a.hash == b.hash && (0..<a.keyCount).allSatisfy { a.row.rows.compare(a.row.index, $0, with: b.row.rows, b.row.index, $0) == 0 }
+            }
+
+            func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+        }
+
+        let keyCount: Int
+        private var byKey: [Key: [Row]] = [:]
+        /// About what the waiting rows take in memory.
+        private(set) var bytes = 0
+
+        init(keyCount: Int) { self.keyCount = keyCount }
+
+        /// The rows still waiting.
+        var rows: [Row] { byKey.values.flatMap { $0 } }
+
+        /// Keeps a copy of `row` (its batch is read over) until its match comes.
+        mutating func add(_ row: Row) {
+            let copy = RawRows(width: row.rows.width, bytes: row.rows.byteCount(ofRow: row.index))
+            copy.append(row.rows, row: row.index)
+            let kept = Row(rows: copy, index: 0)
+            byKey[Key(kept, keyCount: keyCount), default: []].append(kept)
+            bytes += copy.byteCount + Self.overhead
+        }
+
+        /// The first waiting row with `row`'s key, no longer waiting.
+        mutating func take(_ row: Row) -> Row? {
+            guard !byKey.isEmpty else { return nil }
+            let key = Key(row, keyCount: keyCount)
+            guard var found = byKey[key], !found.isEmpty else { return nil }
+            let first = found.removeFirst()
+            if found.isEmpty { byKey[key] = nil } else { byKey[key] = found }
+            bytes -= first.rows.byteCount + Self.overhead
+            return first
+        }
+
+        /// A row's copy, its field starts and its place in the table, besides its values.
+        private static let overhead = 160
+    }
+
+    fileprivate static func display(_ value: Value, as field: ComparedSet.Field) -> String {
         if field.list != nil { return "[" + ComparedSet.elements(of: value).joined(separator: ", ") + "]" }
         // The value, not Core Data's marker: a file's name stands for what its file holds.
         if field.external, case .binary(let stored) = value, let decoded = CoreDataExternalData.decode(stored) {
@@ -170,74 +349,6 @@ public struct StoreComparison {
             }
         }
         return field.type.map { StoredValue.displayText(value, as: $0) } ?? value.displayText
-    }
-
-    /// SQLite's own order of stored values (BINARY collation): NULL, then numbers by value, then
-    /// text by bytes, then blobs by bytes; the order both queries sort their rows in.
-    static func compare(_ a: some Collection<Value>, _ b: some Collection<Value>) -> Int {
-        for (x, y) in zip(a, b) {
-            let order = compare(x, y)
-            if order != 0 { return order }
-        }
-        return 0
-    }
-
-    static func compare(_ a: Value, _ b: Value) -> Int {
-        func rank(_ value: Value) -> Int {
-            switch value {
-            case .null: 0
-            case .integer, .double, .decimal, .bool, .date: 1
-            case .text: 2
-            case .binary: 3
-            case .list: 4
-            case .object: 5
-            }
-        }
-        let (ra, rb) = (rank(a), rank(b))
-        if ra != rb { return ra < rb ? -1 : 1 }
-        switch (a, b) {
-        case (.integer(let x), .integer(let y)): return x == y ? 0 : x < y ? -1 : 1
-        case (.text(let x), .text(let y)): return bytes(x.utf8, y.utf8)
-        case (.binary(let x), .binary(let y)): return bytes(x, y)
-        case (.null, .null): return 0
-        case (.list(let x), .list(let y)):
-            for (p, q) in zip(x, y) {
-                let order = compare(p, q)
-                if order != 0 { return order }
-            }
-            return x.count == y.count ? 0 : x.count < y.count ? -1 : 1
-        case (.object(let x), .object(let y)):
-            return compare(.list(x.names.map(Value.text) + x.values), .list(y.names.map(Value.text) + y.values))
-        default:
-            let (x, y) = (a.storedNumber ?? 0, b.storedNumber ?? 0)
-            return x == y ? 0 : x < y ? -1 : 1
-        }
-    }
-
-    private static func bytes(_ a: some Sequence<UInt8>, _ b: some Sequence<UInt8>) -> Int {
-        // Native strings and arrays are contiguous: compared as memory, not a byte at a time.
-        if let order = a.withContiguousStorageIfAvailable({ x in b.withContiguousStorageIfAvailable { y in memory(x, y) } }), let order {
-            return order
-        }
-        var ia = a.makeIterator(), ib = b.makeIterator()
-        while true {
-            switch (ia.next(), ib.next()) {
-            case (nil, nil): return 0
-            case (nil, _): return -1
-            case (_, nil): return 1
-            case (let x?, let y?) where x != y: return x < y ? -1 : 1
-            default: continue
-            }
-        }
-    }
-
-    private static func memory(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
-        let common = min(a.count, b.count)
-        if common > 0, let x = a.baseAddress, let y = b.baseAddress {
-            let order = memcmp(x, y, common)
-            if order != 0 { return order < 0 ? -1 : 1 }
-        }
-        return a.count == b.count ? 0 : a.count < b.count ? -1 : 1
     }
 
     /// Each table's columns in one store.
@@ -252,43 +363,51 @@ public struct StoreComparison {
         }
     }
 
+    /// A row of a batch.
+    private struct Row {
+        let rows: RawRows
+        let index: Int
+    }
+
     /// The rows of one query, one at a time; none when the store lacks the table.
     ///
     /// Where there are cores for it, read ahead a batch at a time on a thread of their own, so
     /// that both stores are read (and, for a table SQLite sorts, sorted) side by side while the
     /// merge compares: the distinct job's 950,000 items at 1M took 2.0 s to compare on one thread.
     /// The thread alone uses the statement (and its connection) until its batch is taken, and
-    /// hands them over after it (`SQLiteStatement.handOver()`).
-    private struct Rows {
+    /// hands them over after it (`SQLiteStatement.handOver()`). (One thread reading a store
+    /// throughout, batches queued, measured the same: a batch of 4,096 rows takes milliseconds,
+    /// starting its thread microseconds.)
+    private struct Rows: ~Copyable {
         private let reader: Reader?
-        private var batch: [[Value]] = []
+        private var batch: RawRows?
         private var index = 0
-        private var ahead: WorkerThread<[[Value]]>?
+        private var ahead: WorkerThread<RawRows>?
 
         init(_ sql: String?, on store: SQLiteConnection) throws {
             reader = try sql.map { Reader(statement: try store.prepare($0)) }
             if Cores.usable > 1, let reader {
                 reader.statement.handOver()
-                ahead = WorkerThread { _ in try reader.read(Reader.batchSize) }
+                ahead = WorkerThread { _ in try reader.readHandingOver() }
             }
         }
 
-        mutating func next() throws -> [Value]? {
+        mutating func next() throws -> Row? {
             guard let reader else { return nil }
-            if index == batch.count {
+            if index == batch?.count ?? 0 {
                 if let ahead {
                     self.ahead = nil
                     batch = try ahead.result()
-                    if !reader.isDone { self.ahead = WorkerThread { _ in try reader.read(Reader.batchSize) } }
+                    if !reader.isDone { self.ahead = WorkerThread { _ in try reader.readHandingOver() } }
                 } else {
                     // One core, or past the end: read here.
-                    batch = try reader.read(Reader.batchSize)
+                    batch = try reader.read()
                 }
                 index = 0
-                guard !batch.isEmpty else { return nil }
             }
+            guard let batch, index < batch.count else { return nil }
             defer { index += 1 }
-            return batch[index]
+            return Row(rows: batch, index: index)
         }
 
         /// Waits for the batch being read, if any: the store may close after this.
@@ -304,52 +423,43 @@ public struct StoreComparison {
             /// kept in their rows holds megabytes a row, and four batches are in memory at once.
             static let batchBytes = 8 << 20
             let statement: SQLiteStatement
-            let width: Int32
+            let width: Int
             /// Whether the statement has given its last row; read after its batch is taken.
             private(set) var isDone = false
+            private var lastBytes = 256 << 10
 
             init(statement: SQLiteStatement) {
                 self.statement = statement
-                width = statement.columnCount
+                width = Int(statement.columnCount)
             }
 
-            /// Up to `count` more rows (fewer at the end, or past `batchBytes`). The statement is
-            /// handed over after: the next batch may be read on another thread.
-            func read(_ count: Int) throws -> [[Value]] {
+            /// `read()` on a thread of its own, handing the statement over after: the next batch
+            /// may be read on another thread.
+            func readHandingOver() throws -> RawRows {
                 defer { statement.handOver() }
-                var rows: [[Value]] = []
-                rows.reserveCapacity(count)
-                var bytes = 0
-                while !isDone, rows.count < count, bytes < Self.batchBytes {
+                return try read()
+            }
+
+            /// Up to `batchSize` more rows (fewer at the end, or past `batchBytes`).
+            func read() throws -> RawRows {
+                // Room for about as many bytes as the last batch took: a buffer grown three times a
+                // batch is copied three times.
+                let rows = RawRows(width: width, rows: Self.batchSize, bytes: lastBytes + lastBytes / 8)
+                defer { lastBytes = max(rows.byteCount, 4096) }
+                while !isDone, rows.count < Self.batchSize, rows.byteCount < Self.batchBytes {
                     guard try statement.step() else {
                         isDone = true
                         break
                     }
-                    let row = (0..<width).map { statement.value(at: $0) }
-                    for value in row {
-                        switch value {
-                        case .text(let text): bytes += text.utf8.count
-                        case .binary(let data): bytes += data.count
-                        default: bytes += 8
-                        }
-                    }
-                    rows.append(row)
+                    rows.append(statement)
                 }
                 return rows
             }
         }
     }
-}
 
-private extension Value {
-    /// The number SQLite would compare, for the numeric storage classes.
-    var storedNumber: Double? {
-        switch self {
-        case .integer(let n): Double(n)
-        case .double(let d): d
-        case .date(let d): d
-        case .bool(let b): b ? 1 : 0
-        default: nil
-        }
-    }
+    /// At most this many bytes of rows wait for their match in table order before the rows are
+    /// matched in key order instead: a few records moved or added in the input keep far fewer
+    /// waiting, two tables in unrelated orders would keep one of them whole.
+    var waitingLimit = 32 << 20
 }

@@ -21,7 +21,7 @@ struct StoreComparisonTests {
     ]
 
     private func compare(_ old: [EntityRecord], _ new: [EntityRecord], layout: StoreLayout,
-                         withModel: Bool = true) throws -> StoreChanges {
+                         withModel: Bool = true, waitingLimit: Int? = nil) throws -> StoreChanges {
         try withScratchFolder { folder in
             let (oldURL, newURL) = (folder.appendingPathComponent("old.sqlite"), folder.appendingPathComponent("new.sqlite"))
             for (url, records) in [(oldURL, old), (newURL, new)] {
@@ -30,8 +30,9 @@ struct StoreComparisonTests {
                 for record in records { try sink.write(record, onDuplicate: .keep, log: log) }
                 try sink.finish(log: log)
             }
-            let comparison = withModel ? try StoreComparison(model: Grocery.model, settings: StoreSettings(path: newURL, layout: layout))
+            var comparison = withModel ? try StoreComparison(model: Grocery.model, settings: StoreSettings(path: newURL, layout: layout))
                                        : StoreComparison()
+            if let waitingLimit { comparison.waitingLimit = waitingLimit }
             return try comparison.compare(old: oldURL, new: newURL)
         }
     }
@@ -65,15 +66,21 @@ struct StoreComparisonTests {
         #expect(changes.entities.map(\.unchanged) == [3, 1, 0, 3])
     }
 
-    @Test("a table of many batches: every change in key order, as row by row", arguments: [StoreLayout.sqlite, .coredata])
-    func manyBatches(layout: StoreLayout) throws {
+    /// How many bytes of rows may wait for their match in table order: the default (the new
+    /// store's rows here are in reverse, about half of one table waits), none (matched in key
+    /// order from the start), and 200 kB (given up half way, then in key order).
+    static let waitingLimits = [nil, 0, 200_000]
+
+    @Test("a table of many batches: every change in key order, as row by row",
+          arguments: [StoreLayout.sqlite, .coredata], waitingLimits)
+    func manyBatches(layout: StoreLayout, waitingLimit: Int?) throws {
         // Names only before (i % 5 == 1), only after (i % 7 == 3), and changed (i % 11 == 0):
-        // 10,000 keys, more than two of the comparison's batches of rows, sorted by SQLite.
+        // 10,000 keys, more than two of the comparison's batches of rows.
         let count = 10_000
         let inBefore = { (i: Int) in i % 5 != 1 }, inAfter = { (i: Int) in i % 7 != 3 }
         let old = (0..<count).filter(inBefore).map { Grocery.item("Item \($0)", quantity: 1, unit: "pcs", line: $0 + 2) }
         let new = (0..<count).filter(inAfter).reversed().map { Grocery.item("Item \($0)", quantity: $0 % 11 == 0 ? 2 : 1, unit: "pcs", line: $0 + 2) }
-        let changes = try compare(old, new, layout: layout)
+        let changes = try compare(old, new, layout: layout, waitingLimit: waitingLimit)
 
         var expected: [String] = []
         for i in (0..<count).sorted(by: { Array("Item \($0)".utf8).lexicographicallyPrecedes(Array("Item \($1)".utf8)) }) {
@@ -91,6 +98,47 @@ struct StoreComparisonTests {
             added: (0..<count).filter { !inBefore($0) && inAfter($0) }.count,
             removed: (0..<count).filter { inBefore($0) && !inAfter($0) }.count,
             changed: both.filter { $0 % 11 == 0 }.count, unchanged: both.filter { $0 % 11 != 0 }.count))
+    }
+
+    @Test("a store written again from an edited input: rows moved, added first, removed in the middle",
+          arguments: [StoreLayout.sqlite, .coredata], waitingLimits)
+    func editedInput(layout: StoreLayout, waitingLimit: Int?) throws {
+        // The input's order is the tables' order: 5,000 items, then the same with three new ones
+        // first, items 1,000-1,999 gone, item 4,000 moved to the front and item 10 to the end,
+        // and every 97th with another quantity.
+        let count = 5_000
+        func item(_ i: Int, quantity: Double = 1) -> EntityRecord { Grocery.item("Item \(i)", quantity: quantity, unit: "pcs", line: i + 2) }
+        let old = (0..<count).map { item($0) }
+        var order = [4_000] + (0..<count).filter { !(1_000..<2_000).contains($0) && $0 != 4_000 && $0 != 10 } + [10]
+        order.insert(contentsOf: [-1, -2, -3], at: 0)
+        let new = order.map { item($0, quantity: $0 % 97 == 0 && $0 > 0 ? 2 : 1) }
+        let changes = try compare(old, new, layout: layout, waitingLimit: waitingLimit)
+
+        let keys = (Set(0..<count).union(order)).sorted { Array("Item \($0)".utf8).lexicographicallyPrecedes(Array("Item \($1)".utf8)) }
+        let expected = keys.compactMap { i -> String? in
+            if i < 0 { return "+ Item name=Item \(i)" }
+            if (1_000..<2_000).contains(i) { return "- Item name=Item \(i)" }
+            return i % 97 == 0 && i > 0 ? "~ Item name=Item \(i): quantity 1 -> 2" : nil
+        }
+        #expect(changes.changes.map(\.description) == expected)
+        let items = try #require(changes.entities.first { $0.name == "Item" })
+        #expect((items.added, items.removed, items.changed, items.unchanged) == (3, 1_000, 41, 3_959))
+    }
+
+    @Test("rows without a key repeat: each is matched once, in table order as in key order", arguments: waitingLimits)
+    func repeatedRows(waitingLimit: Int?) throws {
+        try withScratchFolder { folder in
+            let (old, new) = (folder.appendingPathComponent("old.sqlite"), folder.appendingPathComponent("new.sqlite"))
+            // No unique index: the whole row is the key. ('a', 1) twice before and once after,
+            // ('b', 2) once before (as the real 2.0, which matches the integer) and three times after.
+            try execute("CREATE TABLE t (name TEXT, n); INSERT INTO t VALUES ('a', 1), ('b', 2.0), ('a', 1), ('c', NULL)", at: old)
+            try execute("CREATE TABLE t (name TEXT, n); INSERT INTO t VALUES ('b', 2), ('c', NULL), ('a', 1), ('b', 2), ('b', 2)", at: new)
+            var comparison = StoreComparison()
+            if let waitingLimit { comparison.waitingLimit = waitingLimit }
+            let changes = try comparison.compare(old: old, new: new)
+            #expect(changes.changes.map(\.description) == ["- t name=a, n=1", "+ t name=b, n=2", "+ t name=b, n=2"])
+            #expect(changes.entities.map(\.unchanged) == [3])
+        }
     }
 
     @Test("rows of large values: read in smaller batches, every change still found")
@@ -163,9 +211,22 @@ struct StoreComparisonTests {
             let url = folder.appendingPathComponent("order.sqlite")
             try execute("CREATE TABLE t (v); INSERT INTO t VALUES (NULL), (2), (1.5), (-3), ('b'), ('B'), ('é'), ('e'), (x'00'), (''), (10)", at: url)
             let ordered = try SQLiteStore(readingAt: url).rows("SELECT v FROM t ORDER BY v").map { $0[0] }
-            var shuffled = ordered.reversed() as [Value]
-            shuffled.sort { StoreComparison.compare($0, $1) < 0 }
-            #expect(shuffled == ordered)
+            // Read as the comparison reads them, in the table's order reversed, and sorted by it.
+            let connection = try SQLiteConnection(path: url.path, readOnly: true)
+            let statement = try connection.prepare("SELECT v FROM t ORDER BY rowid DESC")
+            let rows = RawRows(width: 1)
+            while try statement.step() { rows.append(statement) }
+            let sorted = (0..<rows.count).sorted { rows.compare($0, 0, with: rows, $1, 0) < 0 }
+            #expect(sorted.map { rows.value($0, 0) } == ordered)
+            // Equal values hash alike, an integer and a real of one value too.
+            let numbers = RawRows(width: 1)
+            let pair = try connection.prepare("SELECT 2 UNION ALL SELECT 2.0")
+            while try pair.step() { numbers.append(pair) }
+            var (h1, h2) = (Hasher(), Hasher())
+            numbers.hash(0, fields: 0..<1, into: &h1)
+            numbers.hash(1, fields: 0..<1, into: &h2)
+            #expect(numbers.compare(0, 0, with: numbers, 1, 0) == 0)
+            #expect(h1.finalize() == h2.finalize())
         }
     }
 
