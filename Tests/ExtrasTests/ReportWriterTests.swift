@@ -30,6 +30,12 @@ final class ReportWriterTests: XCTestCase {
                                    differences: $0.isMultiple(of: 3) ? [.init(field: "quantity", first: "1", again: "2\n")] : [],
                                    updated: $0 == 6)
         }
+        // Every control character, quotes, backslashes, slashes, DEL, line separators and emoji,
+        // in each string a duplicate writes itself (not through JSONEncoder).
+        let awkward = String((0..<0x20).map { Character(Unicode.Scalar(UInt8($0))) }) + "\"\\/\u{7F}\u{2028}\u{2029}é😀 end"
+        report.duplicates.append(ImportReport.Duplicate(
+            source: awkward, entity: awkward, key: awkward, first: awkward, again: awkward,
+            differences: [.init(field: awkward, first: awkward, again: ""), .init(field: "b", first: "", again: awkward)], updated: true))
         report.issues += (1...4).map {
             ImportReport.Issue(kind: .rejected, source: "items", stage: "number", location: "a.csv:\($0):2", field: "quantity",
                                rawValue: "x\t\($0)", reason: "not a number")
