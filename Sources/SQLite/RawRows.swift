@@ -49,27 +49,78 @@ public final class RawRows: @unchecked Sendable {
         state.deallocate()
     }
 
-    /// Appends the current row of `statement`, which has `width` columns.
-    public func append(_ statement: SQLiteStatement) {
+    /// The keys of a table's rows by row id, to stand in for a column of row ids (a link): the
+    /// related record's key without a join, which looks each row up in the table it names.
+    public struct Lookup: @unchecked Sendable {
+        /// Field 0 of each row is a key; read only once made.
+        let keys: RawRows
+        let rows: [Int64: Int]
+
+        /// `keys`' row `i` is the key of the row whose id is `rowIDs[i]`.
+        public init(keys: RawRows, rowIDs: [Int64]) {
+            precondition(keys.count == rowIDs.count, "a row id for each key")
+            self.keys = keys
+            rows = Dictionary(rowIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    /// Appends the current row of `statement`, which has `width` columns; a column with a lookup
+    /// in `lookups` (one for each column, or none) is read as the key of the row it names, NULL
+    /// where it names none, as `LEFT JOIN` reads it.
+    public func append(_ statement: SQLiteStatement, lookups: [Lookup?]) {
+        guard !lookups.isEmpty else { return append(statement) }
         let handle = statement.handle
-        for column in 0..<Int32(width) {
-            switch sqlite3_column_type(handle, column) {
-            case SQLITE_INTEGER:
-                put(.integer, sqlite3_column_int64(handle, column))
-            case SQLITE_FLOAT:
-                put(.real, sqlite3_column_double(handle, column).bitPattern)
-            case SQLITE_TEXT:
-                // Text first, then its length: the documented order that avoids a conversion.
-                let text = sqlite3_column_text(handle, column)
-                put(.text, UnsafeRawBufferPointer(start: text, count: text == nil ? 0 : Int(sqlite3_column_bytes(handle, column))))
-            case SQLITE_BLOB:
-                let blob = sqlite3_column_blob(handle, column)
-                put(.blob, UnsafeRawBufferPointer(start: blob, count: blob == nil ? 0 : Int(sqlite3_column_bytes(handle, column))))
-            default:
+        for column in 0..<width {
+            guard let lookup = lookups[column] else {
+                appendColumn(handle, Int32(column))
+                continue
+            }
+            let rowID: Int64? = switch sqlite3_column_type(handle, Int32(column)) {
+            case SQLITE_INTEGER: sqlite3_column_int64(handle, Int32(column))
+            case SQLITE_FLOAT: Int64(exactly: sqlite3_column_double(handle, Int32(column)))
+            default: nil
+            }
+            if let rowID, let row = lookup.rows[rowID] {
+                appendField(of: lookup.keys, row: row, field: 0)
+            } else {
                 put(.null, UnsafeRawBufferPointer(start: nil, count: 0))
             }
         }
         state.pointee.count += 1
+    }
+
+    /// Appends the current row of `statement`, which has `width` columns.
+    public func append(_ statement: SQLiteStatement) {
+        let handle = statement.handle
+        for column in 0..<Int32(width) { appendColumn(handle, column) }
+        state.pointee.count += 1
+    }
+
+    private func appendColumn(_ handle: OpaquePointer, _ column: Int32) {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_INTEGER:
+            put(.integer, sqlite3_column_int64(handle, column))
+        case SQLITE_FLOAT:
+            put(.real, sqlite3_column_double(handle, column).bitPattern)
+        case SQLITE_TEXT:
+            // Text first, then its length: the documented order that avoids a conversion.
+            let text = sqlite3_column_text(handle, column)
+            put(.text, UnsafeRawBufferPointer(start: text, count: text == nil ? 0 : Int(sqlite3_column_bytes(handle, column))))
+        case SQLITE_BLOB:
+            let blob = sqlite3_column_blob(handle, column)
+            put(.blob, UnsafeRawBufferPointer(start: blob, count: blob == nil ? 0 : Int(sqlite3_column_bytes(handle, column))))
+        default:
+            put(.null, UnsafeRawBufferPointer(start: nil, count: 0))
+        }
+    }
+
+    private func appendField(of other: RawRows, row: Int, field: Int) {
+        let index = row * other.width + field
+        let first = other.state.pointee.starts[index], end = other.state.pointee.starts[index + 1]
+        reserve(end - first, fields: 1)
+        let at = state.pointee.used
+        state.pointee.buffer.advanced(by: at).copyMemory(from: other.state.pointee.buffer.advanced(by: first), byteCount: end - first)
+        ended(at + end - first)
     }
 
     /// Appends the first `width` fields of row `row` of `other` (all of them, or its key).

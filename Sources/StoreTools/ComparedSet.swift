@@ -58,18 +58,33 @@ struct ComparedSet {
 
     var matchedBy: String { key.isEmpty ? "whole row" : key.map(\.name).joined(separator: ", ") }
 
+    /// A column of a query that reads a link as stored (a row id), for the related record's key
+    /// to be looked up apart (`RawRows.Lookup`) rather than joined.
+    struct LookedUpLink {
+        var column: Int
+        var table: String
+        var rowID: String
+        var keyColumn: String
+    }
+
     /// The query for the key then the fields against a store whose tables have the columns
     /// `columns(table)` (nil when the table is missing), `ordered` by the key (else in the table's
-    /// order). A column the store lacks reads as NULL.
-    func query(columns: (String) -> Set<String>?, ordered: Bool = true) -> String? {
+    /// order). A column the store lacks reads as NULL. Links to the tables `lookingUp` names are
+    /// read as stored and listed in `links`; the others are joined.
+    func query(columns: (String) -> Set<String>?, ordered: Bool = true,
+               lookingUp: (String) -> Bool = { _ in false }) -> (sql: String, links: [LookedUpLink])? {
         guard let own = columns(table) else { return nil }
-        var joins: [String] = []
-        func expression(_ field: Field) -> String {
+        var joins: [String] = [], links: [LookedUpLink] = []
+        func expression(_ field: Field, column: Int) -> String {
             switch field.source {
             case .column(let column):
                 return own.contains(column) ? "t.\(SQL.quote(column))" : "NULL"
             case .linkedKey(let link, let target, let rowID, let keyColumn):
                 guard own.contains(link), let theirs = columns(target), theirs.contains(keyColumn) else { return "NULL" }
+                if lookingUp(target) {
+                    links.append(LookedUpLink(column: column, table: target, rowID: rowID, keyColumn: keyColumn))
+                    return "t.\(SQL.quote(link))"
+                }
                 let alias = "l\(joins.count)"
                 joins.append("LEFT JOIN \(SQL.quote(target)) AS \(alias) ON \(alias).\(SQL.quote(rowID)) = t.\(SQL.quote(link))")
                 return "\(alias).\(SQL.quote(keyColumn))"
@@ -78,16 +93,25 @@ struct ComparedSet {
                 return present ? sql : "NULL"
             }
         }
-        let selected = (key + fields).map(expression)
-        // NOT INDEXED: the rows read in the table's order and sorted, rather than walked in key
+        let selected = (key + fields).enumerated().map { expression($1, column: $0) }
+        // NOT INDEXED: the rows read in the table's order (and sorted), rather than walked in key
         // order through the key's index and each looked up in the table, a page read apiece once
         // the table outgrows the cache (the distinct job's 950,000 items at 1M: 3.3 s a store).
         var sql = "SELECT \(selected.joined(separator: ", ")) FROM \(SQL.quote(table)) AS t NOT INDEXED"
         if !joins.isEmpty { sql += " " + joins.joined(separator: " ") }
         if let filter { sql += " WHERE t.\(SQL.quote(filter.column)) = \(filter.value)" }
-        guard ordered else { return sql }
+        guard ordered else { return (sql, links) }
+        // Sorted by SQLite, by what is compared: a looked-up link would sort by its row id.
+        precondition(links.isEmpty, "links looked up only in table order")
         let order = key.isEmpty ? selected.indices : key.indices
-        return sql + " ORDER BY " + order.map { "\($0 + 1)" }.joined(separator: ", ")
+        return (sql + " ORDER BY " + order.map { "\($0 + 1)" }.joined(separator: ", "), links)
+    }
+
+    /// The link targets of this set's fields: the tables `LookedUpLink`s may read.
+    var linkedTables: Set<String> {
+        Set((key + fields).compactMap { field in
+            if case .linkedKey(_, let table, _, _) = field.source { table } else { nil }
+        })
     }
 }
 

@@ -117,10 +117,13 @@ public struct StoreComparison {
     private func merge(_ set: ComparedSet, old: SQLiteConnection, _ oldColumns: Columns,
                        new: SQLiteConnection, _ newColumns: Columns,
                        into entity: inout StoreChanges.Entity, changes: inout [StoreChanges.Change]) throws {
-        let oldSQL = set.query(columns: { oldColumns.tables[$0] }, ordered: false)
-        let newSQL = set.query(columns: { newColumns.tables[$0] }, ordered: false)
-        if let oldSQL, let newSQL,
-           let matched = try matchInTableOrder(set, old: Rows(oldSQL, on: old), new: Rows(newSQL, on: new), entity: entity) {
+        // In table order, a link to a small table is looked up in a table of its keys, not joined.
+        let oldSmall = try Self.smallTables(set.linkedTables.filter { oldColumns.tables[$0] != nil }, in: old)
+        let newSmall = try Self.smallTables(set.linkedTables.filter { newColumns.tables[$0] != nil }, in: new)
+        let oldQuery = set.query(columns: { oldColumns.tables[$0] }, ordered: false, lookingUp: oldSmall.contains)
+        let newQuery = set.query(columns: { newColumns.tables[$0] }, ordered: false, lookingUp: newSmall.contains)
+        if let oldQuery, let newQuery,
+           let matched = try matchInTableOrder(set, old: Rows(oldQuery, on: old), new: Rows(newQuery, on: new), entity: entity) {
             entity = matched.entity
             changes += matched.sortedChanges()
             return
@@ -130,6 +133,15 @@ public struct StoreComparison {
                             new: Rows(set.query(columns: { newColumns.tables[$0] }), on: new), into: &merged)
         entity = merged.entity
         changes += merged.changes
+    }
+
+    /// Of `tables` (tables `store` has), those with at most `Rows.lookupLimit` rows.
+    private static func smallTables(_ tables: Set<String>, in store: SQLiteConnection) throws -> Set<String> {
+        try tables.filter { table in
+            let count = try store.rows("SELECT count(*) FROM (SELECT 1 FROM \(SQL.quote(table)) LIMIT \(Rows.lookupLimit + 1))")
+            guard case .integer(let rows) = count.first?.first else { return false }
+            return rows <= Rows.lookupLimit
+        }
     }
 
     /// Both stores' rows in table order, side by side: a row whose key the other side's current
@@ -384,12 +396,40 @@ public struct StoreComparison {
         private var index = 0
         private var ahead: WorkerThread<RawRows>?
 
-        init(_ sql: String?, on store: SQLiteConnection) throws {
-            reader = try sql.map { Reader(statement: try store.prepare($0)) }
+        /// The most rows of a table whose keys are looked up rather than joined (`LookedUpLink`).
+        static let lookupLimit: Int64 = 65_536
+
+        init(_ query: (sql: String, links: [ComparedSet.LookedUpLink])?, on store: SQLiteConnection) throws {
+            reader = try query.map { query in
+                // Each table's keys read once, however many links name it.
+                var keys: [String: RawRows.Lookup] = [:]
+                var lookups: [RawRows.Lookup?] = []
+                for link in query.links {
+                    let tableKeys = try keys[link.table] ?? Self.keys(link, in: store)
+                    keys[link.table] = tableKeys
+                    if lookups.isEmpty { lookups = Array(repeating: nil, count: link.column + 1) }
+                    if lookups.count <= link.column { lookups += Array(repeating: nil, count: link.column + 1 - lookups.count) }
+                    lookups[link.column] = tableKeys
+                }
+                return Reader(statement: try store.prepare(query.sql), lookups: lookups)
+            }
             if Cores.usable > 1, let reader {
                 reader.statement.handOver()
                 ahead = WorkerThread { _ in try reader.readHandingOver() }
             }
+        }
+
+        /// The key of each row of the table a link names, by row id.
+        private static func keys(_ link: ComparedSet.LookedUpLink, in store: SQLiteConnection) throws -> RawRows.Lookup {
+            let statement = try store.prepare("SELECT \(SQL.quote(link.keyColumn)), \(SQL.quote(link.rowID)) FROM \(SQL.quote(link.table))")
+            let keys = RawRows(width: 1)
+            var rowIDs: [Int64] = []
+            while try statement.step() {
+                guard case .integer(let rowID) = statement.value(at: 1) else { continue }
+                keys.append(statement)
+                rowIDs.append(rowID)
+            }
+            return RawRows.Lookup(keys: keys, rowIDs: rowIDs)
         }
 
         mutating func next() throws -> Row? {
@@ -428,9 +468,13 @@ public struct StoreComparison {
             private(set) var isDone = false
             private var lastBytes = 256 << 10
 
-            init(statement: SQLiteStatement) {
+            /// For each column (or none): the keys its row ids stand for.
+            let lookups: [RawRows.Lookup?]
+
+            init(statement: SQLiteStatement, lookups: [RawRows.Lookup?]) {
                 self.statement = statement
                 width = Int(statement.columnCount)
+                self.lookups = lookups.isEmpty ? [] : lookups + Array(repeating: nil, count: max(0, width - lookups.count))
             }
 
             /// `read()` on a thread of its own, handing the statement over after: the next batch
@@ -451,7 +495,7 @@ public struct StoreComparison {
                         isDone = true
                         break
                     }
-                    rows.append(statement)
+                    rows.append(statement, lookups: lookups)
                 }
                 return rows
             }

@@ -141,6 +141,25 @@ struct StoreComparisonTests {
         }
     }
 
+    @Test("a link compares as the key of the row it names, looked up or joined; one naming no row as none", arguments: waitingLimits)
+    func linkedKeys(waitingLimit: Int?) throws {
+        try withScratchFolder { folder in
+            let (old, new) = (folder.appendingPathComponent("old.sqlite"), folder.appendingPathComponent("new.sqlite"))
+            let schema = "CREATE TABLE unit (id INTEGER PRIMARY KEY, name TEXT UNIQUE);"
+                + "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT UNIQUE, unit INTEGER REFERENCES unit (id));"
+            // The same units under other row ids; item c names no unit before (row 99) and none after.
+            try execute(schema + "INSERT INTO unit VALUES (1, 'g'), (2, 'kg');"
+                + "INSERT INTO item VALUES (1, 'a', 1), (2, 'b', 2), (3, 'c', 99), (4, 'd', NULL)", at: old)
+            try execute(schema + "INSERT INTO unit VALUES (5, 'kg'), (6, 'g');"
+                + "INSERT INTO item VALUES (1, 'a', 6), (2, 'b', 6), (3, 'c', NULL), (4, 'd', 5)", at: new)
+            var comparison = StoreComparison()
+            if let waitingLimit { comparison.waitingLimit = waitingLimit }
+            let changes = try comparison.compare(old: old, new: new)
+            #expect(changes.changes.map(\.description) == ["~ item name=b: unit kg -> g", "~ item name=d: unit (empty) -> kg"])
+            #expect(changes.entities.map(\.unchanged) == [2, 2])
+        }
+    }
+
     @Test("rows of large values: read in smaller batches, every change still found")
     func largeValues() throws {
         try withScratchFolder { folder in
