@@ -51,16 +51,38 @@ public final class RawRows: @unchecked Sendable {
 
     /// The keys of a table's rows by row id, to stand in for a column of row ids (a link): the
     /// related record's key without a join, which looks each row up in the table it names.
-    public struct Lookup: @unchecked Sendable {
+    public final class Lookup: @unchecked Sendable {
         /// Field 0 of each row is a key; read only once made.
         let keys: RawRows
-        let rows: [Int64: Int]
+        /// Row ids from 0 to a few times the count (Core Data's Z_PK counts from 1): the row of
+        /// each, -1 for none; others by hashing.
+        private let dense: [Int32]
+        private let sparse: [Int64: Int]
 
         /// `keys`' row `i` is the key of the row whose id is `rowIDs[i]`.
         public init(keys: RawRows, rowIDs: [Int64]) {
             precondition(keys.count == rowIDs.count, "a row id for each key")
             self.keys = keys
-            rows = Dictionary(rowIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            var dense = [Int32](repeating: -1, count: min(4 * rowIDs.count + 64, 1 << 20))
+            var sparse: [Int64: Int] = [:]
+            for (row, id) in rowIDs.enumerated() {
+                if id >= 0 && id < dense.count {
+                    if dense[Int(id)] < 0 { dense[Int(id)] = Int32(row) }
+                } else if sparse[id] == nil {
+                    sparse[id] = row
+                }
+            }
+            self.dense = dense
+            self.sparse = sparse
+        }
+
+        /// The row of `keys` holding the key of the row whose id is `id`; nil for none.
+        public func row(_ id: Int64) -> Int? {
+            if id >= 0 && id < dense.count {
+                let row = dense[Int(id)]
+                return row < 0 ? nil : Int(row)
+            }
+            return sparse.isEmpty ? nil : sparse[id]
         }
     }
 
@@ -71,7 +93,8 @@ public final class RawRows: @unchecked Sendable {
         guard !lookups.isEmpty else { return append(statement) }
         let handle = statement.handle
         for column in 0..<width {
-            guard let lookup = lookups[column] else {
+            // Borrowed, not retained: a retain and release a field showed in reading a store.
+            guard let lookup = unsafe lookups[column].map({ Unmanaged.passUnretained($0) }) else {
                 appendColumn(handle, Int32(column))
                 continue
             }
@@ -80,8 +103,8 @@ public final class RawRows: @unchecked Sendable {
             case SQLITE_FLOAT: Int64(exactly: sqlite3_column_double(handle, Int32(column)))
             default: nil
             }
-            if let rowID, let row = lookup.rows[rowID] {
-                appendField(of: lookup.keys, row: row, field: 0)
+            if let rowID, let row = lookup._withUnsafeGuaranteedRef({ $0.row(rowID) }) {
+                lookup._withUnsafeGuaranteedRef { appendField(of: $0.keys, row: row, field: 0) }
             } else {
                 put(.null, UnsafeRawBufferPointer(start: nil, count: 0))
             }

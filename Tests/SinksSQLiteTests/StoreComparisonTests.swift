@@ -158,6 +158,9 @@ struct StoreComparisonTests {
             #expect(changes.changes.map(\.description) == ["~ item name=b: unit kg -> g", "~ item name=d: unit (empty) -> kg"])
             #expect(changes.entities.map(\.unchanged) == [2, 2])
         }
+        // Row ids far apart, negative or repeated, as a plain table may have them.
+        let lookup = RawRows.Lookup(keys: try RawRows(width: 1).filled(4), rowIDs: [3, -5, 1_000_000_000, 3])
+        #expect([3, -5, 1_000_000_000, 4, 0, 99].map(lookup.row) == [0, 1, 2, nil, nil, nil])
     }
 
     @Test("rows of large values: read in smaller batches, every change still found")
@@ -253,6 +256,20 @@ struct StoreComparisonTests {
         let connection = try SQLiteConnection(path: url.path, readOnly: false)
         try connection.execute(sql)
         try connection.close()
+    }
+}
+
+private extension RawRows {
+    /// `count` rows of one NULL each.
+    func filled(_ count: Int) throws -> RawRows {
+        let connection = try SQLiteConnection(path: ":memory:", readOnly: false)
+        let statement = try connection.prepare("SELECT NULL")
+        for _ in 0..<count {
+            _ = try statement.step()
+            append(statement)
+            statement.reset()
+        }
+        return self
     }
 }
 
