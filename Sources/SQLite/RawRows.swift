@@ -88,9 +88,15 @@ public final class RawRows: @unchecked Sendable {
 
     /// Appends the current row of `statement`, which has `width` columns; a column with a lookup
     /// in `lookups` (one for each column, or none) is read as the key of the row it names, NULL
-    /// where it names none, as `LEFT JOIN` reads it.
-    public func append(_ statement: SQLiteStatement, lookups: [Lookup?]) {
-        guard !lookups.isEmpty else { return append(statement) }
+    /// where it names none, as `LEFT JOIN` reads it. False, the row not appended, where such a
+    /// column holds text or bytes: no row id, but a join would compare it by SQLite's rules.
+    @discardableResult
+    public func append(_ statement: SQLiteStatement, lookups: [Lookup?]) -> Bool {
+        guard !lookups.isEmpty else {
+            append(statement)
+            return true
+        }
+        let mark = (state.pointee.used, state.pointee.startsCount)
         let handle = statement.handle
         for column in 0..<width {
             // Borrowed, not retained: a retain and release a field showed in reading a store.
@@ -98,10 +104,14 @@ public final class RawRows: @unchecked Sendable {
                 appendColumn(handle, Int32(column))
                 continue
             }
-            let rowID: Int64? = switch sqlite3_column_type(handle, Int32(column)) {
-            case SQLITE_INTEGER: sqlite3_column_int64(handle, Int32(column))
-            case SQLITE_FLOAT: Int64(exactly: sqlite3_column_double(handle, Int32(column)))
-            default: nil
+            let rowID: Int64?
+            switch sqlite3_column_type(handle, Int32(column)) {
+            case SQLITE_INTEGER: rowID = sqlite3_column_int64(handle, Int32(column))
+            case SQLITE_FLOAT: rowID = Int64(exactly: sqlite3_column_double(handle, Int32(column)))
+            case SQLITE_NULL: rowID = nil
+            default:
+                (state.pointee.used, state.pointee.startsCount) = mark
+                return false
             }
             if let rowID, let row = lookup._withUnsafeGuaranteedRef({ $0.row(rowID) }) {
                 lookup._withUnsafeGuaranteedRef { appendField(of: $0.keys, row: row, field: 0) }
@@ -110,6 +120,7 @@ public final class RawRows: @unchecked Sendable {
             }
         }
         state.pointee.count += 1
+        return true
     }
 
     /// Appends the current row of `statement`, which has `width` columns.

@@ -69,10 +69,10 @@ struct ComparedSet {
 
     /// The query for the key then the fields against a store whose tables have the columns
     /// `columns(table)` (nil when the table is missing), `ordered` by the key (else in the table's
-    /// order). A column the store lacks reads as NULL. Links to the tables `lookingUp` names are
-    /// read as stored and listed in `links`; the others are joined.
+    /// order). A column the store lacks reads as NULL. Links to the tables (and row id columns)
+    /// `lookingUp` names are read as stored and listed in `links`; the others are joined.
     func query(columns: (String) -> Set<String>?, ordered: Bool = true,
-               lookingUp: (String) -> Bool = { _ in false }) -> (sql: String, links: [LookedUpLink])? {
+               lookingUp: (LinkTarget) -> Bool = { _ in false }) -> (sql: String, links: [LookedUpLink])? {
         guard let own = columns(table) else { return nil }
         var joins: [String] = [], links: [LookedUpLink] = []
         func expression(_ field: Field, column: Int) -> String {
@@ -81,7 +81,7 @@ struct ComparedSet {
                 return own.contains(column) ? "t.\(SQL.quote(column))" : "NULL"
             case .linkedKey(let link, let target, let rowID, let keyColumn):
                 guard own.contains(link), let theirs = columns(target), theirs.contains(keyColumn) else { return "NULL" }
-                if lookingUp(target) {
+                if lookingUp(LinkTarget(table: target, rowID: rowID)) {
                     links.append(LookedUpLink(column: column, table: target, rowID: rowID, keyColumn: keyColumn))
                     return "t.\(SQL.quote(link))"
                 }
@@ -107,10 +107,16 @@ struct ComparedSet {
         return (sql + " ORDER BY " + order.map { "\($0 + 1)" }.joined(separator: ", "), links)
     }
 
-    /// The link targets of this set's fields: the tables `LookedUpLink`s may read.
-    var linkedTables: Set<String> {
+    /// A table links name rows of, by the column they hold.
+    struct LinkTarget: Hashable {
+        var table: String
+        var rowID: String
+    }
+
+    /// What this set's links name: the tables (and columns) `LookedUpLink`s may read.
+    var linkTargets: Set<LinkTarget> {
         Set((key + fields).compactMap { field in
-            if case .linkedKey(_, let table, _, _) = field.source { table } else { nil }
+            if case .linkedKey(_, let table, let rowID, _) = field.source { LinkTarget(table: table, rowID: rowID) } else { nil }
         })
     }
 }

@@ -6,8 +6,9 @@ import SinksSQLite
 import CoreDataFormat
 import SQLite
 
-/// Compares two stores record by record: each entity's rows are read from both in key order and
-/// merged, so memory stays flat however large the stores are (only the changes are kept).
+/// Compares two stores record by record: each entity's rows are read from both side by side, in
+/// the tables' own order where they mostly agree, else sorted by key (`merge`), so memory stays
+/// bounded however large the stores are (the changes, and at most `waitingLimit` of waiting rows).
 ///
 /// With the model and layout the stores were written for, records are matched by their entity's
 /// unique key and relationships compare as the related record's key; without them (any two SQLite
@@ -118,15 +119,18 @@ public struct StoreComparison {
                        new: SQLiteConnection, _ newColumns: Columns,
                        into entity: inout StoreChanges.Entity, changes: inout [StoreChanges.Change]) throws {
         // In table order, a link to a small table is looked up in a table of its keys, not joined.
-        let oldSmall = try Self.smallTables(set.linkedTables.filter { oldColumns.tables[$0] != nil }, in: old)
-        let newSmall = try Self.smallTables(set.linkedTables.filter { newColumns.tables[$0] != nil }, in: new)
-        let oldQuery = set.query(columns: { oldColumns.tables[$0] }, ordered: false, lookingUp: oldSmall.contains)
-        let newQuery = set.query(columns: { newColumns.tables[$0] }, ordered: false, lookingUp: newSmall.contains)
-        if let oldQuery, let newQuery,
-           let matched = try matchInTableOrder(set, old: Rows(oldQuery, on: old), new: Rows(newQuery, on: new), entity: entity) {
-            entity = matched.entity
-            changes += matched.sortedChanges()
-            return
+        let oldTargets = try Self.lookupTargets(set.linkTargets, in: old, oldColumns)
+        let newTargets = try Self.lookupTargets(set.linkTargets, in: new, newColumns)
+        do {
+            if let oldQuery = set.query(columns: { oldColumns.tables[$0] }, ordered: false, lookingUp: oldTargets.contains),
+               let newQuery = set.query(columns: { newColumns.tables[$0] }, ordered: false, lookingUp: newTargets.contains),
+               let matched = try matchInTableOrder(set, old: Rows(oldQuery, on: old), new: Rows(newQuery, on: new), entity: entity) {
+                entity = matched.entity
+                changes += matched.sortedChanges()
+                return
+            }
+        } catch is Rows.LinkNotARowID {
+            // A link holding text or bytes: joined, as SQLite compares them, in key order.
         }
         var merged = SetChanges(set, entity: entity, sorting: false)
         try mergeInKeyOrder(old: Rows(set.query(columns: { oldColumns.tables[$0] }), on: old),
@@ -135,12 +139,17 @@ public struct StoreComparison {
         changes += merged.changes
     }
 
-    /// Of `tables` (tables `store` has), those with at most `Rows.lookupLimit` rows.
-    private static func smallTables(_ tables: Set<String>, in store: SQLiteConnection) throws -> Set<String> {
-        try tables.filter { table in
-            let count = try store.rows("SELECT count(*) FROM (SELECT 1 FROM \(SQL.quote(table)) LIMIT \(Rows.lookupLimit + 1))")
-            guard case .integer(let rows) = count.first?.first else { return false }
-            return rows <= Rows.lookupLimit
+    /// Of `targets`, those whose keys `store` can give by row id: a table it has, of at most
+    /// `Rows.lookupLimit` rows, whose linked column holds integers only (Core Data's Z_PK, a
+    /// plain layout's id); a link to a text key, say, is joined.
+    private static func lookupTargets(_ targets: Set<ComparedSet.LinkTarget>, in store: SQLiteConnection,
+                                      _ columns: Columns) throws -> Set<ComparedSet.LinkTarget> {
+        try targets.filter { target in
+            guard columns.tables[target.table]?.contains(target.rowID) == true else { return false }
+            let found = try store.rows("SELECT count(*), total(typeof(x) <> 'integer') FROM (SELECT \(SQL.quote(target.rowID)) AS x "
+                                       + "FROM \(SQL.quote(target.table)) LIMIT \(Rows.lookupLimit + 1))")
+            guard case .integer(let rows) = found.first?[0], case .double(let others) = found.first?[1] else { return false }
+            return rows <= Rows.lookupLimit && others == 0
         }
     }
 
@@ -399,6 +408,10 @@ public struct StoreComparison {
         /// The most rows of a table whose keys are looked up rather than joined (`LookedUpLink`).
         static let lookupLimit: Int64 = 65_536
 
+        /// A looked-up link held text or bytes, which SQLite would compare with the row ids by
+        /// its own rules: the rows are matched again, joined.
+        struct LinkNotARowID: Error {}
+
         init(_ query: (sql: String, links: [ComparedSet.LookedUpLink])?, on store: SQLiteConnection) throws {
             reader = try query.map { query in
                 // Each table's keys read once, however many links name it.
@@ -495,7 +508,7 @@ public struct StoreComparison {
                         isDone = true
                         break
                     }
-                    rows.append(statement, lookups: lookups)
+                    guard rows.append(statement, lookups: lookups) else { throw LinkNotARowID() }
                 }
                 return rows
             }

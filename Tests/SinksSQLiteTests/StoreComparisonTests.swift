@@ -158,6 +158,23 @@ struct StoreComparisonTests {
             #expect(changes.changes.map(\.description) == ["~ item name=b: unit kg -> g", "~ item name=d: unit (empty) -> kg"])
             #expect(changes.entities.map(\.unchanged) == [2, 2])
         }
+        // Links holding text: a foreign key to a text key, and row ids given as text. Joined (in
+        // key order) whatever the table order found.
+        try withScratchFolder { folder in
+            let (old, new) = (folder.appendingPathComponent("old.sqlite"), folder.appendingPathComponent("new.sqlite"))
+            let schema = "CREATE TABLE unit (code TEXT PRIMARY KEY, name TEXT UNIQUE);"
+                + "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT UNIQUE, unit TEXT REFERENCES unit (code));"
+                + "CREATE TABLE pack (id INTEGER PRIMARY KEY, name TEXT UNIQUE);"
+                + "CREATE TABLE box (id INTEGER PRIMARY KEY, name TEXT UNIQUE, pack TEXT REFERENCES pack (id));"
+            try execute(schema + "INSERT INTO unit VALUES ('G', 'g'), ('KG', 'kg'); INSERT INTO item VALUES (1, 'a', 'G'), (2, 'b', 'KG');"
+                + "INSERT INTO pack VALUES (1, 'crate'), (2, 'tray'); INSERT INTO box VALUES (1, 'x', '1'), (2, 'y', '2')", at: old)
+            try execute(schema + "INSERT INTO unit VALUES ('G', 'g'), ('KG', 'kg'); INSERT INTO item VALUES (1, 'a', 'G'), (2, 'b', 'G');"
+                + "INSERT INTO pack VALUES (7, 'tray'), (8, 'crate'); INSERT INTO box VALUES (1, 'x', '8'), (2, 'y', '8')", at: new)
+            var comparison = StoreComparison()
+            if let waitingLimit { comparison.waitingLimit = waitingLimit }
+            let changes = try comparison.compare(old: old, new: new)
+            #expect(changes.changes.map(\.description) == ["~ box name=y: pack tray -> crate", "~ item name=b: unit kg -> g"])
+        }
         // Row ids far apart, negative or repeated, as a plain table may have them.
         let lookup = RawRows.Lookup(keys: try RawRows(width: 1).filled(4), rowIDs: [3, -5, 1_000_000_000, 3])
         #expect([3, -5, 1_000_000_000, 4, 0, 99].map(lookup.row) == [0, 1, 2, nil, nil, nil])
