@@ -509,6 +509,9 @@ PY
         printf '%-40s %8.2f s %7s MB %9s  %s\n' "$name" "${wall_of[$name]}" "$(mb "${peak_of[$name]}")" "$vs" "$same"
     done
     echo
+    per_round() {  # TIMES OTHER_TIMES: the ratio of each round's time to the other's
+        python3 -c 'import sys; a, b = (list(map(float, s.split())) for s in sys.argv[1:]); print(" ".join(f"{x / y:.2f}" for x, y in zip(a, b)))' "$1" "$2"
+    }
     for name in pipectl "pipectl, update"; do
         [[ -n ${digest_of[$name]:-} ]] || continue
         floor=$(floor_of "${name#pipectl, }")
@@ -516,10 +519,14 @@ PY
         log=$out/logs/${name//[^A-Za-z0-9.-]/_}.log
         [[ -f $log ]] && echo "  $(awk '/^source /{print "read " $3 ", inserted " $4 ", already present " $5 ", updated " $6 ", skipped " $7 ", rejected " $8; exit}' "$log")"
         if [[ -n ${times_of_all[$floor]:-} ]]; then
-            # shellcheck disable=SC2086  # the times, one word each
-            echo "  per round, $name / $floor: $(python3 -c 'import sys; a, b = (list(map(float, s.split())) for s in sys.argv[1:]); print(" ".join(f"{x / y:.2f}" for x, y in zip(a, b)))' "${times_of_all[$name]}" "${times_of_all[$floor]}")"
+            echo "  per round, $name / $floor: $(per_round "${times_of_all[$name]}" "${times_of_all[$floor]}")"
         fi
     done
+    # The report's own cost, round by round: against the floor, and against the same run without it.
+    if [[ -n ${times_of_all["pipectl, --report"]:-} && -n ${times_of_all["C floor, 256 MB cache"]:-} ]]; then
+        echo "pipectl, --report: per round / C floor, 256 MB cache: $(per_round "${times_of_all["pipectl, --report"]}" "${times_of_all["C floor, 256 MB cache"]}");" \
+            "/ pipectl without it: $(per_round "${times_of_all["pipectl, --report"]}" "${times_of_all[pipectl]}")"
+    fi
     for floor in "C floor, 256 MB cache" "C floor, update, 256 MB cache"; do
         log=$out/logs/${floor//[^A-Za-z0-9.-]/_}.log
         [[ -n ${wall_of[$floor]:-} && -f $log ]] && echo "$floor: $(tail -1 "$log")"
