@@ -127,54 +127,40 @@ struct StoreComparisonTests {
 
     @Test("rows without a key repeat: each is matched once, in table order as in key order", arguments: waitingLimits)
     func repeatedRows(waitingLimit: Int?) throws {
-        try withScratchFolder { folder in
-            let (old, new) = (folder.appendingPathComponent("old.sqlite"), folder.appendingPathComponent("new.sqlite"))
-            // No unique index: the whole row is the key. ('a', 1) twice before and once after,
-            // ('b', 2) once before (as the real 2.0, which matches the integer) and three times after.
-            try execute("CREATE TABLE t (name TEXT, n); INSERT INTO t VALUES ('a', 1), ('b', 2.0), ('a', 1), ('c', NULL)", at: old)
-            try execute("CREATE TABLE t (name TEXT, n); INSERT INTO t VALUES ('b', 2), ('c', NULL), ('a', 1), ('b', 2), ('b', 2)", at: new)
-            var comparison = StoreComparison()
-            if let waitingLimit { comparison.waitingLimit = waitingLimit }
-            let changes = try comparison.compare(old: old, new: new)
-            #expect(changes.changes.map(\.description) == ["- t name=a, n=1", "+ t name=b, n=2", "+ t name=b, n=2"])
-            #expect(changes.entities.map(\.unchanged) == [3])
-        }
+        // No unique index: the whole row is the key. ('a', 1) twice before and once after,
+        // ('b', 2) once before (as the real 2.0, which matches the integer) and three times after.
+        let changes = try compare(sql: "CREATE TABLE t (name TEXT, n); INSERT INTO t VALUES ('a', 1), ('b', 2.0), ('a', 1), ('c', NULL)",
+                                  "CREATE TABLE t (name TEXT, n); INSERT INTO t VALUES ('b', 2), ('c', NULL), ('a', 1), ('b', 2), ('b', 2)",
+                                  waitingLimit: waitingLimit)
+        #expect(changes.changes.map(\.description) == ["- t name=a, n=1", "+ t name=b, n=2", "+ t name=b, n=2"])
+        #expect(changes.entities.map(\.unchanged) == [3])
     }
 
     @Test("a link compares as the key of the row it names, looked up or joined; one naming no row as none", arguments: waitingLimits)
     func linkedKeys(waitingLimit: Int?) throws {
-        try withScratchFolder { folder in
-            let (old, new) = (folder.appendingPathComponent("old.sqlite"), folder.appendingPathComponent("new.sqlite"))
-            let schema = "CREATE TABLE unit (id INTEGER PRIMARY KEY, name TEXT UNIQUE);"
-                + "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT UNIQUE, unit INTEGER REFERENCES unit (id));"
-            // The same units under other row ids; item c names no unit before (row 99) and none after.
-            try execute(schema + "INSERT INTO unit VALUES (1, 'g'), (2, 'kg');"
-                + "INSERT INTO item VALUES (1, 'a', 1), (2, 'b', 2), (3, 'c', 99), (4, 'd', NULL)", at: old)
-            try execute(schema + "INSERT INTO unit VALUES (5, 'kg'), (6, 'g');"
-                + "INSERT INTO item VALUES (1, 'a', 6), (2, 'b', 6), (3, 'c', NULL), (4, 'd', 5)", at: new)
-            var comparison = StoreComparison()
-            if let waitingLimit { comparison.waitingLimit = waitingLimit }
-            let changes = try comparison.compare(old: old, new: new)
-            #expect(changes.changes.map(\.description) == ["~ item name=b: unit kg -> g", "~ item name=d: unit (empty) -> kg"])
-            #expect(changes.entities.map(\.unchanged) == [2, 2])
-        }
+        let schema = "CREATE TABLE unit (id INTEGER PRIMARY KEY, name TEXT UNIQUE);"
+            + "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT UNIQUE, unit INTEGER REFERENCES unit (id));"
+        // The same units under other row ids; item c names no unit before (row 99) and none after.
+        let changes = try compare(sql: schema + "INSERT INTO unit VALUES (1, 'g'), (2, 'kg');"
+                                      + "INSERT INTO item VALUES (1, 'a', 1), (2, 'b', 2), (3, 'c', 99), (4, 'd', NULL)",
+                                  schema + "INSERT INTO unit VALUES (5, 'kg'), (6, 'g');"
+                                      + "INSERT INTO item VALUES (1, 'a', 6), (2, 'b', 6), (3, 'c', NULL), (4, 'd', 5)",
+                                  waitingLimit: waitingLimit)
+        #expect(changes.changes.map(\.description) == ["~ item name=b: unit kg -> g", "~ item name=d: unit (empty) -> kg"])
+        #expect(changes.entities.map(\.unchanged) == [2, 2])
+
         // Links holding text: a foreign key to a text key, and row ids given as text. Joined (in
         // key order) whatever the table order found.
-        try withScratchFolder { folder in
-            let (old, new) = (folder.appendingPathComponent("old.sqlite"), folder.appendingPathComponent("new.sqlite"))
-            let schema = "CREATE TABLE unit (code TEXT PRIMARY KEY, name TEXT UNIQUE);"
-                + "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT UNIQUE, unit TEXT REFERENCES unit (code));"
-                + "CREATE TABLE pack (id INTEGER PRIMARY KEY, name TEXT UNIQUE);"
-                + "CREATE TABLE box (id INTEGER PRIMARY KEY, name TEXT UNIQUE, pack TEXT REFERENCES pack (id));"
-            try execute(schema + "INSERT INTO unit VALUES ('G', 'g'), ('KG', 'kg'); INSERT INTO item VALUES (1, 'a', 'G'), (2, 'b', 'KG');"
-                + "INSERT INTO pack VALUES (1, 'crate'), (2, 'tray'); INSERT INTO box VALUES (1, 'x', '1'), (2, 'y', '2')", at: old)
-            try execute(schema + "INSERT INTO unit VALUES ('G', 'g'), ('KG', 'kg'); INSERT INTO item VALUES (1, 'a', 'G'), (2, 'b', 'G');"
-                + "INSERT INTO pack VALUES (7, 'tray'), (8, 'crate'); INSERT INTO box VALUES (1, 'x', '8'), (2, 'y', '8')", at: new)
-            var comparison = StoreComparison()
-            if let waitingLimit { comparison.waitingLimit = waitingLimit }
-            let changes = try comparison.compare(old: old, new: new)
-            #expect(changes.changes.map(\.description) == ["~ box name=y: pack tray -> crate", "~ item name=b: unit kg -> g"])
-        }
+        let texts = "CREATE TABLE unit (code TEXT PRIMARY KEY, name TEXT UNIQUE);"
+            + "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT UNIQUE, unit TEXT REFERENCES unit (code));"
+            + "CREATE TABLE pack (id INTEGER PRIMARY KEY, name TEXT UNIQUE);"
+            + "CREATE TABLE box (id INTEGER PRIMARY KEY, name TEXT UNIQUE, pack TEXT REFERENCES pack (id));"
+        let textChanges = try compare(sql: texts + "INSERT INTO unit VALUES ('G', 'g'), ('KG', 'kg'); INSERT INTO item VALUES (1, 'a', 'G'), (2, 'b', 'KG');"
+                                          + "INSERT INTO pack VALUES (1, 'crate'), (2, 'tray'); INSERT INTO box VALUES (1, 'x', '1'), (2, 'y', '2')",
+                                      texts + "INSERT INTO unit VALUES ('G', 'g'), ('KG', 'kg'); INSERT INTO item VALUES (1, 'a', 'G'), (2, 'b', 'G');"
+                                          + "INSERT INTO pack VALUES (7, 'tray'), (8, 'crate'); INSERT INTO box VALUES (1, 'x', '8'), (2, 'y', '8')",
+                                      waitingLimit: waitingLimit)
+        #expect(textChanges.changes.map(\.description) == ["~ box name=y: pack tray -> crate", "~ item name=b: unit kg -> g"])
         // Row ids far apart, negative or repeated, as a plain table may have them.
         let lookup = RawRows.Lookup(keys: try RawRows(width: 1).filled(4), rowIDs: [3, -5, 1_000_000_000, 3])
         #expect([3, -5, 1_000_000_000, 4, 0, 99].map(lookup.row) == [0, 1, 2, nil, nil, nil])
@@ -266,6 +252,19 @@ struct StoreComparisonTests {
             numbers.hash(1, fields: 0..<1, into: &h2)
             #expect(numbers.compare(0, 0, with: numbers, 1, 0) == 0)
             #expect(h1.finalize() == h2.finalize())
+        }
+    }
+
+    /// What changed from a store made by `old` (SQL) to one made by `new`, compared without a
+    /// model, rows waiting at most `waitingLimit` bytes in table order (nil: as users have it).
+    private func compare(sql old: String, _ new: String, waitingLimit: Int? = nil) throws -> StoreChanges {
+        try withScratchFolder { folder in
+            let (oldURL, newURL) = (folder.appendingPathComponent("old.sqlite"), folder.appendingPathComponent("new.sqlite"))
+            try execute(old, at: oldURL)
+            try execute(new, at: newURL)
+            var comparison = StoreComparison()
+            if let waitingLimit { comparison.waitingLimit = waitingLimit }
+            return try comparison.compare(old: oldURL, new: newURL)
         }
     }
 
