@@ -69,8 +69,9 @@ struct ComparedSet {
 
     /// The query for the key then the fields against a store whose tables have the columns
     /// `columns(table)` (nil when the table is missing), `ordered` by the key (else in the table's
-    /// order). A column the store lacks reads as NULL. Links to the tables (and row id columns)
-    /// `lookingUp` names are read as stored and listed in `links`; the others are joined.
+    /// order). A column the store lacks reads as NULL. In table order, links to the tables (and
+    /// row id columns) `lookingUp` names are read as stored and listed in `links`; the others are
+    /// joined. Sorted, every link is joined: SQLite sorts by what is compared, not by row ids.
     func query(columns: (String) -> Set<String>?, ordered: Bool = true,
                lookingUp: (LinkTarget) -> Bool = { _ in false }) -> (sql: String, links: [LookedUpLink])? {
         guard let own = columns(table) else { return nil }
@@ -81,7 +82,7 @@ struct ComparedSet {
                 return own.contains(column) ? "t.\(SQL.quote(column))" : "NULL"
             case .linkedKey(let link, let target, let rowID, let keyColumn):
                 guard own.contains(link), let theirs = columns(target), theirs.contains(keyColumn) else { return "NULL" }
-                if lookingUp(LinkTarget(table: target, rowID: rowID)) {
+                if !ordered && lookingUp(LinkTarget(table: target, rowID: rowID)) {
                     links.append(LookedUpLink(column: column, table: target, rowID: rowID, keyColumn: keyColumn))
                     return "t.\(SQL.quote(link))"
                 }
@@ -101,8 +102,6 @@ struct ComparedSet {
         if !joins.isEmpty { sql += " " + joins.joined(separator: " ") }
         if let filter { sql += " WHERE t.\(SQL.quote(filter.column)) = \(filter.value)" }
         guard ordered else { return (sql, links) }
-        // Sorted by SQLite, by what is compared: a looked-up link would sort by its row id.
-        precondition(links.isEmpty, "links looked up only in table order")
         let order = key.isEmpty ? selected.indices : key.indices
         return (sql + " ORDER BY " + order.map { "\($0 + 1)" }.joined(separator: ", "), links)
     }

@@ -414,14 +414,13 @@ public struct StoreComparison {
 
         init(_ query: (sql: String, links: [ComparedSet.LookedUpLink])?, on store: SQLiteConnection) throws {
             reader = try query.map { query in
-                // Each table's keys read once, however many links name it.
-                var keys: [String: RawRows.Lookup] = [:]
-                var lookups: [RawRows.Lookup?] = []
+                // Each table's keys read once, however many links name it (by the same columns).
+                var keys: [[String]: RawRows.Lookup] = [:]
+                var lookups: [Int: RawRows.Lookup] = [:]
                 for link in query.links {
-                    let tableKeys = try keys[link.table] ?? Self.keys(link, in: store)
-                    keys[link.table] = tableKeys
-                    if lookups.isEmpty { lookups = Array(repeating: nil, count: link.column + 1) }
-                    if lookups.count <= link.column { lookups += Array(repeating: nil, count: link.column + 1 - lookups.count) }
+                    let columns = [link.table, link.rowID, link.keyColumn]
+                    let tableKeys = try keys[columns] ?? Self.keys(link, in: store)
+                    keys[columns] = tableKeys
                     lookups[link.column] = tableKeys
                 }
                 return Reader(statement: try store.prepare(query.sql), lookups: lookups)
@@ -484,10 +483,10 @@ public struct StoreComparison {
             /// For each column (or none): the keys its row ids stand for.
             let lookups: [RawRows.Lookup?]
 
-            init(statement: SQLiteStatement, lookups: [RawRows.Lookup?]) {
+            init(statement: SQLiteStatement, lookups: [Int: RawRows.Lookup]) {
                 self.statement = statement
                 width = Int(statement.columnCount)
-                self.lookups = lookups.isEmpty ? [] : lookups + Array(repeating: nil, count: max(0, width - lookups.count))
+                self.lookups = lookups.isEmpty ? [] : (0..<width).map { lookups[$0] }
             }
 
             /// `read()` on a thread of its own, handing the statement over after: the next batch

@@ -161,6 +161,15 @@ struct StoreComparisonTests {
                                           + "INSERT INTO pack VALUES (7, 'tray'), (8, 'crate'); INSERT INTO box VALUES (1, 'x', '8'), (2, 'y', '8')",
                                       waitingLimit: waitingLimit)
         #expect(textChanges.changes.map(\.description) == ["~ box name=y: pack tray -> crate", "~ item name=b: unit kg -> g"])
+        // Two links to one table by different columns (its row id, and a unique number): each
+        // looked up by its own column. Item x's b names the number 2, which no unit has (the row
+        // id 2 would be kg).
+        let numbers = "CREATE TABLE unit (id INTEGER PRIMARY KEY, num INTEGER UNIQUE, name TEXT UNIQUE);"
+            + "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT UNIQUE, a INTEGER REFERENCES unit (id), b INTEGER REFERENCES unit (num));"
+        let numberChanges = try compare(sql: numbers + "INSERT INTO unit VALUES (1, 10, 'g'), (2, 20, 'kg'); INSERT INTO item VALUES (1, 'x', 1, 2)",
+                                        numbers + "INSERT INTO unit VALUES (1, 20, 'g'), (2, 10, 'kg'); INSERT INTO item VALUES (1, 'x', 1, 2)",
+                                        waitingLimit: waitingLimit)
+        #expect(numberChanges.changes.map(\.description) == ["~ item name=x: a 10 -> 20", "~ unit num=10: name g -> kg", "~ unit num=20: name kg -> g"])
         // Row ids far apart, negative or repeated, as a plain table may have them.
         let lookup = RawRows.Lookup(keys: try RawRows(width: 1).filled(4), rowIDs: [3, -5, 1_000_000_000, 3])
         #expect([3, -5, 1_000_000_000, 4, 0, 99].map(lookup.row) == [0, 1, 2, nil, nil, nil])
