@@ -148,6 +148,26 @@ public final class RawRows: @unchecked Sendable {
         }
     }
 
+    // Row by row from a record (`TableRecords`): fields put one at a time, then the row ended.
+
+    /// Where the rows end now, to go back to (`rollBack(to:)`) when a row cannot be finished.
+    var mark: (used: Int, startsCount: Int) { (state.pointee.used, state.pointee.startsCount) }
+
+    func rollBack(to mark: (used: Int, startsCount: Int)) { (state.pointee.used, state.pointee.startsCount) = mark }
+
+    func putNull() { put(.null, UnsafeRawBufferPointer(start: nil, count: 0)) }
+
+    func putInteger(_ number: Int64) { put(.integer, number) }
+
+    func putReal(_ bits: UInt64) { put(.real, bits) }
+
+    func putBytes(text: Bool, _ bytes: UnsafeRawBufferPointer) { put(text ? .text : .blob, bytes) }
+
+    /// The key `lookup` keeps in its row `row`.
+    func appendKey(of lookup: Lookup, row: Int) { appendField(of: lookup.keys, row: row, field: 0) }
+
+    func endRow() { state.pointee.count += 1 }
+
     private func appendField(of other: RawRows, row: Int, field: Int) {
         let index = row * other.width + field
         let first = other.state.pointee.starts[index], end = other.state.pointee.starts[index + 1]

@@ -106,6 +106,34 @@ struct ComparedSet {
         return (sql + " ORDER BY " + order.map { "\($0 + 1)" }.joined(separator: ", "), links)
     }
 
+    /// The fields of `query(columns:ordered: false, lookingUp:)` as `TableRecords` reads them
+    /// from the table's file: nil where the query needs SQL (a join, a list's subquery), and
+    /// where the store lacks the table.
+    func recordFields(columns: (String) -> Set<String>?,
+                      lookingUp: (LinkTarget) -> Bool) -> (fields: [TableRecords.Field], links: [LookedUpLink])? {
+        guard let own = columns(table) else { return nil }
+        var fields: [TableRecords.Field] = [], links: [LookedUpLink] = []
+        for (index, field) in (key + self.fields).enumerated() {
+            switch field.source {
+            case .column(let column):
+                fields.append(own.contains(column) ? .column(column) : .null)
+            case .linkedKey(let link, let target, let rowID, let keyColumn):
+                guard own.contains(link), let theirs = columns(target), theirs.contains(keyColumn) else {
+                    fields.append(.null)
+                    continue
+                }
+                guard lookingUp(LinkTarget(table: target, rowID: rowID)) else { return nil }
+                links.append(LookedUpLink(column: index, table: target, rowID: rowID, keyColumn: keyColumn))
+                fields.append(.column(link))
+            case .linkedKeys(_, let needs):
+                let present = needs.allSatisfy { need in (need.table == table ? own : columns(need.table)).map { Set(need.columns).isSubset(of: $0) } ?? false }
+                guard !present else { return nil }
+                fields.append(.null)
+            }
+        }
+        return (fields, links)
+    }
+
     /// A table links name rows of, by the column they hold.
     struct LinkTarget: Hashable {
         var table: String

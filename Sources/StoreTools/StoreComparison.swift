@@ -121,20 +121,29 @@ public struct StoreComparison {
         // In table order, a link to a small table is looked up in a table of its keys, not joined.
         let oldTargets = try Self.lookupTargets(set.linkTargets, in: old, oldColumns)
         let newTargets = try Self.lookupTargets(set.linkTargets, in: new, newColumns)
+        var fromFiles = readsTableFiles
         do {
-            if let oldQuery = set.query(columns: { oldColumns.tables[$0] }, ordered: false, lookingUp: oldTargets.contains),
-               let newQuery = set.query(columns: { newColumns.tables[$0] }, ordered: false, lookingUp: newTargets.contains),
-               let matched = try matchInTableOrder(set, old: Rows(oldQuery, on: old), new: Rows(newQuery, on: new), entity: entity) {
-                entity = matched.entity
-                changes += matched.sortedChanges()
-                return
+            while true {
+                do {
+                    if let oldSource = try Rows.Source(set, in: old, oldColumns.tables, lookingUp: oldTargets, fromFile: fromFiles),
+                       let newSource = try Rows.Source(set, in: new, newColumns.tables, lookingUp: newTargets, fromFile: fromFiles),
+                       let matched = try matchInTableOrder(set, old: Rows(oldSource, on: old), new: Rows(newSource, on: new), entity: entity) {
+                        entity = matched.entity
+                        changes += matched.sortedChanges()
+                        return
+                    }
+                    break
+                } catch is TableRecords.Unreadable where fromFiles {
+                    // A page not as SQLite's file format says: read again through SQL, which says what is wrong.
+                    fromFiles = false
+                }
             }
         } catch is Rows.LinkNotARowID {
             // A link holding text or bytes: joined, as SQLite compares them, in key order.
         }
         var merged = SetChanges(set, entity: entity, sorting: false)
-        try mergeInKeyOrder(old: Rows(set.query(columns: { oldColumns.tables[$0] }), on: old),
-                            new: Rows(set.query(columns: { newColumns.tables[$0] }), on: new), into: &merged)
+        try mergeInKeyOrder(old: Rows(set.query(columns: { oldColumns.tables[$0] }).map(Rows.Source.query), on: old),
+                            new: Rows(set.query(columns: { newColumns.tables[$0] }).map(Rows.Source.query), on: new), into: &merged)
         entity = merged.entity
         changes += merged.changes
     }
@@ -412,21 +421,52 @@ public struct StoreComparison {
         /// its own rules: the rows are matched again, joined.
         struct LinkNotARowID: Error {}
 
-        init(_ query: (sql: String, links: [ComparedSet.LookedUpLink])?, on store: SQLiteConnection) throws {
-            reader = try query.map { query in
+        /// Where a set's rows are read from: a query, or the table's file.
+        enum Source {
+            case query(sql: String, links: [ComparedSet.LookedUpLink])
+            case records(TableRecords, links: [ComparedSet.LookedUpLink])
+
+            /// The rows of `set` in `store`'s table order: from its file where `fromFile` and
+            /// `TableRecords` reads that table, else by query; nil where the store lacks the table.
+            init?(_ set: ComparedSet, in store: SQLiteConnection, _ tables: [String: Set<String>],
+                  lookingUp targets: Set<ComparedSet.LinkTarget>, fromFile: Bool) throws {
+                if fromFile, let (fields, links) = set.recordFields(columns: { tables[$0] }, lookingUp: targets.contains) {
+                    do {
+                        self = .records(try TableRecords(store, table: set.table, fields: fields, filter: set.filter), links: links)
+                        return
+                    } catch is TableRecords.Unreadable {
+                        // Read by query instead.
+                    }
+                }
+                guard let query = set.query(columns: { tables[$0] }, ordered: false, lookingUp: targets.contains) else { return nil }
+                self = .query(sql: query.sql, links: query.links)
+            }
+
+            var links: [ComparedSet.LookedUpLink] {
+                switch self {
+                case .query(_, let links), .records(_, let links): links
+                }
+            }
+        }
+
+        init(_ source: Source?, on store: SQLiteConnection) throws {
+            reader = try source.map { source in
                 // Each table's keys read once, however many links name it (by the same columns).
                 var keys: [[String]: RawRows.Lookup] = [:]
                 var lookups: [Int: RawRows.Lookup] = [:]
-                for link in query.links {
+                for link in source.links {
                     let columns = [link.table, link.rowID, link.keyColumn]
                     let tableKeys = try keys[columns] ?? Self.keys(link, in: store)
                     keys[columns] = tableKeys
                     lookups[link.column] = tableKeys
                 }
-                return Reader(statement: try store.prepare(query.sql), lookups: lookups)
+                switch source {
+                case .query(let sql, _): return Reader(.statement(try store.prepare(sql)), lookups: lookups)
+                case .records(let records, _): return Reader(.records(records), lookups: lookups)
+                }
             }
             if Cores.usable > 1, let reader {
-                reader.statement.handOver()
+                reader.handOver()
                 ahead = WorkerThread { _ in try reader.readHandingOver() }
             }
         }
@@ -468,13 +508,18 @@ public struct StoreComparison {
             ahead = nil
         }
 
-        /// The statement, stepped by one thread at a time: the one waiting for it does not touch it.
+        /// The statement (or table file), read by one thread at a time: the one waiting for it does not touch it.
         private final class Reader: @unchecked Sendable {
+            enum Input {
+                case statement(SQLiteStatement)
+                case records(TableRecords)
+            }
+
             static let batchSize = 4096
             /// A batch ends sooner where its values pass this many bytes: a store of photos
             /// kept in their rows holds megabytes a row, and four batches are in memory at once.
             static let batchBytes = 8 << 20
-            let statement: SQLiteStatement
+            let input: Input
             let width: Int
             /// Whether the statement has given its last row; read after its batch is taken.
             private(set) var isDone = false
@@ -483,16 +528,24 @@ public struct StoreComparison {
             /// For each column (or none): the keys its row ids stand for.
             let lookups: [RawRows.Lookup?]
 
-            init(statement: SQLiteStatement, lookups: [Int: RawRows.Lookup]) {
-                self.statement = statement
-                width = Int(statement.columnCount)
+            init(_ input: Input, lookups: [Int: RawRows.Lookup]) {
+                self.input = input
+                switch input {
+                case .statement(let statement): width = Int(statement.columnCount)
+                case .records(let records): width = records.width
+                }
                 self.lookups = lookups.isEmpty ? [] : (0..<width).map { lookups[$0] }
+            }
+
+            /// Lets another thread use the statement's connection next (a table file needs none).
+            func handOver() {
+                if case .statement(let statement) = input { statement.handOver() }
             }
 
             /// `read()` on a thread of its own, handing the statement over after: the next batch
             /// may be read on another thread.
             func readHandingOver() throws -> RawRows {
-                defer { statement.handOver() }
+                defer { handOver() }
                 return try read()
             }
 
@@ -502,12 +555,20 @@ public struct StoreComparison {
                 // batch is copied three times.
                 let rows = RawRows(width: width, rows: Self.batchSize, bytes: lastBytes + lastBytes / 8)
                 defer { lastBytes = max(rows.byteCount, 4096) }
-                while !isDone, rows.count < Self.batchSize, rows.byteCount < Self.batchBytes {
-                    guard try statement.step() else {
-                        isDone = true
-                        break
+                switch input {
+                case .records(let records):
+                    guard try records.read(into: rows, limit: Self.batchSize, byteLimit: Self.batchBytes, lookups: lookups) else {
+                        throw LinkNotARowID()
                     }
-                    guard rows.append(statement, lookups: lookups) else { throw LinkNotARowID() }
+                    isDone = records.isDone
+                case .statement(let statement):
+                    while !isDone, rows.count < Self.batchSize, rows.byteCount < Self.batchBytes {
+                        guard try statement.step() else {
+                            isDone = true
+                            break
+                        }
+                        guard rows.append(statement, lookups: lookups) else { throw LinkNotARowID() }
+                    }
                 }
                 return rows
             }
@@ -518,4 +579,8 @@ public struct StoreComparison {
     /// matched in key order instead: a few records moved or added in the input keep far fewer
     /// waiting, two tables in unrelated orders would keep one of them whole.
     var waitingLimit = 32 << 20
+
+    /// Whether tables are read from their files where `TableRecords` can (else always through
+    /// SQL): tests compare the two.
+    var readsTableFiles = true
 }

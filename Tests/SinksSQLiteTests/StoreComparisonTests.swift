@@ -21,7 +21,7 @@ struct StoreComparisonTests {
     ]
 
     private func compare(_ old: [EntityRecord], _ new: [EntityRecord], layout: StoreLayout,
-                         withModel: Bool = true, waitingLimit: Int? = nil) throws -> StoreChanges {
+                         withModel: Bool = true, waitingLimit: Int? = nil, readsTableFiles: Bool = true) throws -> StoreChanges {
         try withScratchFolder { folder in
             let (oldURL, newURL) = (folder.appendingPathComponent("old.sqlite"), folder.appendingPathComponent("new.sqlite"))
             for (url, records) in [(oldURL, old), (newURL, new)] {
@@ -33,7 +33,40 @@ struct StoreComparisonTests {
             var comparison = withModel ? try StoreComparison(model: Grocery.model, settings: StoreSettings(path: newURL, layout: layout))
                                        : StoreComparison()
             if let waitingLimit { comparison.waitingLimit = waitingLimit }
+            comparison.readsTableFiles = readsTableFiles
             return try comparison.compare(old: oldURL, new: newURL)
+        }
+    }
+
+    @Test("tables read from their files give the changes SQL gives: edited, reordered, linked, repeated, without a model",
+          arguments: [StoreLayout.sqlite, .coredata], waitingLimits)
+    func tableFilesAndSQL(layout: StoreLayout, waitingLimit: Int?) throws {
+        func item(_ i: Int, quantity: Double = 1, unit: String = "pcs") -> EntityRecord {
+            Grocery.item("Item \(i)", quantity: quantity, unit: unit, line: i + 2)
+        }
+        let old = (0..<6_000).map { item($0, unit: $0 % 3 == 0 ? "g" : "pcs") }
+        let new = ([5_000, -1] + (0..<6_000).filter { $0 % 13 != 4 && $0 != 5_000 }).map {
+            item($0, quantity: $0 % 89 == 0 ? 3 : 1, unit: $0 % 3 == 0 ? ($0 % 7 == 0 ? "kg" : "g") : "pcs")
+        }
+        for withModel in [true, false] {
+            let fromFiles = try compare(old, new, layout: layout, withModel: withModel, waitingLimit: waitingLimit)
+            let bySQL = try compare(old, new, layout: layout, withModel: withModel, waitingLimit: waitingLimit, readsTableFiles: false)
+            #expect(fromFiles.changes.map(\.description) == bySQL.changes.map(\.description))
+            #expect(fromFiles.entities == bySQL.entities && fromFiles.notes == bySQL.notes)
+            #expect(fromFiles.changes.count > 400)
+        }
+        // Repeated rows without a key, links by row id and by another column, links holding text.
+        let repeated = ("CREATE TABLE t (name TEXT, n REAL); INSERT INTO t VALUES ('a', 1), ('b', 2.0), ('a', 1), ('c', NULL)",
+                        "CREATE TABLE t (name TEXT, n REAL); INSERT INTO t VALUES ('b', 2), ('c', NULL), ('a', 1), ('b', 2), ('b', 2)")
+        let numbers = "CREATE TABLE unit (id INTEGER PRIMARY KEY, num INTEGER UNIQUE, name TEXT UNIQUE);"
+            + "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT UNIQUE, a INTEGER REFERENCES unit (id), b INTEGER REFERENCES unit (num), t TEXT);"
+        let linked = (numbers + "INSERT INTO unit VALUES (1, 10, 'g'), (2, 20, 'kg'); INSERT INTO item VALUES (1, 'x', 1, 2, 'p'), (2, 'y', 2, 10, 'q'), (3, 'z', '2', 10, NULL)",
+                      numbers + "INSERT INTO unit VALUES (1, 20, 'g'), (2, 10, 'kg'); INSERT INTO item VALUES (3, 'z', 2, 10, 'r'), (1, 'x', 1, 2, 'p'), (2, 'y', 1, 20, 'q')")
+        for (before, after) in [repeated, linked] {
+            let fromFiles = try compare(sql: before, after, waitingLimit: waitingLimit)
+            let bySQL = try compare(sql: before, after, waitingLimit: waitingLimit, readsTableFiles: false)
+            #expect(fromFiles.changes.map(\.description) == bySQL.changes.map(\.description))
+            #expect(fromFiles.entities == bySQL.entities && !fromFiles.changes.isEmpty)
         }
     }
 
@@ -266,13 +299,14 @@ struct StoreComparisonTests {
 
     /// What changed from a store made by `old` (SQL) to one made by `new`, compared without a
     /// model, rows waiting at most `waitingLimit` bytes in table order (nil: as users have it).
-    private func compare(sql old: String, _ new: String, waitingLimit: Int? = nil) throws -> StoreChanges {
+    private func compare(sql old: String, _ new: String, waitingLimit: Int? = nil, readsTableFiles: Bool = true) throws -> StoreChanges {
         try withScratchFolder { folder in
             let (oldURL, newURL) = (folder.appendingPathComponent("old.sqlite"), folder.appendingPathComponent("new.sqlite"))
             try execute(old, at: oldURL)
             try execute(new, at: newURL)
             var comparison = StoreComparison()
             if let waitingLimit { comparison.waitingLimit = waitingLimit }
+            comparison.readsTableFiles = readsTableFiles
             return try comparison.compare(old: oldURL, new: newURL)
         }
     }
