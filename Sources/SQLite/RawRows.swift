@@ -230,6 +230,20 @@ public final class RawRows: @unchecked Sendable {
         }
     }
 
+    /// Whether fields `fields` of row `row` hold the same storage and bytes as those of `other`'s
+    /// row `otherRow`, field for field: then each pair compares equal. (False says nothing: an
+    /// integer and a real of one value compare equal in other bytes.)
+    public func sameBytes(_ row: Int, as other: RawRows, _ otherRow: Int, fields: Range<Int>) -> Bool {
+        precondition(row >= 0 && row < count && otherRow >= 0 && otherRow < other.count
+                     && fields.lowerBound >= 0 && fields.upperBound <= width && fields.upperBound <= other.width, "no such fields")
+        guard !fields.isEmpty else { return true }
+        let a = state.pointee, b = other.state.pointee
+        let (i, j) = (row * width + fields.lowerBound, otherRow * other.width + fields.lowerBound)
+        // Each field as long as its counterpart, so that equal bytes are equal fields.
+        for field in 1...fields.count where a.starts[i + field] - a.starts[i] != b.starts[j + field] - b.starts[j] { return false }
+        return memcmp(a.buffer + a.starts[i], b.buffer + b.starts[j], a.starts[i + fields.count] - a.starts[i]) == 0
+    }
+
     /// Feeds fields `fields` of row `row` to `hasher` so that fields comparing equal hash alike (an
     /// integer and a real of the same value included).
     public func hash(_ row: Int, fields: Range<Int>, into hasher: inout Hasher) {

@@ -294,6 +294,15 @@ struct StoreComparisonTests {
             numbers.hash(1, fields: 0..<1, into: &h2)
             #expect(numbers.compare(0, 0, with: numbers, 1, 0) == 0)
             #expect(h1.finalize() == h2.finalize())
+            // The same bytes are the same fields only field for field: 'x' 0x03 'y' then NULL is
+            // stored as the bytes of 'x' then 'y' 0x00, fields of other lengths.
+            let split = RawRows(width: 2)
+            let pairs = try connection.prepare("SELECT 'x' || char(3) || 'y', NULL UNION ALL SELECT 'x', 'y' || char(0) UNION ALL SELECT 'x', 'y' || char(0)")
+            while try pairs.step() { split.append(pairs) }
+            #expect(split.byteCount(ofRow: 0) == split.byteCount(ofRow: 1))
+            #expect(!split.sameBytes(0, as: split, 1, fields: 0..<2) && split.compare(0, 0, with: split, 1, 0) != 0)
+            #expect(split.sameBytes(1, as: split, 2, fields: 0..<2) && split.sameBytes(0, as: split, 1, fields: 2..<2))
+            #expect(!numbers.sameBytes(0, as: numbers, 1, fields: 0..<1), "2 and 2.0: equal, in other bytes")
         }
     }
 
