@@ -86,7 +86,10 @@ public final class TableRecords: @unchecked Sendable {
         }
         self.file = file
         var header = [UInt8](repeating: 0, count: 100)
-        guard Self.read(file, into: &header, at: 0) else { throw Unreadable(description: "cannot read the file header") }
+        guard Self.read(file, into: &header, at: 0), header.starts(with: Array("SQLite format 3\u{0}".utf8)) else {
+            // An encrypted store's VFS, say, gives other bytes than SQLite's own format.
+            throw Unreadable(description: "not SQLite's file format")
+        }
         let rawPageSize = Int(header[16]) << 8 | Int(header[17])
         pageSize = rawPageSize == 1 ? 65536 : rawPageSize
         usable = pageSize - Int(header[20])
