@@ -48,7 +48,7 @@ public final class TableRecords: @unchecked Sendable {
     private let needed: Int
     private let defaultless: [Bool]
 
-    /// The interior pages from the root down to the current leaf, each with its next child.
+    /// The pages from the root down to the current leaf, each with its next child.
     private var levels: [Level] = []
     private var depth = 0
     private var leaf: Level?
@@ -162,7 +162,6 @@ public final class TableRecords: @unchecked Sendable {
         assembledCapacity = pageSize
         assembled = .allocate(byteCount: assembledCapacity, alignment: 8)
 
-        levels = (0..<Self.maxDepth).map { _ in Level(size: pageSize) }
         let first = try load(Int(root), at: 0)
         if first.isLeaf { leaf = first } else { depth = 1 }
     }
@@ -228,6 +227,8 @@ public final class TableRecords: @unchecked Sendable {
         // Each page of the table is read once: more reads than pages means a loop.
         pagesRead += 1
         guard number >= 1, number <= pageCount, pagesRead <= pageCount else { throw Unreadable(description: "page \(number) out of the file") }
+        // A page buffer for each level, made as the walk first goes that deep.
+        if index == levels.count { levels.append(Level(size: pageSize)) }
         let level = levels[index]
         guard Self.read(file, into: level.page, count: pageSize, at: (number - 1) * pageSize) else {
             throw Unreadable(description: "cannot read page \(number)")
@@ -273,7 +274,10 @@ public final class TableRecords: @unchecked Sendable {
         let page = UnsafeRawPointer(leaf.page)
         let payloadSize = try varint(page, &at, end: usable)
         _ = try varint(page, &at, end: usable)  // the row id
-        guard payloadSize >= 0, payloadSize <= Int(Int32.max) else { throw Unreadable(description: "a record's size") }
+        // No record is larger than the file: a damaged size is not allocated.
+        guard payloadSize >= 0, payloadSize <= Int(Int32.max), payloadSize <= pageCount * usable else {
+            throw Unreadable(description: "a record's size")
+        }
         let local = localSize(payloadSize)
         guard at + local <= usable else { throw Unreadable(description: "a record out of its page") }
         if local == payloadSize { return (page + at, payloadSize) }
@@ -324,9 +328,12 @@ public final class TableRecords: @unchecked Sendable {
         var data = headerSize, count = 0
         while count < needed && at < headerSize {
             let type = try varint(record, &at, end: headerSize)
+            // A damaged header's type may be negative, or larger than the record.
+            guard type >= 0 else { throw Unreadable(description: "a record's header") }
             let length = try Self.length(of: type)
             types[count] = type
             offsets[count] = data
+            guard length <= size - data else { throw Unreadable(description: "a record's values past its end") }
             data += length
             count += 1
         }
@@ -335,8 +342,6 @@ public final class TableRecords: @unchecked Sendable {
             guard defaultless[column] else { throw Unreadable(description: "a record without a column that has a default") }
             types[column] = 0
         }
-        // The columns read lie in the record (their offsets only grow).
-        guard data <= size else { throw Unreadable(description: "a record's values past its end") }
         if let filter {
             let type = types[filter.column], offset = offsets[filter.column]
             switch type {

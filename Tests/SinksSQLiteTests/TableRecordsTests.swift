@@ -178,6 +178,33 @@ struct TableRecordsTests {
         }
     }
 
+    @Test("a record whose header gives a type of 9 bytes, negative or past the record, is Unreadable", arguments: [
+        [UInt8](repeating: 0xFF, count: 9),  // -1
+        [0xBF] + [UInt8](repeating: 0xFF, count: 8),  // Int64.max: a text longer than the record
+    ])
+    func damagedRecordHeader(type: [UInt8]) throws {
+        try withScratchFolder { folder in
+            let url = folder.appendingPathComponent("header.sqlite")
+            // One row of ten NULLs: a header of 11 bytes, its size and a type byte a column.
+            try Self.execute("PRAGMA page_size = 512; CREATE TABLE t (a, b, c, d, e, f, g, h, i, j); INSERT INTO t (j) VALUES (NULL);", at: url)
+            let root = try SQLiteConnection(path: url.path, readOnly: true).rows("SELECT rootpage FROM sqlite_master WHERE name = 't'")
+            guard case .integer(let page) = root.first?[0] else { Issue.record("no root page"); return }
+            var bytes = try Data(contentsOf: url)
+            let start = (Int(page) - 1) * 512
+            #expect(bytes[start] == 0x0D, "the root is a leaf")
+            let cell = start + (Int(bytes[start + 8]) << 8 | Int(bytes[start + 9]))
+            // The cell: its size, its row id, then the record: header size 11, ten types of 0.
+            #expect(Array(bytes[cell + 2..<cell + 13]) == [11] + [UInt8](repeating: 0, count: 10))
+            bytes.replaceSubrange(cell + 3..<cell + 12, with: type)
+            let damaged = folder.appendingPathComponent("damaged.sqlite")
+            try bytes.write(to: damaged)
+            let connection = try SQLiteConnection(path: damaged.path, readOnly: true, immutable: true)
+            #expect(throws: TableRecords.Unreadable.self) {
+                _ = try Self.readAll(TableRecords(connection, table: "t", fields: [.column("a"), .column("b")], filter: nil), width: 2)
+            }
+        }
+    }
+
     // MARK: - Helpers
 
     /// 600 rows of `values` (`small`: none of 60 kB or more), each column taking them in its own
