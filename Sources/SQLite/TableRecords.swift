@@ -7,7 +7,7 @@ import Pipeline
 /// two thirds of its time in SQLite's virtual machine and its per-column calls, a tenth of that here.
 ///
 /// It reads only what it reads exactly as SQLite would, and says `Unreadable` for the rest, for the
-/// caller to read through SQL instead: a file in WAL mode (its last pages may be in the `-wal`),
+/// caller to read through SQL instead: a file SQLite reads with its `-wal` (its last pages may be there),
 /// text not in UTF-8, a table without row ids or with generated columns, the row id itself asked
 /// for, and any page, cell or record not as SQLite's file format describes it (a damaged file).
 /// Every page and cell is checked against the file's bounds before it is read.
@@ -96,7 +96,12 @@ public final class TableRecords: @unchecked Sendable {
         guard pageSize >= 512, pageSize <= 65536, pageSize & (pageSize - 1) == 0, usable >= 480 else {
             throw Unreadable(description: "page size \(pageSize)")
         }
-        guard header[18] == 1, header[19] == 1 else { throw Unreadable(description: "the file is in WAL mode") }
+        // A file in WAL mode is whole only where SQLite reads it without its `-wal` (an immutable
+        // connection, opened where the `-wal` holds no changes): its journal mode then says so.
+        guard header[18] == header[19], header[18] == 1
+                || header[18] == 2 && (try? connection.rows("PRAGMA journal_mode").first?.first) != .text("wal") else {
+            throw Unreadable(description: "the file is in WAL mode")
+        }
         let encoding = UInt32(header[56]) << 24 | UInt32(header[57]) << 16 | UInt32(header[58]) << 8 | UInt32(header[59])
         guard encoding == 1 else { throw Unreadable(description: "text is not UTF-8") }
         var size: sqlite3_int64 = 0

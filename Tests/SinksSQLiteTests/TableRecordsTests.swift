@@ -96,7 +96,6 @@ struct TableRecordsTests {
         "CREATE TABLE t (a INTEGER PRIMARY KEY, b TEXT) WITHOUT ROWID; INSERT INTO t VALUES (1, 'x');",
         "CREATE TABLE t (a INTEGER, b TEXT AS (upper(a))); INSERT INTO t (a) VALUES (1);",
         "PRAGMA encoding = 'UTF-16le'; CREATE TABLE t (a INTEGER, b TEXT); INSERT INTO t VALUES (1, 'x');",
-        "PRAGMA journal_mode = WAL; CREATE TABLE t (a INTEGER, b TEXT); INSERT INTO t VALUES (1, 'x');",
         "CREATE VIEW t AS SELECT 1 AS a, 2 AS b;",
         "CREATE TABLE t (a INTEGER PRIMARY KEY, b TEXT); INSERT INTO t VALUES (1, 'x');",  // `a` is the row id
         "CREATE TABLE t (a TEXT, b TEXT); INSERT INTO t VALUES ('1', 'x');",  // a filter on text compares text
@@ -106,6 +105,26 @@ struct TableRecordsTests {
             #expect(throws: TableRecords.Unreadable.self) {
                 _ = try TableRecords(connection, table: "t", fields: [.column("a"), .column("b")], filter: ("a", 1))
             }
+        }
+    }
+
+    @Test("a file in WAL mode: read where SQLite reads it without its -wal (immutable), else Unreadable")
+    func walMode() throws {
+        try withScratchFolder { folder in
+            let url = folder.appendingPathComponent("wal.sqlite")
+            // Closed, the -wal is checkpointed and removed; the header still says WAL.
+            try Self.execute("PRAGMA journal_mode = WAL; CREATE TABLE t (a INTEGER, b TEXT, c FLOAT); INSERT INTO t VALUES (1, 'x', 2), (2, 'y', 2.5);", at: url)
+            let header = try Data(contentsOf: url)
+            #expect(header[18] == 2 && header[19] == 2)
+            let fields: [TableRecords.Field] = [.column("a"), .column("b"), .column("c")]
+            let immutable = try SQLiteConnection(path: url.path, readOnly: true, immutable: true)
+            let rows = try Self.readAll(TableRecords(immutable, table: "t", fields: fields, filter: nil), width: 3)
+            #expect(rows == [[.integer(1), .text("x"), .double(2)], [.integer(2), .text("y"), .double(2.5)]])
+            #expect(rows == (try Self.select(immutable, table: "t", fields: fields, filter: nil)))
+            // A connection that reads the -wal (one with changes in it would hold pages the file lacks).
+            let reading = try SQLiteConnection(path: url.path, readOnly: true)
+            _ = try reading.rows("SELECT count(*) FROM t")
+            #expect(throws: TableRecords.Unreadable.self) { _ = try TableRecords(reading, table: "t", fields: fields, filter: nil) }
         }
     }
 
