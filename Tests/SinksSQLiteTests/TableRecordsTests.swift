@@ -1,5 +1,6 @@
 import Foundation
 import Pipeline
+@testable import SinksSQLite
 import Testing
 @testable import SQLite
 
@@ -51,6 +52,31 @@ struct TableRecordsTests {
             try expectSameRows(connection, table: "t", fields: [.column("a"), .column("b")])
             let lengths = try Self.select(connection, table: "t", fields: [.column("b")], filter: nil)
             #expect(lengths.count == 3 * pageSize + 20)
+        }
+    }
+
+    @Test("every table of a store the sink wrote is read from its file, in both layouts", arguments: [StoreLayout.sqlite, .coredata])
+    func sinkStores(layout: StoreLayout) throws {
+        try withScratchFolder { folder in
+            let url = folder.appendingPathComponent("store.sqlite")
+            let sink = try SQLiteSink(settings: StoreSettings(path: url, layout: layout), model: Grocery.model)
+            let log = Grocery.log()
+            for i in 0..<3_000 {
+                try sink.write(Grocery.item("Item \(i)", quantity: Double(i % 7) / 2, added: Double(i) * 86_400, unit: ["g", "kg", "pcs"][i % 3],
+                                            home: i % 5 == 0 ? "Fridge" : nil, line: i + 2), onDuplicate: .keep, log: log)
+            }
+            try sink.finish(log: log)
+            let connection = try SQLiteConnection(path: url.path, readOnly: true, immutable: true)
+            var read = 0
+            for row in try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") {
+                guard case .text(let table) = row[0] else { continue }
+                // Every column but the row id: none of the sink's tables is one SQL must read.
+                let columns = try connection.rows("SELECT name FROM pragma_table_info(\(SQL.literal(table))) WHERE NOT (pk = 1 AND upper(type) = 'INTEGER')")
+                let fields = columns.compactMap { if case .text(let name) = $0[0] { TableRecords.Field.column(name) } else { nil } }
+                try expectSameRows(connection, table: table, fields: fields)
+                read += try Self.select(connection, table: table, fields: fields, filter: nil).count
+            }
+            #expect(read > 3_000)
         }
     }
 
