@@ -77,11 +77,12 @@ struct ComparedSet {
         guard let own = columns(table) else { return nil }
         var joins: [String] = [], links: [LookedUpLink] = []
         func expression(_ field: Field, column: Int) -> String {
-            switch field.source {
+            switch reading(field, own: own, columns: columns) {
+            case .null:
+                return "NULL"
             case .column(let column):
-                return own.contains(column) ? "t.\(SQL.quote(column))" : "NULL"
-            case .linkedKey(let link, let target, let rowID, let keyColumn):
-                guard own.contains(link), let theirs = columns(target), theirs.contains(keyColumn) else { return "NULL" }
+                return "t.\(SQL.quote(column))"
+            case .link(let link, let target, let rowID, let keyColumn):
                 if !ordered && lookingUp(LinkTarget(table: target, rowID: rowID)) {
                     links.append(LookedUpLink(column: column, table: target, rowID: rowID, keyColumn: keyColumn))
                     return "t.\(SQL.quote(link))"
@@ -89,9 +90,8 @@ struct ComparedSet {
                 let alias = "l\(joins.count)"
                 joins.append("LEFT JOIN \(SQL.quote(target)) AS \(alias) ON \(alias).\(SQL.quote(rowID)) = t.\(SQL.quote(link))")
                 return "\(alias).\(SQL.quote(keyColumn))"
-            case .linkedKeys(let sql, let needs):
-                let present = needs.allSatisfy { need in (need.table == table ? own : columns(need.table)).map { Set(need.columns).isSubset(of: $0) } ?? false }
-                return present ? sql : "NULL"
+            case .list(let sql):
+                return sql
             }
         }
         let selected = (key + fields).enumerated().map { expression($1, column: $0) }
@@ -114,24 +114,42 @@ struct ComparedSet {
         guard let own = columns(table) else { return nil }
         var fields: [TableRecords.Field] = [], links: [LookedUpLink] = []
         for (index, field) in (key + self.fields).enumerated() {
-            switch field.source {
+            switch reading(field, own: own, columns: columns) {
+            case .null:
+                fields.append(.null)
             case .column(let column):
-                fields.append(own.contains(column) ? .column(column) : .null)
-            case .linkedKey(let link, let target, let rowID, let keyColumn):
-                guard own.contains(link), let theirs = columns(target), theirs.contains(keyColumn) else {
-                    fields.append(.null)
-                    continue
-                }
+                fields.append(.column(column))
+            case .link(let link, let target, let rowID, let keyColumn):
                 guard lookingUp(LinkTarget(table: target, rowID: rowID)) else { return nil }
                 links.append(LookedUpLink(column: index, table: target, rowID: rowID, keyColumn: keyColumn))
                 fields.append(.column(link))
-            case .linkedKeys(_, let needs):
-                let present = needs.allSatisfy { need in (need.table == table ? own : columns(need.table)).map { Set(need.columns).isSubset(of: $0) } ?? false }
-                guard !present else { return nil }
-                fields.append(.null)
+            case .list:
+                return nil
             }
         }
         return (fields, links)
+    }
+
+    /// How a field reads in a store whose tables have the columns `columns(table)` (`own` this
+    /// set's table's): NULL where the store lacks what it needs.
+    private enum Reading {
+        case null
+        case column(String)
+        case link(link: String, target: String, rowID: String, keyColumn: String)
+        case list(sql: String)
+    }
+
+    private func reading(_ field: Field, own: Set<String>, columns: (String) -> Set<String>?) -> Reading {
+        switch field.source {
+        case .column(let column):
+            return own.contains(column) ? .column(column) : .null
+        case .linkedKey(let link, let target, let rowID, let keyColumn):
+            guard own.contains(link), columns(target)?.contains(keyColumn) == true else { return .null }
+            return .link(link: link, target: target, rowID: rowID, keyColumn: keyColumn)
+        case .linkedKeys(let sql, let needs):
+            let present = needs.allSatisfy { need in (need.table == table ? own : columns(need.table)).map { Set(need.columns).isSubset(of: $0) } ?? false }
+            return present ? .list(sql: sql) : .null
+        }
     }
 
     /// A table links name rows of, by the column they hold.
