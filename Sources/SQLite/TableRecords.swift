@@ -38,8 +38,8 @@ public final class TableRecords: @unchecked Sendable {
 
     /// For each field, the column of the record it is, and whether the column has REAL affinity
     /// (SQLite keeps a real without a fraction as an integer, and reads it back as a real); -1 for NULL.
-    private let columns: [Int]
-    private let reals: [Bool]
+    private let columns: UnsafeBufferPointer<Int>
+    private let reals: UnsafeBufferPointer<Bool>
     /// Rows whose record holds `filter.value` in column `filter.column`, as `WHERE column = value`
     /// keeps them in a column of numeric affinity.
     private let filter: (column: Int, value: Int64)?
@@ -56,6 +56,8 @@ public final class TableRecords: @unchecked Sendable {
     /// A record whose payload spills onto overflow pages, put together.
     private var assembled: UnsafeMutableRawPointer
     private var assembledCapacity: Int
+    /// An overflow page as it is read.
+    private let overflowPage: UnsafeMutableRawPointer
     /// Each record's columns: serial type and offset, `needed` of them.
     private let types: UnsafeMutablePointer<Int>
     private let offsets: UnsafeMutablePointer<Int>
@@ -158,14 +160,16 @@ public final class TableRecords: @unchecked Sendable {
         } else {
             self.filter = nil
         }
-        self.columns = columns
-        self.reals = reals
+        // Read for every field of every row: kept where reading them retains nothing.
+        self.columns = UnsafeBufferPointer(Self.copy(columns))
+        self.reals = UnsafeBufferPointer(Self.copy(reals))
         needed = max(columns.max() ?? -1, self.filter?.column ?? -1) + 1
         defaultless = defaults
         types = .allocate(capacity: max(needed, 1))
         offsets = .allocate(capacity: max(needed, 1))
         assembledCapacity = pageSize
         assembled = .allocate(byteCount: assembledCapacity, alignment: 8)
+        overflowPage = .allocate(byteCount: pageSize, alignment: 8)
 
         let first = try load(Int(root), at: 0)
         if first.isLeaf { leaf = first } else { depth = 1 }
@@ -175,6 +179,15 @@ public final class TableRecords: @unchecked Sendable {
         types.deallocate()
         offsets.deallocate()
         assembled.deallocate()
+        overflowPage.deallocate()
+        columns.deallocate()
+        reals.deallocate()
+    }
+
+    private static func copy<T>(_ array: [T]) -> UnsafeMutableBufferPointer<T> {
+        let copy = UnsafeMutableBufferPointer<T>.allocate(capacity: max(array.count, 1))
+        _ = copy.initialize(from: array)
+        return UnsafeMutableBufferPointer(rebasing: copy[..<array.count])
     }
 
     /// Appends up to `limit` more rows to `rows` (fewer past `byteLimit` bytes, or at the end); a
@@ -183,27 +196,21 @@ public final class TableRecords: @unchecked Sendable {
     /// text or bytes, the rows appended so far kept.
     public func read(into rows: RawRows, limit: Int, byteLimit: Int, lookups: [RawRows.Lookup?]) throws -> Bool {
         precondition(rows.width == columns.count && (lookups.isEmpty || lookups.count == columns.count), "rows as wide as the fields")
-        // Borrowed, not retained, field by field: the arrays are kept alive for the call.
+        // Borrowed, not retained, field by field: the lookups are kept alive for the call.
         let borrowed = lookups.map { $0.map { Unmanaged.passUnretained($0) } }
-        return try withExtendedLifetime((lookups, columns, reals)) {
-            try columns.withUnsafeBufferPointer { columns in
-                try reals.withUnsafeBufferPointer { reals in
-                    try borrowed.withUnsafeBufferPointer { lookups in
-                        while !isDone, rows.count < limit, rows.byteCount < byteLimit {
-                            guard let leaf = try currentLeaf() else {
-                                isDone = true
-                                break
-                            }
-                            let cell = leaf.next
-                            leaf.next += 1
-                            let record = try record(cell: cell, of: leaf)
-                            guard try decode(record.start, size: record.size, into: rows, Fields(columns: columns, reals: reals, lookups: lookups)) else {
-                                return false
-                            }
-                        }
-                        return true
+        return try withExtendedLifetime(lookups) {
+            try borrowed.withUnsafeBufferPointer { lookups in
+                while !isDone, rows.count < limit, rows.byteCount < byteLimit {
+                    guard let leaf = try currentLeaf() else {
+                        isDone = true
+                        break
                     }
+                    let cell = leaf.next
+                    leaf.next += 1
+                    let record = try record(cell: cell, of: leaf)
+                    guard try decode(record.start, size: record.size, into: rows, lookups: lookups) else { return false }
                 }
+                return true
             }
         }
     }
@@ -266,13 +273,6 @@ public final class TableRecords: @unchecked Sendable {
         return Int(u32(level.page, offset))
     }
 
-    /// What `decode` puts in each field, borrowed for a batch.
-    private struct Fields {
-        let columns: UnsafeBufferPointer<Int>
-        let reals: UnsafeBufferPointer<Bool>
-        let lookups: UnsafeBufferPointer<Unmanaged<RawRows.Lookup>?>
-    }
-
     /// The record of leaf cell `cell`, put together where it spills onto overflow pages.
     private func record(cell: Int, of leaf: Level) throws -> (start: UnsafeRawPointer, size: Int) {
         var at = try cellOffset(leaf, cell)
@@ -309,24 +309,23 @@ public final class TableRecords: @unchecked Sendable {
         }
         assembled.copyMemory(from: start, byteCount: local)
         var filled = local, next = first, pages = 0
-        let scratch = UnsafeMutableRawPointer.allocate(byteCount: pageSize, alignment: 8)
-        defer { scratch.deallocate() }
         while filled < total {
             pages += 1
             guard next >= 1, next <= pageCount, pages <= pageCount,
-                  Self.read(file, into: scratch, count: pageSize, at: (next - 1) * pageSize) else {
+                  Self.read(file, into: overflowPage, count: pageSize, at: (next - 1) * pageSize) else {
                 throw Unreadable(description: "an overflow page out of the file")
             }
             let part = min(usable - 4, total - filled)
-            (assembled + filled).copyMemory(from: scratch + 4, byteCount: part)
+            (assembled + filled).copyMemory(from: overflowPage + 4, byteCount: part)
             filled += part
-            next = Int(u32(scratch, 0))
+            next = Int(u32(overflowPage, 0))
         }
     }
 
     /// Appends the fields of a record (SQLite's record format, 2.1), unless the filter leaves it out.
     /// False where a looked-up field holds text or bytes, the row not appended.
-    private func decode(_ record: UnsafeRawPointer, size: Int, into rows: RawRows, _ fields: Fields) throws -> Bool {
+    private func decode(_ record: UnsafeRawPointer, size: Int, into rows: RawRows,
+                        lookups: UnsafeBufferPointer<Unmanaged<RawRows.Lookup>?>) throws -> Bool {
         var at = 0
         let headerSize = try varint(record, &at, end: size)
         guard headerSize >= at, headerSize <= size else { throw Unreadable(description: "a record's header") }
@@ -359,14 +358,14 @@ public final class TableRecords: @unchecked Sendable {
             }
         }
         let mark = rows.mark
-        for field in 0..<fields.columns.count {
-            let column = fields.columns[field]
+        for field in 0..<columns.count {
+            let column = columns[field]
             guard column >= 0 else {
                 rows.putNull()
                 continue
             }
             let type = types[column], value = record + offsets[column]
-            if !fields.lookups.isEmpty, let lookup = fields.lookups[field] {
+            if !lookups.isEmpty, let lookup = lookups[field] {
                 let rowID: Int64?
                 switch type {
                 case 0: rowID = nil
@@ -388,7 +387,7 @@ public final class TableRecords: @unchecked Sendable {
                 rows.putNull()
             case 1...6, 8, 9:
                 let number = integer(value, type)
-                if fields.reals[field] { rows.putReal(Double(number).bitPattern) } else { rows.putInteger(number) }
+                if reals[field] { rows.putReal(Double(number).bitPattern) } else { rows.putInteger(number) }
             case 7:
                 rows.putReal(UInt64(bigEndian: value.loadUnaligned(as: UInt64.self)))
             default:
