@@ -138,6 +138,52 @@ struct KeyIndexTests {
         #expect(try index.lookup(.text("7")) == nil)
     }
 
+    @Test("keys of two rows in any order: grouped by a growing first row, past a group's limit, out of order, on disk",
+          arguments: [SinksSQLite.KeyIndex.Limits.standard, .init(memoryKeys: 150, runKeys: 64)])
+    func pairKeysInAnyOrder(limits: SinksSQLite.KeyIndex.Limits) throws {
+        try withScratchFolder { folder in
+            let index = SinksSQLite.KeyIndex(spillDirectory: folder, limits: limits)
+            var stored: [[Int64]: Int64] = [:]
+            var generator = SeededGenerator(seed: 36)
+            func put(_ a: Int64, _ b: Int64, asValues: Bool = false) throws {
+                let key: SinksSQLite.KeyIndex.Key = asValues ? .values([.integer(a), .integer(b)]) : .pair(a, b)
+                let found = try index.lookup(key)
+                #expect(found?.rowID == stored[[a, b]], "(\(a), \(b))")
+                guard found == nil else { return }
+                let row = Int64(stored.count + 1)
+                try index.insert(key, rowID: row, first: Location(file: "recipes.json", path: "[\(row)]"))
+                stored[[a, b]] = row
+            }
+            // Lists as the nested job gives them: a new first row each, some longer than a group
+            // holds (the rest go to the text table), an element given twice.
+            for a in Int64(10)..<Int64(60) {
+                let length = a % 5 == 0 ? PairRuns.groupLimit + 7 : Int(a % 6)
+                for b in 0..<length { try put(a, Int64(b * 3 % 23)) }
+                if length > 1 { try put(a, 0) }
+                // Between lists, another source's keys: an older first row, and one below all.
+                if a % 7 == 0 { try put(a - 5, 99) }
+                if a % 11 == 0 { try put(-a, 1, asValues: true) }
+            }
+            // Then keys in no order at all, some of them given again.
+            for _ in 0..<400 {
+                try put(Int64.random(in: 0..<80, using: &generator), Int64.random(in: 0..<30, using: &generator),
+                        asValues: Bool.random(using: &generator))
+            }
+            // A last group after all of that.
+            try put(200, 1)
+            for b in Int64(2)..<Int64(5) { try put(200, b) }
+            for (key, row) in stored {
+                let entry = try #require(try index.lookup(.pair(key[0], key[1])))
+                #expect(entry.rowID == row)
+                #expect(index.firstLocation(of: entry) == Location(file: "recipes.json", path: "[\(row)]"))
+                #expect(try index.lookup(.values([.integer(key[0]), .integer(key[1])]))?.rowID == row)
+            }
+            for (a, b) in [(Int64(10), Int64(30)), (35, 100), (60, 100), (200, 0), (-1, 1), (201, 1), (Int64.max, 0), (Int64.min, 0)] {
+                #expect(try index.lookup(.pair(a, b)) == nil, "(\(a), \(b))")
+            }
+        }
+    }
+
     @Test("keys of integers (the rows a key over relationships names) in memory and on disk, apart from text keys")
     func integerTupleKeys() throws {
         try withScratchFolder { folder in

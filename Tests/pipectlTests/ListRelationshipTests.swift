@@ -175,6 +175,83 @@ import SQLite
             """) == [[.text("Soup"), .null], [.text("Tea"), .text("quick")], [.text("Toast"), .text("quick, breakfast")]])
     }
 
+    @Test("a join entity keyed by its two links is found again: in its own list, by a later source, by a list replaced")
+    func joinEntityKeysFoundAgain() throws {
+        // 31 recipes; every third lists 20 ingredients (more than the key index keeps together),
+        // the others 5, and the last 300 (more records than a batch between the threads holds);
+        // R1 names I0 twice. Then a CSV corrects recipe ingredients by their keys, and a
+        // corrections source replaces R3's list.
+        let ws = try Workspace()
+        func ingredients(_ k: Int) -> [(String, String)] {
+            (0..<(k == 30 ? 300 : k % 3 == 0 ? 20 : 5)).map { ("I\($0)", "\(k)-\($0)") } + (k == 1 ? [("I0", "again")] : [])
+        }
+        let recipes = (0..<31).map { k in
+            let list = ingredients(k).map { #"{"name": "\#($0.0)", "amount": "\#($0.1)"}"# }.joined(separator: ", ")
+            return #"{"name": "R\#(k)", "ingredients": [\#(list)]}"#
+        }
+        try ws.write(#"{"recipes": [\#(recipes.joined(separator: ",\n"))]}"#, to: "pipelines/data/many.json")
+        try ws.write("""
+            recipe,ingredient,amount
+            R0,I17,fixed
+            R0,I2,fixed
+            R14,I3,fixed
+            R29,I4,fixed
+            R5,I12,new
+            R5,I12,again
+
+            """, to: "pipelines/data/fixes.csv")
+        try ws.write(#"{"recipes": [{"name": "R3", "ingredients": [{"name": "I19", "amount": "c19"}, {"name": "I0", "amount": "c0"}, {"name": "I25", "amount": "c25"}]}]}"#,
+                     to: "pipelines/data/corrections.json")
+        let load = "{ Recipe: { name: name, ingredients: { RecipeIngredient: { each: ingredients, amount: amount, ingredient: { Ingredient: { name: name } } } } } }"
+        try ws.write("""
+            version: 1
+            name: many
+            store: { path: ../build/Many.sqlite, layout: coredata, model: model/Recipes.xcdatamodeld }
+            entities:
+              Recipe: { unique: name }
+              Ingredient: { unique: name }
+              RecipeIngredient: { unique: [recipe, ingredient] }
+            sources:
+              - name: recipes
+                read: { json: data/many.json, records: recipes }
+                load: \(load)
+              - name: fixes
+                read: { csv: data/fixes.csv }
+                on_duplicate: update
+                load:
+                  RecipeIngredient: { recipe: { Recipe: { name: recipe } }, ingredient: { Ingredient: { name: ingredient } }, amount: amount }
+              - name: corrections
+                read: { json: data/corrections.json, records: recipes }
+                on_duplicate: update
+                load: \(load)
+
+            """, to: "pipelines/many.yaml")
+        let run = try ws.run("run", "-q", "pipelines/many.yaml")
+        #expect(run.status == 0, "\(run.stderr)")
+        let store = try ws.store("build/Many.sqlite")
+        var expected: [[String]: String] = [:]
+        for k in 0..<31 where k != 3 {
+            for (name, amount) in ingredients(k) where expected[["R\(k)", name]] == nil { expected[["R\(k)", name]] = amount }
+        }
+        for (recipe, name, amount) in [("R0", "I17", "fixed"), ("R0", "I2", "fixed"), ("R14", "I3", "fixed"), ("R29", "I4", "fixed"),
+                                       ("R5", "I12", "again"), ("R3", "I19", "c19"), ("R3", "I0", "c0"), ("R3", "I25", "c25")] {
+            expected[[recipe, name]] = amount
+        }
+        let rows = try store.rows("""
+            SELECT r.ZNAME, i.ZNAME, ri.ZAMOUNT FROM ZRECIPEINGREDIENT ri JOIN ZENTRY r ON r.Z_PK = ri.ZRECIPE
+            JOIN ZINGREDIENT i ON i.Z_PK = ri.ZINGREDIENT
+            """)
+        var found: [[String]: String] = [:]
+        for row in rows {
+            guard case .text(let recipe) = row[0], case .text(let name) = row[1], case .text(let amount) = row[2] else {
+                Issue.record("a recipe ingredient without its recipe, ingredient or amount: \(row)"); continue
+            }
+            #expect(found.updateValue(amount, forKey: [recipe, name]) == nil, "\(recipe), \(name) twice")
+        }
+        #expect(rows.count == 10 * 20 + 20 * 5 + 300 + 1 - 17)
+        #expect(found == expected)
+    }
+
     @Test("a list's join rows are added several to a statement: every pair in list order, a pair given twice once")
     func joinRowsOfLongLists() throws {
         // Eight rows go in one statement: eleven tags are eight and three (t1 twice in the first

@@ -111,6 +111,7 @@ final class KeyIndex {
         private let limits: Limits
         private let spillDirectory: URL
         private var texts = TextKeyTable()
+        private var pairs = PairRuns()
         private var values: [Value: Int32] = [:]
         private var tuples: [[Value]: Int32] = [:]
         private var rowIDs: [Int64] = []
@@ -148,10 +149,11 @@ final class KeyIndex {
                 return try Self.withInlineBytes(of: hash) { try lookup(canonical: $0, hash: hash.value) }
             case .value(let value): number = values[value]
             case .values(let tuple):
+                if let (a, b) = Self.integerPair(tuple) { return try lookupPair(a, b) }
                 if let found = try Self.withPackedIntegers(tuple, { try lookup(canonical: $0, hash: TextKeyHash.hash($0)) }) { return found }
                 number = tuples[tuple]
             case .pair(let a, let b):
-                return try Self.withPacked(a, b) { try lookup(canonical: $0, hash: TextKeyHash.hash($0)) }
+                return try lookupPair(a, b)
             }
             return number.map { Entry(rowID: rowIDs[Int($0)], number: $0) }
         }
@@ -163,7 +165,7 @@ final class KeyIndex {
             spill?.prefetch(hash.value)
         }
 
-        var keysInMemory: Int { texts.count }
+        var keysInMemory: Int { texts.count + pairs.count }
 
         mutating func textKeys(limit: Int) -> [String] {
             guard texts.count <= limit, spill == nil else { return [] }
@@ -177,7 +179,7 @@ final class KeyIndex {
         mutating func insert(_ key: Key, hash known: TextKeyHash?, rowID: Int64, first: Location) throws {
             // A key is at most a record (10 MB), three times that once normalized: the 256 MB
             // left above `memoryBytes` keeps the table's bytes within its 32-bit offsets.
-            if texts.count >= limits.memoryKeys || texts.byteCount >= min(limits.memoryBytes, 15 << 28) {
+            if keysInMemory >= limits.memoryKeys || texts.byteCount >= min(limits.memoryBytes, 15 << 28) {
                 switch key {
                 case .text(let text):
                     var scratch: [UInt8] = []
@@ -199,10 +201,12 @@ final class KeyIndex {
                 case .canonical(let hash):
                     return try Self.withInlineBytes(of: hash) { try spill(canonical: $0, hash: hash.value, rowID: rowID, first: first) }
                 case .values(let tuple):
+                    if let (a, b) = Self.integerPair(tuple) { pairs.noteElsewhere(a) }
                     if try Self.withPackedIntegers(tuple, { try spill(canonical: $0, hash: TextKeyHash.hash($0), rowID: rowID, first: first) }) != nil {
                         return
                     }
                 case .pair(let a, let b):
+                    pairs.noteElsewhere(a)
                     return try Self.withPacked(a, b) { try spill(canonical: $0, hash: TextKeyHash.hash($0), rowID: rowID, first: first) }
                 case .value: break
                 }
@@ -229,12 +233,34 @@ final class KeyIndex {
                 Self.withInlineBytes(of: hash) { texts.insert($0, hash: UInt32(truncatingIfNeeded: hash.value), number) }
             case .value(let value): values[value] = number
             case .values(let tuple):
-                if Self.withPackedIntegers(tuple, { texts.insert($0, hash: UInt32(truncatingIfNeeded: TextKeyHash.hash($0)), number) }) == nil {
+                if let (a, b) = Self.integerPair(tuple) {
+                    insertPair(a, b, number)
+                } else if Self.withPackedIntegers(tuple, { texts.insert($0, hash: UInt32(truncatingIfNeeded: TextKeyHash.hash($0)), number) }) == nil {
                     tuples[tuple] = number
                 }
             case .pair(let a, let b):
-                Self.withPacked(a, b) { texts.insert($0, hash: UInt32(truncatingIfNeeded: TextKeyHash.hash($0)), number) }
+                insertPair(a, b, number)
             }
+        }
+
+        // MARK: Keys of two rows
+
+        /// A key of two integers: `.pair`, or `.values` of the two, which is the same key.
+        private static func integerPair(_ tuple: [Value]) -> (Int64, Int64)? {
+            guard tuple.count == 2, case .integer(let a) = tuple[0], case .integer(let b) = tuple[1] else { return nil }
+            return (a, b)
+        }
+
+        private mutating func lookupPair(_ a: Int64, _ b: Int64) throws -> Entry? {
+            if let number = pairs.find(a, b) { return Entry(rowID: rowIDs[Int(number)], number: number) }
+            guard pairs.mayBeElsewhere(a) else { return nil }
+            return try Self.withPacked(a, b) { try lookup(canonical: $0, hash: TextKeyHash.hash($0)) }
+        }
+
+        private mutating func insertPair(_ a: Int64, _ b: Int64, _ number: Int32) {
+            if pairs.insert(a, b, number) { return }
+            pairs.noteElsewhere(a)
+            Self.withPacked(a, b) { texts.insert($0, hash: UInt32(truncatingIfNeeded: TextKeyHash.hash($0)), number) }
         }
 
         /// A key of integers only (the rows a key over relationships names, `recipe, ingredient`)
@@ -327,6 +353,76 @@ final class KeyIndex {
             }
             return try TextKeyHash.withNormalizedBytes(text, scratch: &scratch) { try body($0, known.value) }
         }
+    }
+}
+
+/// Keys of two rows (`recipe, ingredient`) in the order they came, where they come grouped by a
+/// first row that only grows: the elements of a list keyed by the row that lists them, stored
+/// right after that row was made. A key is then found among its group's few, side by side, where
+/// the text table reads a slot anywhere in a table of millions: its misses were a tenth of the
+/// nested job's writing thread. A key that comes otherwise (a first row below the last group's),
+/// or past a group's first `groupLimit`, goes to the text table, and lookups of its first row
+/// read that table too (`mayBeElsewhere`).
+struct PairRuns {
+    private struct Pair {
+        var first: Int64
+        var second: Int64
+        var number: Int32
+    }
+
+    /// Sorted by `first`: a group's keys are together.
+    private var pairs: [Pair] = []
+    /// Where the last group begins.
+    private var lastGroup = 0
+    /// The largest first row of a key kept elsewhere.
+    private var elsewhere = Int64.min
+    /// A lookup reads at most this many keys of a group: a long list's later keys go to the table.
+    static let groupLimit = 16
+
+    var count: Int { pairs.count }
+
+    /// The entry number of the key `(first, second)`, if it is kept here.
+    func find(_ first: Int64, _ second: Int64) -> Int32? {
+        pairs.withUnsafeBufferPointer { pairs in
+            guard let last = pairs.last, first <= last.first, first >= pairs[0].first else { return nil }
+            var k = first == last.first ? lastGroup : Self.groupStart(of: first, in: pairs)
+            while k < pairs.count && pairs[k].first == first {
+                if pairs[k].second == second { return pairs[k].number }
+                k += 1
+            }
+            return nil
+        }
+    }
+
+    /// Whether a key whose first row is `first` may be kept elsewhere.
+    func mayBeElsewhere(_ first: Int64) -> Bool {
+        first <= elsewhere
+    }
+
+    /// Notes a key kept elsewhere (one `insert` turned away, or one past the memory limit).
+    mutating func noteElsewhere(_ first: Int64) {
+        elsewhere = max(elsewhere, first)
+    }
+
+    /// Keeps a key not kept anywhere yet, if it extends the last group or starts a new one; false
+    /// where it is to be kept elsewhere.
+    mutating func insert(_ first: Int64, _ second: Int64, _ number: Int32) -> Bool {
+        guard first > elsewhere else { return false }
+        if let last = pairs.last?.first {
+            if first < last || (first == last && pairs.count - lastGroup >= Self.groupLimit) { return false }
+            if first > last { lastGroup = pairs.count }
+        }
+        pairs.append(Pair(first: first, second: second, number: number))
+        return true
+    }
+
+    private static func groupStart(of first: Int64, in pairs: UnsafeBufferPointer<Pair>) -> Int {
+        var low = 0, high = pairs.count
+        while low < high {
+            let middle = (low + high) / 2
+            if pairs[middle].first < first { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 }
 
