@@ -58,17 +58,23 @@ final class RecordFeed: @unchecked Sendable {
     private var stopped = false
     /// The steps that load files; none for most sources, which then never weigh a batch.
     private let loading: [any ByteLoadingStep]
+    /// Whether a load gives lists, whose elements count towards `batchRecords`.
+    private let hasLists: Bool
     /// The bytes a batch may hold that its steps loaded: 16 batches of them stay far under the
     /// memory pipectl needs otherwise, where 256 records of 16 MB photos each would not.
     static let batchByteBudget = 4 << 20
+    /// The records a batch holds, counting each element of their lists: a batch of recipes with
+    /// a dozen listed records each would hold a dozen flat batches' worth, and the records then
+    /// leave the cores' caches while they wait for the other thread (docs/benchmarks.md).
+    static let batchRecords = 256
     private var finished = false
     /// False on one core: `take()` fills the batch on the calling thread.
     private let threaded: Bool
 
-    /// `batches` of `batchSize` records: enough that neither thread waits for the other while
-    /// either's pace varies (a new key costs the sink more than a known one, its key table grows
-    /// now and then), few enough to stay small (measured in docs/benchmarks.md, "Why the code is
-    /// as it is").
+    /// `batches` of `batchSize` source records (fewer where their lists fill `batchRecords`):
+    /// enough that neither thread waits for the other while either's pace varies (a new key
+    /// costs the sink more than a known one, its key table grows now and then), few enough to
+    /// stay small (measured in docs/benchmarks.md, "Why the code is as it is").
     /// `watch`: fields of the reader to tell, at the end, whether any record gave a value.
     init(reader: any RecordReader, steps: [any Transform], loads: [LoadBinding], location: Location,
          watch: [Int] = [], batchSize: Int = 256, batches: Int = 16, threaded: Bool = Cores.usable > 1) {
@@ -79,6 +85,7 @@ final class RecordFeed: @unchecked Sendable {
         self.steps = steps
         self.loading = steps.compactMap { $0 as? any ByteLoadingStep }
         self.loads = loads
+        hasLists = loads.contains { !$0.lists.isEmpty }
         // The feed is what fills from these bindings, in this order: their last reads of a
         // field may take its value.
         LoadBinding.takeLastUses(in: loads)
@@ -162,7 +169,8 @@ final class RecordFeed: @unchecked Sendable {
         batch.count = 0
         defer { batch.bytesRead = reader.bytesRead }
         let loadedBefore = loading.isEmpty ? 0 : loadedBytes()
-        while batch.count < batch.items.count {
+        var records = 0
+        while batch.count < batch.items.count && records < RecordFeed.batchRecords {
             var next: Record?
             do {
                 next = try reader.next()
@@ -211,9 +219,19 @@ final class RecordFeed: @unchecked Sendable {
                 return
             }
             recycler?.recycle(consume record)
+            records += hasLists ? 1 + RecordFeed.listed(in: batch.items[i].records) : 1
             batch.count += 1
             if !loading.isEmpty, loadedBytes() - loadedBefore >= RecordFeed.batchByteBudget { return }
         }
+    }
+
+    /// The elements of the records' lists, and of theirs.
+    private static func listed(in records: [EntityRecord]) -> Int {
+        var count = 0
+        for record in records {
+            for list in record.lists { count += list.count + listed(in: list) }
+        }
+        return count
     }
 
     private func loadedBytes() -> Int { loading.reduce(0) { $0 + $1.bytesLoaded } }
