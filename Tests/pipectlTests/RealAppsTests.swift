@@ -603,4 +603,47 @@ import Testing
             """) == expected)
         try inspectPasses(ws, "Words.sqlite", model: bundle)
     }
+
+    // turingschool-examples/fe-apps, What's Cookin' (spoonacular's data): ingredients found by a
+    // numeric id, one of them given without its id or name.
+    @Test("a key left empty (absent, null, \"\") skips and reports its record, not stored under the key's default")
+    func keyWithoutItsValueIsNotItsDefault() throws {
+        let ws = try Workspace()
+        try ws.write("""
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="22522" systemVersion="23A344" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+                <entity name="Ingredient" representedClassName="Ingredient" syncable="YES" codeGenerationType="class">
+                    <attribute name="ingredientID" attributeType="Integer 64" defaultValueString="0" usesScalarValueType="YES"/>
+                    <attribute name="name" optional="YES" attributeType="String"/>
+                    <attribute name="costInCents" optional="YES" attributeType="Integer 32" defaultValueString="0" usesScalarValueType="YES"/>
+                </entity>
+            </model>
+            """, to: "Cookin.xcdatamodel/contents")
+        try ws.write("""
+            {"ingredients": [
+              {"id": 20081, "name": "wheat flour", "estimatedCostInCents": 142},
+              {"estimatedCostInCents": 205},
+              {"id": 18372, "name": "bicarbonate of soda", "estimatedCostInCents": 582},
+              {"id": null, "name": "no id"},
+              {"id": "", "name": "empty id"}
+            ]}
+            """, to: "ingredients.json")
+        try ws.write("""
+            version: 1
+            name: cookin
+            store: { path: Cookin.sqlite, layout: coredata, model: Cookin.xcdatamodel }
+            entities: { Ingredient: { unique: ingredientID } }
+            sources:
+              - name: ingredients
+                read: { json: ingredients.json, records: ingredients }
+                load: { Ingredient: { ingredientID: id, name: name, costInCents: estimatedCostInCents } }
+            """, to: "cookin.yaml")
+        let run = try ws.run("run", "cookin.yaml")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("Ingredient skipped (3 records, the first here): Ingredient has an empty unique key 'ingredientID'"), "\(run.stderr)")
+        #expect(run.stdout.contains("source ingredients     5         2        0        0        3         0"), "\(run.stdout)")
+        let store = try ws.store("Cookin.sqlite")
+        #expect(try store.rows("SELECT ZINGREDIENTID, ZNAME, ZCOSTINCENTS FROM ZINGREDIENT ORDER BY Z_PK") == [
+            [.integer(20081), .text("wheat flour"), .integer(142)], [.integer(18372), .text("bicarbonate of soda"), .integer(582)]])
+    }
 }

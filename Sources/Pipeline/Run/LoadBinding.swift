@@ -112,7 +112,11 @@ final class LoadBinding {
                                     "\(spec.entity).\(attribute.name) is transient in the model: it has no column in the store, so nothing could be loaded into it",
                                     sourceLine: assignment.sourceLine)
             }
-            let defaultValue = attribute.defaultValue.flatMap { try? attribute.type.convertDefault($0).get() }
+            // A key's empty part stays empty, so that the sink skips and reports the record: under
+            // the default, the first record without its id would be stored as id 0 and the next
+            // ones taken for it.
+            let defaultValue = key.contains(attribute.name)
+                ? nil : attribute.defaultValue.flatMap { try? attribute.type.convertDefault($0).get() }
             var validation: AttributeValidation.Checker?
             if !attribute.validation.isEmpty {
                 do throws(ConversionFailure) {
