@@ -12,10 +12,12 @@ internal import CPrefetch
 /// a text key (the common case) is stored as its UTF-8 bytes in one shared buffer, found through
 /// an open-addressing table of 32-bit entry numbers (`TextKeyTable`), not as a `String` object
 /// per key in a `Dictionary`; where each key was first seen is kept in 16 bytes (`LocationList`).
-/// Past `Limits.memoryKeys` text keys, new ones go to a `KeySpill` on disk beside the store, so
-/// that memory stops growing. Other single keys are hashed as their `Value`, composite keys as an
-/// array, and always stay in memory. A class, so that a lookup through its writer does not copy
-/// (retain and release) every one of its buffers.
+/// A key of integers (the rows a key over relationships names) is kept as bytes in the same table,
+/// and a key of two rows that comes grouped by its first row, as a list's elements do, in an array
+/// in that order (`PairRuns`). Past `Limits.memoryKeys` of these keys, new ones go to a `KeySpill`
+/// on disk beside the store, so that memory stops growing. Other single keys are hashed as their
+/// `Value`, other composite keys as an array, and always stay in memory. A class, so that a lookup
+/// through its writer does not copy (retain and release) every one of its buffers.
 final class KeyIndex {
     struct Limits {
         /// Text keys kept in memory, about 70 bytes each with short keys; later ones are spilled.
