@@ -52,6 +52,12 @@ final class RecordFeed: @unchecked Sendable {
     private let condition = NSCondition()
     private var filled: [Batch] = []
     private var empty: [Batch]
+    /// Whether a thread waits on `condition`: the other wakes it only then, and the reading
+    /// thread only once `refillTogether` batches are back (each wake-up is a system call on the
+    /// thread that makes it, the writing thread most often).
+    private var readerWaits = false
+    private var writerWaits = false
+    private let refillTogether: Int
     /// The reader, the steps and the loads are used from the reading thread alone, once it runs.
     private var confinement = ThreadConfinement("a source's reader, transforms and loads")
     private var started = false
@@ -91,6 +97,7 @@ final class RecordFeed: @unchecked Sendable {
         LoadBinding.takeLastUses(in: loads)
         let item = Item(records: loads.map { $0.emptyRecord(at: location) })
         empty = (0..<(threaded ? batches : 1)).map { _ in Batch(items: Array(repeating: item, count: batchSize)) }
+        refillTogether = min(4, batches)
     }
 
     /// Starts the reading thread; `stop()` must follow, whatever happens.
@@ -117,7 +124,11 @@ final class RecordFeed: @unchecked Sendable {
         }
         condition.lock()
         defer { condition.unlock() }
-        while filled.isEmpty { condition.wait() }
+        while filled.isEmpty {
+            writerWaits = true
+            condition.wait()
+        }
+        writerWaits = false
         return filled.removeFirst()
     }
 
@@ -126,7 +137,7 @@ final class RecordFeed: @unchecked Sendable {
         guard threaded else { return empty.append(batch) }
         condition.lock()
         empty.append(batch)
-        condition.broadcast()
+        if readerWaits && empty.count >= refillTogether { condition.broadcast() }
         condition.unlock()
     }
 
@@ -147,7 +158,7 @@ final class RecordFeed: @unchecked Sendable {
             let isLast = batch.isLast
             condition.lock()
             filled.append(batch)
-            condition.broadcast()
+            if writerWaits { condition.broadcast() }
             condition.unlock()
             if isLast { break }
         }
@@ -160,7 +171,13 @@ final class RecordFeed: @unchecked Sendable {
     private func nextEmpty() -> Batch? {
         condition.lock()
         defer { condition.unlock() }
-        while empty.isEmpty && !stopped { condition.wait() }
+        if empty.isEmpty {
+            while empty.count < refillTogether && !stopped {
+                readerWaits = true
+                condition.wait()
+            }
+            readerWaits = false
+        }
         return stopped ? nil : empty.removeFirst()
     }
 
