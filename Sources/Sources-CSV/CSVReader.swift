@@ -29,13 +29,21 @@ public final class CSVReader: TrimmingReader, RecyclingReader {
     /// The delimiter in use: the one given, or the one `auto` found in the first lines.
     public private(set) var delimiter: Delimiter
 
-    static let defaultChunkSize = 128 * 1024
+    /// The chunks after the first: a chunk is parsed into records at once, and 16 KiB of rows (a
+    /// few hundred) are still in the core's cache when the sink reads them; 128 KiB (1,400 rows of
+    /// the distinct job) were not (at 100k rows on one core, simulated 512 KB cache: 7.3M misses
+    /// against 5.2M, and fewer instructions).
+    static let defaultChunkSize = 16 * 1024
+    /// The first chunk, from which the encoding, the delimiter and the line ends are worked out:
+    /// as many lines as ever, whatever the chunks after it.
+    static let defaultFirstChunkSize = 128 * 1024
     /// Excel holds at most 32,767 characters in a cell; a field this long is a quote never closed
     /// that swallows the rest of the file, and is refused before it fills the memory.
     static let maxFieldBytes = 8 * 1024 * 1024
 
     private let file: Int32
     private let chunkSize: Int
+    private let firstChunkSize: Int
     /// Raw bytes of the chunk being read; the first `carry` bytes are the end of the previous
     /// chunk that did not make a whole character.
     private let raw: UnsafeMutableRawBufferPointer
@@ -56,11 +64,13 @@ public final class CSVReader: TrimmingReader, RecyclingReader {
 
     /// Opens `input` and reads up to the end of the header row (or the first chunk, without one).
     public convenience init(input: Input, options: Options = Options()) throws {
-        try self.init(input: input, options: options, chunkSize: CSVReader.defaultChunkSize)
+        try self.init(input: input, options: options, chunkSize: CSVReader.defaultChunkSize,
+                      firstChunkSize: CSVReader.defaultFirstChunkSize)
     }
 
-    /// `chunkSize` is settable for tests that cut characters and rows at chunk boundaries.
-    init(input: Input, options: Options, chunkSize: Int) throws {
+    /// `chunkSize` is settable for tests that cut characters and rows at chunk boundaries; the
+    /// first chunk is as large unless `firstChunkSize` says otherwise.
+    init(input: Input, options: Options, chunkSize: Int, firstChunkSize: Int? = nil) throws {
         let descriptor = open(input.url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw PipelineError(.io, code: .inputCannotOpen, at: Location(file: input.displayPath), stage: "csv",
@@ -72,8 +82,9 @@ public final class CSVReader: TrimmingReader, RecyclingReader {
         self.delimiter = options.delimiter
         self.file = descriptor
         self.chunkSize = max(chunkSize, 1)
+        self.firstChunkSize = max(firstChunkSize ?? chunkSize, 1)
         // Room for the carried bytes (at most 3) and for a first read of at least a byte order mark.
-        raw = .allocate(byteCount: self.chunkSize + 8, alignment: 8)
+        raw = .allocate(byteCount: max(self.chunkSize, self.firstChunkSize) + 8, alignment: 8)
         parser = Pinned(csv_parser())
         csv_init(parser.pointer, UInt8(CSV_STRICT | CSV_STRICT_FINI))
         // Keep spaces and tabs around unquoted fields: values are taken as they are (the `trim`
@@ -130,7 +141,7 @@ public final class CSVReader: TrimmingReader, RecyclingReader {
     private func advance() throws {
         let isFirst = decoder == nil
         // A whole chunk unless the file ends first; the first one at least holds a byte order mark.
-        let wanted = isFirst ? max(chunkSize, 4) : carry + chunkSize
+        let wanted = isFirst ? max(firstChunkSize, 4) : carry + chunkSize
         var filled = carry
         var atEOF = false
         while filled < wanted {
@@ -238,7 +249,7 @@ public final class CSVReader: TrimmingReader, RecyclingReader {
             bytes = UnsafeRawBufferPointer(rebasing: bytes[length...])
         }
         encoding = resolved.option
-        decoder = TextDecoder(encoding: resolved, capacity: chunkSize + 8)
+        decoder = TextDecoder(encoding: resolved, capacity: max(chunkSize, firstChunkSize) + 8)
         input.details.set("encoding", resolved.option.rawValue + (options.encoding == .auto && mark == nil ? " (detected)" : ""))
         input.details.set("byte order mark", mark == nil ? "none" : "yes")
     }

@@ -41,7 +41,8 @@ enum CSVTest {
 
     /// Reads every record, collecting rejections and going on after them, as the runner does.
     static func read(_ input: Input, _ options: CSVReader.Options = .init(), chunkSize: Int? = nil) throws -> ReadResult {
-        let reader = try CSVReader(input: input, options: options, chunkSize: chunkSize ?? CSVReader.defaultChunkSize)
+        let reader = try chunkSize.map { try CSVReader(input: input, options: options, chunkSize: $0) }
+            ?? CSVReader(input: input, options: options)
         var result = ReadResult(fieldNames: reader.fieldNames, encoding: reader.encoding, delimiter: reader.delimiter)
         while true {
             do {

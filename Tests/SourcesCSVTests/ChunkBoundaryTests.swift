@@ -17,7 +17,7 @@ struct ChunkBoundaryTests {
     }
 
     @Test func multiByteCharacterSplitByTheChunkBoundary() throws {
-        let chunk = CSVReader.defaultChunkSize
+        let chunk = CSVReader.defaultFirstChunkSize
         var (text, rows) = rows(filling: chunk - 40)
         // Pad the last row so that "é" (C3 A9) starts on the chunk's last byte.
         let prefix = "Crème brûl"
@@ -33,7 +33,7 @@ struct ChunkBoundaryTests {
     }
 
     @Test func surrogatePairSplitByTheChunkBoundary() throws {
-        let chunk = CSVReader.defaultChunkSize
+        let chunk = CSVReader.defaultFirstChunkSize
         var (text, rows) = rows(filling: chunk / 2 - 40)
         // In UTF-16 with its 2-byte mark, "🍓" (D83C DF53) starts 2 bytes before the chunk's end.
         text += String(repeating: "x", count: (chunk - 2 - 2) / 2 - text.utf16.count - 1) + ","
@@ -45,6 +45,31 @@ struct ChunkBoundaryTests {
         #expect(result.records.count == rows + 2)
         #expect(result.records[rows].values[1] == .text("🍓 strawberries"))
         #expect(result.records[rows + 1].values == [.text("tail"), .text("end")])
+    }
+
+    /// The chunks after the first are smaller than it: a file of many of them, every row with
+    /// characters of two to four bytes, reads as in one chunk, and its delimiter is still worked
+    /// out from 20 lines that fill more than a later chunk.
+    @Test func laterChunksSmallerThanTheFirst() throws {
+        #expect(CSVReader.defaultChunkSize < CSVReader.defaultFirstChunkSize)
+        // Lines 1-3 (the header too) have three commas and two semicolons each, the lines after
+        // them two semicolons and a varying number of commas: on the first three lines alone, which
+        // fill most of a later chunk, the comma would win.
+        let padding = String(repeating: "ü", count: CSVReader.defaultChunkSize / 5)
+        var text = "n,a,m,e;note;size\n"
+        for k in 0..<2 { text += "a,b,c,\(padding);\(k);x\n" }
+        for k in 0..<40 { text += "\(String(repeating: ",", count: k % 4))\(padding);\(k);y\n" }
+        for k in 0..<20_000 { text += "Crème \(k) 🍓;€\(k % 97) naïve;\(k % 13)\n" }
+        let input = try CSVTest.file("many-chunks.csv", text)
+        #expect(text.utf8.count > 30 * CSVReader.defaultChunkSize)
+        let whole = try CSVTest.read(input, chunkSize: text.utf8.count + 1)
+        let chunked = try CSVTest.read(input)
+        #expect(chunked.delimiter == .semicolon)
+        #expect(whole.delimiter == .semicolon)
+        #expect(chunked.records.count == 42 + 20_000)
+        #expect(chunked.records.map(\.values) == whole.records.map(\.values))
+        #expect(chunked.records.map(\.location) == whole.records.map(\.location))
+        #expect(chunked.records.last?.values == [.text("Crème 19999 🍓"), .text("€\(19_999 % 97) naïve"), .text("\(19_999 % 13)")])
     }
 
     /// Every fixture read in chunks of 1 to 9 bytes and more reads exactly as in one chunk: records,
