@@ -29,13 +29,13 @@ public final class CSVReader: TrimmingReader, RecyclingReader {
     /// The delimiter in use: the one given, or the one `auto` found in the first lines.
     public private(set) var delimiter: Delimiter
 
-    /// The chunks after the first: a chunk is parsed into records at once, and 16 KiB of rows (a
-    /// few hundred) are still in the core's cache when the sink reads them; 128 KiB (1,400 rows of
-    /// the distinct job) were not (at 100k rows on one core, simulated 512 KB cache: 7.3M misses
-    /// against 5.2M, and fewer instructions).
+    /// The chunks after the first, and the most text parsed at once: the records of 16 KiB of rows
+    /// (a few hundred) are still in the core's cache when the sink reads them; of 128 KiB (1,400
+    /// rows of the distinct job) they were not (at 100k rows on one core, simulated 512 KB cache:
+    /// 7.3M misses against 5.2M, and fewer instructions).
     static let defaultChunkSize = 16 * 1024
     /// The first chunk, from which the encoding, the delimiter and the line ends are worked out:
-    /// as many lines as ever, whatever the chunks after it.
+    /// as many lines as ever, whatever the chunks after it. Its text is parsed 16 KiB at a time too.
     static let defaultFirstChunkSize = 128 * 1024
     /// Excel holds at most 32,767 characters in a cell; a field this long is a quote never closed
     /// that swallows the rest of the file, and is refused before it fills the memory.
@@ -137,8 +137,64 @@ public final class CSVReader: TrimmingReader, RecyclingReader {
 
     // MARK: Chunks
 
-    /// Reads, decodes and parses one chunk; at the end of the file, finishes the last row.
+    /// A chunk's text not parsed yet, and what follows once it is: a chunk is parsed at most
+    /// `chunkSize` bytes at a time, so that the first, larger one does not turn into a thousand
+    /// records at once (see `defaultChunkSize`).
+    private var unparsed = UnsafeRawBufferPointer(start: nil, count: 0)
+    private var chunkEnd: ChunkEnd?
+
+    /// What is left to do of a chunk once its text is parsed.
+    private struct ChunkEnd {
+        /// Why the text stops short of the chunk's bytes, if it is not text in the encoding.
+        var invalid: String?
+        var atEOF: Bool
+        /// The chunk's bytes read, and how many of them the text used (the rest is carried).
+        var filled: Int
+        var used: Int
+    }
+
+    /// Parses the next part of the chunk being parsed, reading the next chunk when there is none;
+    /// at the end of the file, finishes the last row.
     private func advance() throws {
+        if chunkEnd == nil { try readChunk() }
+        guard let end = chunkEnd else { return }
+        if !unparsed.isEmpty, pendingError == nil {
+            let cut = CSVReader.partEnd(unparsed, limit: chunkSize)
+            parse(UnsafeRawBufferPointer(rebasing: unparsed[..<cut]))
+            unparsed = UnsafeRawBufferPointer(rebasing: unparsed[cut...])
+            if !unparsed.isEmpty, pendingError == nil { return }
+        }
+        chunkEnd = nil
+        unparsed = UnsafeRawBufferPointer(start: nil, count: 0)
+        if pendingError == nil, let invalid = end.invalid {
+            pendingError = PipelineError(.invalidInput, code: .inputInvalidText, at: location(assembler.pointee.position()), stage: "csv", invalid)
+        }
+        if pendingError != nil {
+            finished = true
+            return
+        }
+        if end.atEOF {
+            finishParsing()
+            finished = true
+            return
+        }
+        // Carry the bytes of a character cut by the end of the chunk over to the next one.
+        carry = end.filled - end.used
+        if carry > 0 { raw.baseAddress!.copyMemory(from: raw.baseAddress! + end.used, byteCount: carry) }
+    }
+
+    /// Where a part of at most `limit` bytes of `utf8` ends: before a character's first byte, and
+    /// after one character at least.
+    static func partEnd(_ utf8: UnsafeRawBufferPointer, limit: Int) -> Int {
+        guard utf8.count > limit else { return utf8.count }
+        var cut = max(limit, 1)
+        while cut > 1, utf8[cut] & 0xC0 == 0x80 { cut -= 1 }
+        while cut < utf8.count, utf8[cut] & 0xC0 == 0x80 { cut += 1 }
+        return cut
+    }
+
+    /// Reads and decodes one chunk into `unparsed`, and sets `chunkEnd`.
+    private func readChunk() throws {
         let isFirst = decoder == nil
         // A whole chunk unless the file ends first; the first one at least holds a byte order mark.
         let wanted = isFirst ? max(firstChunkSize, 4) : carry + chunkSize
@@ -173,26 +229,10 @@ public final class CSVReader: TrimmingReader, RecyclingReader {
             input.details.set("delimiter", shown + (options.delimiter == .auto ? " (detected)" : ""))
             input.details.set("line ends", CSVReader.lineEnds(decoded.utf8))
         }
-        if decoded.utf8.count > 0 {
-            sawText = true
-            parse(decoded.utf8)
-        }
-        if pendingError == nil, let invalid = decoded.invalid {
-            pendingError = PipelineError(.invalidInput, code: .inputInvalidText, at: location(assembler.pointee.position()), stage: "csv", invalid)
-        }
-        if pendingError != nil {
-            finished = true
-            return
-        }
-        if atEOF {
-            finishParsing()
-            finished = true
-            return
-        }
-        // Carry the bytes of a character cut by the end of the chunk over to the next one.
-        let used = bytes.baseAddress! - UnsafeRawPointer(raw.baseAddress!) + decoded.consumed
-        carry = filled - used
-        if carry > 0 { raw.baseAddress!.copyMemory(from: raw.baseAddress! + used, byteCount: carry) }
+        if decoded.utf8.count > 0 { sawText = true }
+        unparsed = decoded.utf8
+        chunkEnd = ChunkEnd(invalid: decoded.invalid, atEOF: atEOF, filled: filled,
+                            used: (bytes.baseAddress.map { $0 - UnsafeRawPointer(raw.baseAddress!) } ?? 0) + decoded.consumed)
     }
 
     /// The line ends of the first chunk: `CRLF` (Excel, Numbers), `LF`, `CR` (old Mac), or mixed.

@@ -72,6 +72,42 @@ struct ChunkBoundaryTests {
         #expect(chunked.records.last?.values == [.text("Crème 19999 🍓"), .text("€\(19_999 % 97) naïve"), .text("\(19_999 % 13)")])
     }
 
+    /// The first chunk's text is parsed a later chunk's size at a time, each part ending before
+    /// a character: the parts of any size give back the text, every one of them whole characters.
+    @Test func partsOfTheFirstChunkEndBetweenCharacters() throws {
+        let text = Array("a,é;€\n🍓x,ü€🍓é\n".utf8)
+        try text.withUnsafeBytes { utf8 in
+            for limit in 1...text.count {
+                var rest = utf8, parts: [[UInt8]] = []
+                while !rest.isEmpty {
+                    let cut = CSVReader.partEnd(rest, limit: limit)
+                    // Past the limit only where one character is longer than it.
+                    #expect(cut >= 1 && cut <= max(limit, 4))
+                    parts.append(Array(rest[..<cut]))
+                    rest = UnsafeRawBufferPointer(rebasing: rest[cut...])
+                }
+                #expect(parts.joined().elementsEqual(text), "limit \(limit)")
+                #expect(parts.allSatisfy { String(validating: $0, as: UTF8.self) != nil }, "limit \(limit)")
+            }
+        }
+    }
+
+    /// Errors in the first chunk past its first part point where they do when it is read whole.
+    @Test func errorsLateInTheFirstChunk() throws {
+        var rows = "name;note\n"
+        for k in 0..<3_000 { rows += "Crème \(k);ü\(k)\n" }  // about 50 KB
+        #expect(rows.utf8.count > 2 * CSVReader.defaultChunkSize && rows.utf8.count < CSVReader.defaultFirstChunkSize / 2)
+        let quote = try CSVTest.file("late-quote.csv", rows + "bad \"quote;x\nlast;y\n")
+        let quoteError = CSVTest.failure(quote)
+        #expect(quoteError?.location?.description == "data/late-quote.csv:3002:5")
+        #expect(quoteError?.location == CSVTest.failure(quote, chunkSize: 1 << 20)?.location)
+        let invalid = try CSVTest.file("late-invalid.csv", Array((rows + "ok;").utf8) + [0xFF] + Array(";x\n".utf8))
+        let invalidError = CSVTest.failure(invalid, .init(encoding: .utf8))
+        #expect(invalidError?.message.contains("invalid UTF-8") == true)
+        #expect(invalidError?.location == CSVTest.failure(invalid, .init(encoding: .utf8), chunkSize: 1 << 20)?.location)
+        #expect(invalidError?.location?.line == 3002)
+    }
+
     /// Every fixture read in chunks of 1 to 9 bytes and more reads exactly as in one chunk: records,
     /// lines, field positions and rejections.
     @Test("tiny chunks", arguments: [1, 2, 3, 4, 5, 7, 9, 16, 61])
