@@ -80,10 +80,15 @@ public protocol RecordReader: AnyObject {
     /// Where an input that holds no records is reported: its first line, unless the input has
     /// no lines to speak of (a workbook's sheet).
     var whereRecordsBegin: Location? { get }
+    /// Whether reading a record takes longer than the rest of the reading thread's work on it
+    /// (its transforms and its entity records): where there are two cores, the writing thread
+    /// then does that rest, so that neither thread waits long for the other.
+    var readsSlowly: Bool { get }
 }
 
 extension RecordReader {
     public var whereRecordsBegin: Location? { nil }
+    public var readsSlowly: Bool { false }
 }
 
 /// A reader that can apply a leading `trim` step itself, as it makes each value's text: cheaper

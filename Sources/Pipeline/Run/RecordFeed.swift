@@ -24,6 +24,9 @@ final class RecordFeed: @unchecked Sendable {
         var rejectedEntity: Int?
         /// Set when a `keep` or `drop` step turned the record away.
         var filtered: Filtered?
+        /// The record as read, for the writing thread to convert (`convertsOnWriter`); once
+        /// converted, back for the reader to reuse its arrays.
+        var source: Record?
     }
 
     struct Batch {
@@ -83,6 +86,11 @@ final class RecordFeed: @unchecked Sendable {
     private var finished = false
     /// False on one core: `take()` fills the batch on the calling thread.
     private let threaded: Bool
+    /// The reading thread only reads, and `take()` converts the records, on the writing thread:
+    /// for a reader slower than the rest of the reading thread's work (XML, whose reading thread
+    /// ran 2.2 times the writing thread's instructions). Not for lists, whose elements size the
+    /// batches, nor for files loaded by a step, whose bytes do.
+    private let convertsOnWriter: Bool
 
     /// `batches` of `batchSize` source records (fewer where their lists fill `batchRecords`):
     /// enough that neither thread waits for the other while either's pace varies (a new key
@@ -99,6 +107,7 @@ final class RecordFeed: @unchecked Sendable {
         self.loading = steps.compactMap { $0 as? any ByteLoadingStep }
         self.loads = loads
         hasLists = loads.contains { !$0.lists.isEmpty }
+        convertsOnWriter = threaded && reader.readsSlowly && !hasLists && loading.isEmpty
         // The feed is what fills from these bindings, in this order: their last reads of a
         // field may take its value.
         LoadBinding.takeLastUses(in: loads)
@@ -138,7 +147,29 @@ final class RecordFeed: @unchecked Sendable {
             condition.wait()
         }
         writerWaits = false
-        return filled.removeFirst()
+        var batch = filled.removeFirst()
+        if convertsOnWriter {
+            condition.unlock()
+            convert(&batch)
+            condition.lock()
+        }
+        return batch
+    }
+
+    /// Converts the records the reading thread left in `batch` (`convertsOnWriter`).
+    private func convert(_ batch: inout Batch) {
+        for i in 0..<batch.count {
+            guard var record = batch.items[i].source.take() else { continue }
+            let error = convert(&record, into: &batch.items[i])
+            batch.items[i].source = consume record
+            if let error {
+                // The records after it are not loaded, as when the reading thread converts.
+                batch.error = error
+                batch.isLast = true
+                batch.count = i
+                return
+            }
+        }
     }
 
     /// Hands a written batch back to be filled again.
@@ -197,6 +228,7 @@ final class RecordFeed: @unchecked Sendable {
         let loadedBefore = loading.isEmpty ? 0 : loadedBytes()
         var records = 0
         while batch.count < batch.items.count && records < recordsPerBatch {
+            if convertsOnWriter, let converted = batch.items[batch.count].source.take() { recycler?.recycle(converted) }
             var next: Record?
             do {
                 next = try reader.next()
@@ -222,24 +254,14 @@ final class RecordFeed: @unchecked Sendable {
                 unseen.removeAll { $0 < record.values.count && !record.values[$0].isEmpty }
             }
             let i = batch.count
-            batch.items[i].rejection = nil
-            batch.items[i].rejectedEntity = nil
-            batch.items[i].filtered = nil
-            do {
-                for step in steps { try step.apply(&record) }
-                // Every entity's values are converted before any is written, so a record is
-                // loaded whole or not at all.
-                for k in loads.indices {
-                    do { try loads[k].fill(&batch.items[i].records[k], from: &record) } catch let rejection as Rejection {
-                        batch.items[i].rejectedEntity = loads[k].entity
-                        throw rejection
-                    }
-                }
-            } catch let rejection as Rejection {
-                batch.items[i].rejection = rejection
-            } catch let filtered as Filtered {
-                batch.items[i].filtered = filtered
-            } catch {
+            if convertsOnWriter {
+                batch.items[i].rejection = nil
+                batch.items[i].source = consume record
+                records += 1
+                batch.count += 1
+                continue
+            }
+            if let error = convert(&record, into: &batch.items[i]) {
                 batch.error = error
                 batch.isLast = true
                 return
@@ -249,6 +271,32 @@ final class RecordFeed: @unchecked Sendable {
             batch.count += 1
             if !loading.isEmpty, loadedBytes() - loadedBefore >= RecordFeed.batchByteBudget { return }
         }
+    }
+
+    /// Runs the steps and the loads on `record` into `item`, which then holds its entity records,
+    /// its rejection or its filter; returns an error that ends the run.
+    private func convert(_ record: inout Record, into item: inout Item) -> (any Error)? {
+        item.rejection = nil
+        item.rejectedEntity = nil
+        item.filtered = nil
+        do {
+            for step in steps { try step.apply(&record) }
+            // Every entity's values are converted before any is written, so a record is loaded
+            // whole or not at all.
+            for k in loads.indices {
+                do { try loads[k].fill(&item.records[k], from: &record) } catch let rejection as Rejection {
+                    item.rejectedEntity = loads[k].entity
+                    throw rejection
+                }
+            }
+        } catch let rejection as Rejection {
+            item.rejection = rejection
+        } catch let filtered as Filtered {
+            item.filtered = filtered
+        } catch {
+            return error
+        }
+        return nil
     }
 
     /// The elements of the records' lists, and of theirs.
