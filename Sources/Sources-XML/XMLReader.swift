@@ -259,11 +259,11 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
         return true
     }
 
-    /// Keeps the record's values array for the next record (see `RecordReader`).
     /// libxml2 parses each record's element into a tree: more work than the record's transforms
     /// and entity records, which the writing thread then does (`RecordReader.readsSlowly`).
     public var readsSlowly: Bool { true }
 
+    /// Keeps the record's values array for the next record (see `RecordReader`).
     public func recycle(_ record: consuming Record) {
         spareValues = record.values
     }

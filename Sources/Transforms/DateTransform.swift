@@ -132,8 +132,8 @@ public struct DateTransform: TransformKind {
 
         /// The instants of the values seen last: exports repeat their dates (a day's rows), and a
         /// value found here skips its pattern and the zone's rules. Only successes are kept.
-        // Unchecked: a step belongs to one source, on the reading thread; the run-time exclusivity
-        // checks were two calls a value.
+        // Unchecked: a step belongs to one source and runs on one thread; the run-time
+        // exclusivity checks were two calls a value.
         @exclusivity(unchecked) private var recent = RecentDates()
 
         public func apply(_ record: inout Record) throws {

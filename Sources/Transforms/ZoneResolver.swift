@@ -25,7 +25,7 @@ final class ZoneResolver {
     /// Days kept: 2^15 (about 90 years) from `firstDay`, which puts the first date resolved in
     /// the middle. A day outside is worked out each time.
     private static let span = 1 << 15
-    // Unchecked: a resolver belongs to one transform, on the reading thread, and each date
+    // Unchecked: a resolver belongs to one transform, run on one thread, and each date
     // reads these; run-time exclusivity checks cost more than the lookup itself.
     @exclusivity(unchecked) private var firstDay: Int64?
     /// For each day of the span, 0 until it is first seen, then 1 + its entry in `kinds`. Two

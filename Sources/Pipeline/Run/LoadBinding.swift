@@ -38,7 +38,7 @@ final class LoadBinding {
     let attributeCount: Int
     let relationshipCount: Int
     let slots: [Slot]
-    // Unchecked: read for every record on the reading thread, set before it starts
+    // Unchecked: read for every record on one thread (see `RecordFeed`), set before it starts
     // (`takeLastUses`); run-time exclusivity checks were 8 calls a record in `fill`.
     @exclusivity(unchecked) private var steps: [Step]
     /// The attribute that is the entity's unique key when that is one text attribute: its hash

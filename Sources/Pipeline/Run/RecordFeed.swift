@@ -12,8 +12,9 @@ import Diagnostics
 /// the batches in reading order and does all the logging, so the store, the log and the report
 /// come out exactly as if one thread did everything.
 final class RecordFeed: @unchecked Sendable {
-    // @unchecked: the reader and the transforms belong to the reading thread alone; batches
-    // change hands only under `condition`.
+    // @unchecked: the reader belongs to the reading thread alone, the transforms and loads to
+    // one thread (the reading one, or the writing one where `convertsOnWriter`); batches change
+    // hands only under `condition`.
 
     /// One source record, ready for the sink or turned away.
     struct Item {
