@@ -170,7 +170,8 @@ struct RecordAssembler {
     /// Per field, whether it is trimmed as it is read (`CSVReader.trimWhileReading`).
     private var trims: [Bool] = []
 
-    /// Trims fields `indexes` of the records from now on, and of those parsed already.
+    /// Trims fields `indexes` of the records from now on, and of those parsed already, the row
+    /// still open included.
     mutating func trim(fields indexes: [Int]) {
         trims = Array(repeating: false, count: fieldNames.count)
         for i in indexes where trims.indices.contains(i) { trims[i] = true }
@@ -179,6 +180,11 @@ struct RecordAssembler {
                 guard case .text(let text) = ready[r].values[i], let trimmed = Trimming.trimmed(text) else { continue }
                 ready[r].values[i] = .text(trimmed)
             }
+        }
+        // And the fields already made of the row still open where the text parsed so far ends.
+        for i in indexes where values.indices.contains(i) {
+            guard case .text(let text) = values[i], let trimmed = Trimming.trimmed(text) else { continue }
+            values[i] = .text(trimmed)
         }
     }
 

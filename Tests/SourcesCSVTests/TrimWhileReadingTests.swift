@@ -31,6 +31,26 @@ struct TrimWhileReadingTests {
         #expect(records[1].values[0] == .text("Crème"))
         #expect(records[7].values[0] == .text("quoted \"a\""))
     }
+
+    /// The row still open where the text parsed with the header ends has fields made before the
+    /// reader was told to trim: they are trimmed too, wherever the cut falls in the row (every
+    /// first field here needs trimming).
+    @Test func theRowOpenWhenTrimmingStartsIsTrimmed() throws {
+        var text = "name,note\n"
+        for k in 0..<2_000 { text += "  Milk \(k)\t,n \(k)\n" }
+        let input = try CSVTest.file("open-row.csv", text)
+        for chunkSize in [nil] + (200..<240).map(Optional.some) {
+            let reader = try chunkSize.map { try CSVReader(input: input, options: .init(), chunkSize: $0) }
+                ?? CSVReader(input: input, options: .init())
+            #expect(reader.trimWhileReading(fields: [0]))
+            var k = 0
+            while let record = try reader.next() {
+                #expect(record.values == [.text("Milk \(k)"), .text("n \(k)")], "chunk \(chunkSize ?? 0), row \(k)")
+                k += 1
+            }
+            #expect(k == 2_000)
+        }
+    }
 }
 
 @Suite("CSV: records handed back and filled again")
