@@ -77,6 +77,13 @@ public final class RawRows: @unchecked Sendable {
         }
 
         /// The row of `keys` holding the key of the row whose id is `id`; nil for none.
+        /// Whether `other` gives the same key, byte for byte, for every row id: then a link's
+        /// row id in one store stands for what the same id does in the other.
+        public func findsSameKeys(as other: Lookup) -> Bool {
+            guard dense == other.dense, sparse == other.sparse, keys.count == other.keys.count else { return false }
+            return (0..<keys.count).allSatisfy { keys.sameBytes($0, as: other.keys, $0, fields: 0..<1) }
+        }
+
         public func row(_ id: Int64) -> Int? {
             if id >= 0 && id < dense.count {
                 let row = dense[Int(id)]
@@ -167,6 +174,14 @@ public final class RawRows: @unchecked Sendable {
     func appendKey(of lookup: Lookup, row: Int) { appendField(of: lookup.keys, row: row, field: 0) }
 
     func endRow() { state.pointee.count += 1 }
+
+    /// Empties the rows and keeps their memory: a batch read again into memory still in the
+    /// cache, rather than into a new allocation the processor has to fetch line by line.
+    public func removeAll() {
+        state.pointee.used = 0
+        state.pointee.count = 0
+        state.pointee.startsCount = 1
+    }
 
     private func appendField(of other: RawRows, row: Int, field: Int) {
         let index = row * other.width + field

@@ -201,17 +201,105 @@ public final class TableRecords: @unchecked Sendable {
         return try withExtendedLifetime(lookups) {
             try borrowed.withUnsafeBufferPointer { lookups in
                 while !isDone, rows.count < limit, rows.byteCount < byteLimit {
-                    guard let leaf = try currentLeaf() else {
-                        isDone = true
-                        break
-                    }
-                    let cell = leaf.next
-                    leaf.next += 1
-                    let record = try record(cell: cell, of: leaf)
-                    guard try decode(record.start, size: record.size, into: rows, lookups: lookups) else { return false }
+                    guard let record = try nextRecord() else { break }
+                    guard try append(record, into: rows, lookups: lookups) else { return false }
                 }
                 return true
             }
+        }
+    }
+
+    /// Reads this table and `other` side by side, a record of each at a time, as `read(into:)`
+    /// does: a pair whose records are the same bytes is only counted (`identical`), the others
+    /// are appended, this table's to `rows` and the other's to `otherRows` (once `other` ends,
+    /// this table's alone). Stops where `rows` reaches `limit` rows or `byteLimit` bytes, or
+    /// this table ends: `otherRows` may hold more, and the rest of `other` is read by its own
+    /// call. False where a looked-up field holds text or bytes.
+    ///
+    /// Same bytes are the same values only where both decode alike (`decodesLike(_:)`) and each
+    /// looked-up link finds the same keys by the same row ids: the caller's to make sure.
+    public func readSkippingIdentical(_ other: TableRecords, into rows: RawRows, _ otherRows: RawRows, limit: Int, byteLimit: Int,
+                                      lookups: [RawRows.Lookup?], _ otherLookups: [RawRows.Lookup?], identical: inout Int) throws -> Bool {
+        precondition(other !== self && decodesLike(other) && lookups.count == otherLookups.count, "two tables read alike")
+        let borrowed = lookups.map { $0.map { Unmanaged.passUnretained($0) } }
+        let otherBorrowed = otherLookups.map { $0.map { Unmanaged.passUnretained($0) } }
+        return try withExtendedLifetime((lookups, otherLookups)) {
+            try borrowed.withUnsafeBufferPointer { lookups in
+                try otherBorrowed.withUnsafeBufferPointer { otherLookups in
+                    while rows.count < limit, rows.byteCount < byteLimit, let mine = try nextRecord() {
+                        let theirs = other.isDone ? nil : try other.nextRecord()
+                        // Paired before the filter, so that the filter reads one record of a pair, not two.
+                        if let theirs, mine.count == theirs.count, memcmp(mine.baseAddress!, theirs.baseAddress!, mine.count) == 0 {
+                            if try keeps(mine) { identical += 1 }
+                            continue
+                        }
+                        guard try append(mine, into: rows, lookups: lookups) else { return false }
+                        if let theirs, !(try other.append(theirs, into: otherRows, lookups: otherLookups)) { return false }
+                    }
+                    return true
+                }
+            }
+        }
+    }
+
+    /// Whether a record of this table and the same bytes in `other` read as the same fields:
+    /// the same columns of the record, with the same affinities, and the same filter.
+    public func decodesLike(_ other: TableRecords) -> Bool {
+        Array(columns) == Array(other.columns) && Array(reals) == Array(other.reals) && filter?.column == other.filter?.column
+            && filter?.value == other.filter?.value && needed == other.needed
+            && defaultless.prefix(needed) == other.defaultless.prefix(other.needed)
+    }
+
+    /// The next record as the file holds it (good until the next call), whether or not the
+    /// filter keeps it; nil past the last.
+    private func nextRecord() throws -> UnsafeRawBufferPointer? {
+        guard let leaf = try currentLeaf() else {
+            isDone = true
+            return nil
+        }
+        let cell = leaf.next
+        leaf.next += 1
+        let (start, size) = try record(cell: cell, of: leaf)
+        return UnsafeRawBufferPointer(start: start, count: size)
+    }
+
+    /// Appends the fields of `record`, from `nextRecord()`, unless the filter leaves it out.
+    /// False where a looked-up field holds text or bytes, the row not appended.
+    private func append(_ record: UnsafeRawBufferPointer, into rows: RawRows,
+                        lookups: UnsafeBufferPointer<Unmanaged<RawRows.Lookup>?>) throws -> Bool {
+        guard try readHeader(record.baseAddress!, size: record.count) else { return true }
+        return decode(record.baseAddress!, into: rows, lookups: lookups)
+    }
+
+    /// Whether the filter keeps `record`, from `nextRecord()`: its header read only as far as
+    /// the filter's column.
+    private func keeps(_ record: UnsafeRawBufferPointer) throws -> Bool {
+        guard let filter else { return true }
+        let start = record.baseAddress!, size = record.count
+        var at = 0
+        let headerSize = try varint(start, &at, end: size)
+        guard headerSize >= at, headerSize <= size else { throw Unreadable(description: "a record's header") }
+        var data = headerSize
+        for _ in 0..<filter.column {
+            // A record without the column: as `readHeader` reads it.
+            guard at < headerSize else { return try readHeader(start, size: size) }
+            let type = try varint(start, &at, end: headerSize)
+            guard type >= 0 else { throw Unreadable(description: "a record's header") }
+            data += try Self.length(of: type)
+        }
+        guard at < headerSize else { return try readHeader(start, size: size) }
+        let type = try varint(start, &at, end: headerSize)
+        guard type >= 0, try Self.length(of: type) <= size - data else { throw Unreadable(description: "a record's values past its end") }
+        return matches(filter.value, type: type, at: start + data)
+    }
+
+    /// Whether a value of serial type `type` at `value` equals `wanted`, as a column of numeric
+    /// affinity compares them.
+    private func matches(_ wanted: Int64, type: Int, at value: UnsafeRawPointer) -> Bool {
+        switch type {
+        case 1...6, 8, 9: integer(value, type) == wanted
+        case 7: Double(bitPattern: UInt64(bigEndian: value.loadUnaligned(as: UInt64.self))) == Double(wanted)
+        default: false
         }
     }
 
@@ -322,10 +410,9 @@ public final class TableRecords: @unchecked Sendable {
         }
     }
 
-    /// Appends the fields of a record (SQLite's record format, 2.1), unless the filter leaves it out.
-    /// False where a looked-up field holds text or bytes, the row not appended.
-    private func decode(_ record: UnsafeRawPointer, size: Int, into rows: RawRows,
-                        lookups: UnsafeBufferPointer<Unmanaged<RawRows.Lookup>?>) throws -> Bool {
+    /// Reads a record's header (SQLite's record format, 2.1) into `types` and `offsets`; false
+    /// where the filter leaves the record out.
+    private func readHeader(_ record: UnsafeRawPointer, size: Int) throws -> Bool {
         var at = 0
         let headerSize = try varint(record, &at, end: size)
         guard headerSize >= at, headerSize <= size else { throw Unreadable(description: "a record's header") }
@@ -346,17 +433,13 @@ public final class TableRecords: @unchecked Sendable {
             guard defaultless[column] else { throw Unreadable(description: "a record without a column that has a default") }
             types[column] = 0
         }
-        if let filter {
-            let type = types[filter.column], offset = offsets[filter.column]
-            switch type {
-            case 1...6, 8, 9:
-                guard integer(record + offset, type) == filter.value else { return true }
-            case 7:
-                guard Double(bitPattern: UInt64(bigEndian: (record + offset).loadUnaligned(as: UInt64.self))) == Double(filter.value) else { return true }
-            default:
-                return true
-            }
-        }
+        guard let filter else { return true }
+        return matches(filter.value, type: types[filter.column], at: record + offsets[filter.column])
+    }
+
+    /// Appends the fields of the record whose header `readHeader` read last. False where a
+    /// looked-up field holds text or bytes, the row not appended.
+    private func decode(_ record: UnsafeRawPointer, into rows: RawRows, lookups: UnsafeBufferPointer<Unmanaged<RawRows.Lookup>?>) -> Bool {
         let mark = rows.mark
         for field in 0..<columns.count {
             let column = columns[field]

@@ -60,7 +60,7 @@ struct ComparedSet {
 
     /// A column of a query that reads a link as stored (a row id), for the related record's key
     /// to be looked up apart (`RawRows.Lookup`) rather than joined.
-    struct LookedUpLink {
+    struct LookedUpLink: Equatable {
         var column: Int
         var table: String
         var rowID: String

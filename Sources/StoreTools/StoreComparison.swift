@@ -126,11 +126,15 @@ public struct StoreComparison {
             while true {
                 do {
                     if let oldSource = try Rows.Source(set, in: old, oldColumns.tables, lookingUp: oldTargets, fromFile: fromFiles),
-                       let newSource = try Rows.Source(set, in: new, newColumns.tables, lookingUp: newTargets, fromFile: fromFiles),
-                       let matched = try matchInTableOrder(set, old: Rows(oldSource, on: old), new: Rows(newSource, on: new), entity: entity) {
-                        entity = matched.entity
-                        changes += matched.sortedChanges()
-                        return
+                       let newSource = try Rows.Source(set, in: new, newColumns.tables, lookingUp: newTargets, fromFile: fromFiles) {
+                        let pair = try Rows.Pair(oldSource, on: old, newSource, on: new)
+                        if let matched = try matchInTableOrder(set, old: Rows(oldSource, on: old, pair: pair, side: 0),
+                                                               new: Rows(newSource, on: new, pair: pair, side: 1), entity: entity) {
+                            entity = matched.entity
+                            entity.unchanged += pair?.identical ?? 0
+                            changes += matched.sortedChanges()
+                            return
+                        }
                     }
                     break
                 } catch is TableRecords.Unreadable where fromFiles {
@@ -416,6 +420,8 @@ public struct StoreComparison {
     private struct Rows: ~Copyable {
         private let reader: Reader?
         private var batch: RawRows?
+        /// The batch before `batch`, read over once nothing holds a row of it (one core only).
+        private var spare: RawRows?
         private var index = 0
         private var ahead: WorkerThread<RawRows>?
 
@@ -454,17 +460,11 @@ public struct StoreComparison {
             }
         }
 
-        init(_ source: Source?, on store: SQLiteConnection) throws {
+        /// `pair`: where both tables are read side by side, this one's `side` of it (0 old, 1 new).
+        init(_ source: Source?, on store: SQLiteConnection, pair: Pair? = nil, side: Int = 0) throws {
             reader = try source.map { source in
-                // Each table's keys read once, however many links name it (by the same columns).
-                var keys: [[String]: RawRows.Lookup] = [:]
-                var lookups: [Int: RawRows.Lookup] = [:]
-                for link in source.links {
-                    let columns = [link.table, link.rowID, link.keyColumn]
-                    let tableKeys = try keys[columns] ?? Self.keys(link, in: store)
-                    keys[columns] = tableKeys
-                    lookups[link.column] = tableKeys
-                }
+                if let pair { return Reader(.paired(pair, side: side), lookups: pair.lookups[side]) }
+                let lookups = try Self.lookups(source.links, in: store)
                 switch source {
                 case .query(let sql, _): return Reader(.statement(try store.prepare(sql)), lookups: lookups)
                 case .records(let records, _): return Reader(.records(records), lookups: lookups)
@@ -473,6 +473,88 @@ public struct StoreComparison {
             if Cores.usable > 1, let reader {
                 reader.handOver()
                 ahead = WorkerThread { _ in try reader.readHandingOver() }
+            }
+        }
+
+        /// For each looked-up link, by field: the keys of the table it names. Each table's keys are
+        /// read once, however many links name it (by the same columns).
+        private static func lookups(_ links: [ComparedSet.LookedUpLink], in store: SQLiteConnection) throws -> [Int: RawRows.Lookup] {
+            var keys: [[String]: RawRows.Lookup] = [:]
+            var lookups: [Int: RawRows.Lookup] = [:]
+            for link in links {
+                let columns = [link.table, link.rowID, link.keyColumn]
+                let tableKeys = try keys[columns] ?? Self.keys(link, in: store)
+                keys[columns] = tableKeys
+                lookups[link.column] = tableKeys
+            }
+            return lookups
+        }
+
+        /// Both stores' tables read side by side, a record of each at a time: a store written again
+        /// from much the same input holds nearly every record as the same bytes, which are the
+        /// same fields, so the pair is counted as unchanged without being read field by field
+        /// (the distinct job's 950,000 items: see docs/benchmarks.md). The others are read into
+        /// each side's batches, for `matchInTableOrder` as from two tables read apart.
+        ///
+        /// Only where the same bytes are the same values in both: each table read from its file,
+        /// with the same columns in the same places and affinities, and each link's keys by the
+        /// same row ids in both stores. Read on whichever side's thread asks first.
+        final class Pair: @unchecked Sendable {
+            private let tables: [TableRecords]
+            /// Each side's lookups, by field.
+            let lookups: [[Int: RawRows.Lookup]]
+            private let fieldLookups: [[RawRows.Lookup?]]
+            /// Each side's rows read while the other side asked, not yet taken.
+            private var pending: [RawRows?] = [nil, nil]
+            /// Each side's empty rows to read into, the next time the other side asks.
+            private var spare: [RawRows?] = [nil, nil]
+            /// The pairs of the same bytes so far.
+            private(set) var identical = 0
+            private let lock = NSLock()
+
+            /// Nil where either table is read by query, or the same bytes may not be the same values.
+            init?(_ old: Source, on oldStore: SQLiteConnection, _ new: Source, on newStore: SQLiteConnection) throws {
+                guard case .records(let oldRecords, let oldLinks) = old, case .records(let newRecords, let newLinks) = new,
+                      oldLinks == newLinks, oldRecords.decodesLike(newRecords) else { return nil }
+                let oldLookups = try Rows.lookups(oldLinks, in: oldStore), newLookups = try Rows.lookups(newLinks, in: newStore)
+                guard oldLookups.allSatisfy({ field, keys in newLookups[field].map(keys.findsSameKeys) ?? false }) else { return nil }
+                tables = [oldRecords, newRecords]
+                lookups = [oldLookups, newLookups]
+                fieldLookups = lookups.map { lookups in lookups.isEmpty ? [] : (0..<oldRecords.width).map { lookups[$0] } }
+            }
+
+            func width(_ side: Int) -> Int { tables[side].width }
+
+            /// Side `side`'s next rows: those read for it before, else up to `limit` rows (or
+            /// `byteLimit` bytes) more into `rows` (empty), fewer at its table's end. False where
+            /// a looked-up field holds text or bytes.
+            func read(_ side: Int, into rows: inout RawRows, limit: Int, byteLimit: Int) throws -> Bool {
+                lock.lock()
+                defer { lock.unlock() }
+                if let waiting = pending[side] {
+                    pending[side] = nil
+                    if waiting.count > 0 {
+                        spare[side] = rows
+                        rows = waiting
+                        return true
+                    }
+                    spare[side] = waiting
+                }
+                let other = side == 0 ? 1 : 0
+                let theirs = pending[other] ?? spare[other] ?? RawRows(width: tables[other].width, rows: limit, bytes: 128 * limit)
+                spare[other] = nil
+                defer { pending[other] = theirs }
+                var identical = 0
+                defer { self.identical += identical }
+                return try tables[side].readSkippingIdentical(tables[other], into: rows, theirs, limit: limit, byteLimit: byteLimit,
+                                                              lookups: fieldLookups[side], fieldLookups[other], identical: &identical)
+            }
+
+            /// Whether side `side` has given its last row.
+            func isDone(_ side: Int) -> Bool {
+                lock.lock()
+                defer { lock.unlock() }
+                return tables[side].isDone && (pending[side]?.count ?? 0) == 0
             }
         }
 
@@ -497,8 +579,12 @@ public struct StoreComparison {
                     batch = try ahead.result()
                     if !reader.isDone { self.ahead = WorkerThread { _ in try reader.readHandingOver() } }
                 } else {
-                    // One core, or past the end: read here.
-                    batch = try reader.read()
+                    // One core, or past the end: read here. The caller may still hold a row of
+                    // `batch`, never one of the batch before it.
+                    var reused = spare
+                    spare = batch
+                    if !isKnownUniquelyReferenced(&reused) { reused = nil }
+                    batch = try reader.read(into: reused)
                 }
                 index = 0
             }
@@ -518,9 +604,13 @@ public struct StoreComparison {
             enum Input {
                 case statement(SQLiteStatement)
                 case records(TableRecords)
+                case paired(Pair, side: Int)
             }
 
-            static let batchSize = 4096
+            /// On one core a batch is compared as soon as it is read: a small one is still in
+            /// the cache then (the distinct job's 950,000 items, both stores on one core: see
+            /// docs/benchmarks.md). Where a thread reads ahead, a batch takes milliseconds.
+            let batchSize = Cores.usable > 1 ? 4096 : 256
             /// A batch ends sooner where its values pass this many bytes: a store of photos
             /// kept in their rows holds megabytes a row, and four batches are in memory at once.
             static let batchBytes = 8 << 20
@@ -538,6 +628,7 @@ public struct StoreComparison {
                 switch input {
                 case .statement(let statement): width = Int(statement.columnCount)
                 case .records(let records): width = records.width
+                case .paired(let pair, let side): width = pair.width(side)
                 }
                 self.lookups = lookups.isEmpty ? [] : (0..<width).map { lookups[$0] }
             }
@@ -554,20 +645,27 @@ public struct StoreComparison {
                 return try read()
             }
 
-            /// Up to `batchSize` more rows (fewer at the end, or past `batchBytes`).
-            func read() throws -> RawRows {
+            /// Up to `batchSize` more rows (fewer at the end, or past `batchBytes`), into `reused`
+            /// (emptied first) where given.
+            func read(into reused: RawRows? = nil) throws -> RawRows {
                 // Room for about as many bytes as the last batch took: a buffer grown three times a
                 // batch is copied three times.
-                let rows = RawRows(width: width, rows: Self.batchSize, bytes: lastBytes + lastBytes / 8)
+                var rows = reused ?? RawRows(width: width, rows: batchSize, bytes: lastBytes + lastBytes / 8)
+                rows.removeAll()
                 defer { lastBytes = max(rows.byteCount, 4096) }
                 switch input {
                 case .records(let records):
-                    guard try records.read(into: rows, limit: Self.batchSize, byteLimit: Self.batchBytes, lookups: lookups) else {
+                    guard try records.read(into: rows, limit: batchSize, byteLimit: Self.batchBytes, lookups: lookups) else {
                         throw LinkNotARowID()
                     }
                     isDone = records.isDone
+                case .paired(let pair, let side):
+                    guard try pair.read(side, into: &rows, limit: batchSize, byteLimit: Self.batchBytes) else {
+                        throw LinkNotARowID()
+                    }
+                    isDone = pair.isDone(side)
                 case .statement(let statement):
-                    while !isDone, rows.count < Self.batchSize, rows.byteCount < Self.batchBytes {
+                    while !isDone, rows.count < batchSize, rows.byteCount < Self.batchBytes {
                         guard try statement.step() else {
                             isDone = true
                             break
