@@ -15,7 +15,7 @@
 #
 # --shapes: issue 36's floors and targets in one go, at N rows: the distinct job (keep and update)
 # on two cores and on one, the nested recipes, and the grocery CSV and XML against the floor; the
-# count of missed targets over all of them at the end.
+# count of missed targets over all of them at the end. K is 5 unless given.
 #
 # N rows (default 1000000) of bench/make-grocery.py's grocery export, made if missing. Each tool
 # runs K times (default 3), in rounds over all of them: the table shows the median wall time and
@@ -67,10 +67,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 n=1000000 runs=3 formats=csv,comma,xml,json,jsonl peers=floor,sqlite3,python,duckdb,sqlite-utils scale="" build=1
-kind=grocery price="" sql_upsert=0 formats_given=0 peers_given=0 cores=2 shapes=0 args=("$@")
+kind=grocery price="" sql_upsert=0 formats_given=0 peers_given=0 runs_given=0 cores=2 shapes=0 args=("$@")
 while (($#)); do
     case $1 in
-        --runs) runs=$2; shift 2 ;;
+        --runs) runs=$2 runs_given=1; shift 2 ;;
         --cores) cores=$2; shift 2 ;;
         --shapes) shapes=1; shift ;;
         --formats) formats=$2 formats_given=1; shift 2 ;;
@@ -79,7 +79,7 @@ while (($#)); do
         --price) price=$2; shift 2 ;;
         --sql-upsert) sql_upsert=1; shift ;;
         --scale) scale=$2; shift 2 ;;
-        --quick) n=100000 runs=1; shift ;;
+        --quick) n=100000 runs=1 runs_given=1; shift ;;
         --no-build) build=0; shift ;;
         -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         [0-9]*) n=$1; shift ;;
@@ -94,6 +94,9 @@ if ((shapes)); then
         && { echo "compare.sh: --shapes takes only N, --runs, --quick and --no-build" >&2; exit 64; }
     common=() built=0
     for a in "${args[@]}"; do [[ $a == --shapes ]] || common+=("$a"); done
+    # Five alternating runs by default, as the issue measured: with three, one slow round of the
+    # floor or of pipectl moved a median by a tenth.
+    ((runs_given)) || common+=(--runs 5)
     missed=0
     for shape in "--data distinct" "--data distinct --cores 1" "--data recipes" "--formats csv,xml --peers floor"; do
         echo "==== bench/compare.sh $shape ${common[*]}"
