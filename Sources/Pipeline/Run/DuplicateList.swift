@@ -27,7 +27,12 @@ final class DuplicateStorage {
     /// Where each duplicate starts; one more at the end of the last.
     private var starts: [Int64] = [0]
     private var encoded: [UInt8] = []
-    private var readBuffer: [UInt8] = []
+    /// The bytes read last, from `windowStart`: a report reads the duplicates in order, a read
+    /// of the file for each one was a system call each (50,000 for the distinct job at 1M).
+    private var window: [UInt8] = []
+    private var windowStart: Int64 = 0
+    private var windowCount = 0
+    private static let windowSize = 256 << 10
 
     init(directory: URL) {
         self.directory = directory
@@ -63,10 +68,17 @@ final class DuplicateStorage {
         let start = starts[index], length = Int(starts[index + 1] - start)
         do {
             guard let file else { throw PipelineError(.io, code: .tempCutShort, stage: "run", "no file") }
-            guard try file.read(length, at: start, into: &readBuffer) == length else {
-                throw PipelineError(.io, code: .tempCutShort, stage: "run", "the temporary file of the duplicates found is cut short")
+            if start < windowStart || start + Int64(length) > windowStart + Int64(windowCount) {
+                let wanted = max(length, Int(min(Int64(Self.windowSize), starts[starts.count - 1] - start)))
+                windowStart = start
+                windowCount = try file.read(wanted, at: start, into: &window)
+                guard windowCount >= length else {
+                    windowCount = 0
+                    throw PipelineError(.io, code: .tempCutShort, stage: "run", "the temporary file of the duplicates found is cut short")
+                }
             }
-            var reader = Reader(bytes: readBuffer, end: length)
+            let from = Int(start - windowStart)
+            var reader = Reader(bytes: window, position: from, end: from + length)
             var duplicate = ImportLog.Duplicate(entity: "", key: "", first: Location(file: ""), again: Location(file: ""),
                                                 differences: [], updated: false)
             duplicate.source = try reader.string()
@@ -102,9 +114,18 @@ final class DuplicateStorage {
     }
 
     private static func put(_ location: Location, into bytes: inout [UInt8]) {
-        put(location.file, into: &bytes)
         put(Int64(location.line ?? -1), into: &bytes)
         put(Int64(location.column ?? -1), into: &bytes)
+        // As the process's numbers of its names where it has them: no name to look up again.
+        if let numbers = location.numbers {
+            bytes.append(2)
+            put(numbers.file, into: &bytes)
+            put(numbers.pathPrefix, into: &bytes)
+            put(numbers.pathIndex, into: &bytes)
+            return
+        }
+        bytes.append(0)
+        put(location.file, into: &bytes)
         if let path = location.path {
             bytes.append(1)
             put(path, into: &bytes)
@@ -115,11 +136,12 @@ final class DuplicateStorage {
 
     private struct Reader {
         let bytes: [UInt8]
+        var position: Int
         let end: Int
-        var position = 0
 
-        init(bytes: [UInt8], end: Int) {
+        init(bytes: [UInt8], position: Int, end: Int) {
             self.bytes = bytes
+            self.position = position
             self.end = end
         }
 
@@ -139,10 +161,15 @@ final class DuplicateStorage {
         }
 
         mutating func location() throws -> Location {
-            let file = try string()
             let line = try integer(Int64.self), column = try integer(Int64.self)
+            let (lineOrNil, columnOrNil) = (line < 0 ? nil : Int(line), column < 0 ? nil : Int(column))
+            if try integer(UInt8.self) == 2 {
+                let file = try integer(Int32.self), prefix = try integer(Int32.self), index = try integer(Int32.self)
+                return Location(fileNumber: file, pathPrefix: prefix, pathIndex: index, line: lineOrNil, column: columnOrNil)
+            }
+            let file = try string()
             let path = try integer(UInt8.self) == 1 ? try string() : nil
-            return Location(file: file, line: line < 0 ? nil : Int(line), column: column < 0 ? nil : Int(column), path: path)
+            return Location(file: file, line: lineOrNil, column: columnOrNil, path: path)
         }
     }
 }
