@@ -77,11 +77,25 @@ public final class RawRows: @unchecked Sendable {
         }
 
         /// The row of `keys` holding the key of the row whose id is `id`; nil for none.
-        /// Whether `other` gives the same key, byte for byte, for every row id: then a link's
-        /// row id in one store stands for what the same id does in the other.
-        public func findsSameKeys(as other: Lookup) -> Bool {
-            guard dense == other.dense, sparse == other.sparse, keys.count == other.keys.count else { return false }
-            return (0..<keys.count).allSatisfy { keys.sameBytes($0, as: other.keys, $0, fields: 0..<1) }
+        /// The row ids for which `other` gives another key than this (or none where this gives
+        /// one, or one where this gives none): elsewhere a link's row id in one store stands for
+        /// what the same id does in the other. Nil where there are more than `limit`.
+        public func rowIDsKeyedOtherwise(in other: Lookup, limit: Int) -> Set<Int64>? {
+            var differing: Set<Int64> = []
+            func check(_ id: Int64) -> Bool {
+                switch (row(id), other.row(id)) {
+                case (nil, nil): return true
+                case (let mine?, let theirs?) where keys.sameBytes(mine, as: other.keys, theirs, fields: 0..<1): return true
+                default:
+                    differing.insert(id)
+                    return differing.count <= limit
+                }
+            }
+            for lookup in [self, other] {
+                for (id, row) in lookup.dense.enumerated() where row >= 0 { guard check(Int64(id)) else { return nil } }
+                for id in lookup.sparse.keys { guard check(id) else { return nil } }
+            }
+            return differing
         }
 
         public func row(_ id: Int64) -> Int? {

@@ -217,9 +217,12 @@ public final class TableRecords: @unchecked Sendable {
     /// call. False where a looked-up field holds text or bytes.
     ///
     /// Same bytes are the same values only where both decode alike (`decodesLike(_:)`) and each
-    /// looked-up link finds the same keys by the same row ids: the caller's to make sure.
+    /// looked-up link finds the same keys by the same row ids: the caller's to make sure, but for
+    /// the row ids in `vetting` (by field: the ids the two lookups tell apart), which a pair of
+    /// the same bytes holding one of them is read as two records like the others.
     public func readSkippingIdentical(_ other: TableRecords, into rows: RawRows, _ otherRows: RawRows, limit: Int, byteLimit: Int,
-                                      lookups: [RawRows.Lookup?], _ otherLookups: [RawRows.Lookup?], identical: inout Int) throws -> Bool {
+                                      lookups: [RawRows.Lookup?], _ otherLookups: [RawRows.Lookup?], vetting: [Int: Set<Int64>] = [:],
+                                      identical: inout Int) throws -> Bool {
         precondition(other !== self && decodesLike(other) && lookups.count == otherLookups.count, "two tables read alike")
         let borrowed = lookups.map { $0.map { Unmanaged.passUnretained($0) } }
         let otherBorrowed = otherLookups.map { $0.map { Unmanaged.passUnretained($0) } }
@@ -230,8 +233,15 @@ public final class TableRecords: @unchecked Sendable {
                         let theirs = other.isDone ? nil : try other.nextRecord()
                         // Paired before the filter, so that the filter reads one record of a pair, not two.
                         if let theirs, mine.count == theirs.count, memcmp(mine.baseAddress!, theirs.baseAddress!, mine.count) == 0 {
-                            if try keeps(mine) { identical += 1 }
-                            continue
+                            if vetting.isEmpty {
+                                if try keeps(mine) { identical += 1 }
+                                continue
+                            }
+                            guard try readHeader(mine.baseAddress!, size: mine.count) else { continue }
+                            if vetting.allSatisfy({ field, ids in !holdsRowID(of: mine.baseAddress!, field: field, in: ids) }) {
+                                identical += 1
+                                continue
+                            }
                         }
                         guard try append(mine, into: rows, lookups: lookups) else { return false }
                         if let theirs, !(try other.append(theirs, into: otherRows, lookups: otherLookups)) { return false }
@@ -291,6 +301,20 @@ public final class TableRecords: @unchecked Sendable {
         let type = try varint(start, &at, end: headerSize)
         guard type >= 0, try Self.length(of: type) <= size - data else { throw Unreadable(description: "a record's values past its end") }
         return matches(filter.value, type: type, at: start + data)
+    }
+
+    /// Whether field `field` of the record whose header `readHeader` read last holds one of
+    /// `ids`, or anything but a row id or NULL (then read as the others are, which says so).
+    private func holdsRowID(of record: UnsafeRawPointer, field: Int, in ids: Set<Int64>) -> Bool {
+        let column = columns[field]
+        guard column >= 0 else { return false }
+        let type = types[column], value = record + offsets[column]
+        switch type {
+        case 0: return false
+        case 1...6, 8, 9: return ids.contains(integer(value, type))
+        case 7: return Int64(exactly: Double(bitPattern: UInt64(bigEndian: value.loadUnaligned(as: UInt64.self)))).map(ids.contains) ?? true
+        default: return true
+        }
     }
 
     /// Whether a value of serial type `type` at `value` equals `wanted`, as a column of numeric

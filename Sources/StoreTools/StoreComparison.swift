@@ -498,12 +498,17 @@ public struct StoreComparison {
         ///
         /// Only where the same bytes are the same values in both: each table read from its file,
         /// with the same columns in the same places and affinities, and each link's keys by the
-        /// same row ids in both stores. Read on whichever side's thread asks first.
+        /// same row ids in both stores; a pair holding a row id whose key differs (a unit added
+        /// to the new store) is read as two records. Read on whichever side's thread asks first.
         final class Pair: @unchecked Sendable {
             private let tables: [TableRecords]
             /// Each side's lookups, by field.
             let lookups: [[Int: RawRows.Lookup]]
             private let fieldLookups: [[RawRows.Lookup?]]
+            /// By looked-up field, the row ids the two stores' keys differ for.
+            private let vetting: [Int: Set<Int64>]
+            /// More row ids keyed otherwise than this: the tables are read apart.
+            private static let vettingLimit = 4096
             /// Each side's rows read while the other side asked, not yet taken.
             private var pending: [RawRows?] = [nil, nil]
             /// Each side's empty rows to read into, the next time the other side asks.
@@ -517,7 +522,14 @@ public struct StoreComparison {
                 guard case .records(let oldRecords, let oldLinks) = old, case .records(let newRecords, let newLinks) = new,
                       oldLinks == newLinks, oldRecords.decodesLike(newRecords) else { return nil }
                 let oldLookups = try Rows.lookups(oldLinks, in: oldStore), newLookups = try Rows.lookups(newLinks, in: newStore)
-                guard oldLookups.allSatisfy({ field, keys in newLookups[field].map(keys.findsSameKeys) ?? false }) else { return nil }
+                var vetting: [Int: Set<Int64>] = [:]
+                for (field, keys) in oldLookups {
+                    guard let other = newLookups[field], let differing = keys.rowIDsKeyedOtherwise(in: other, limit: Self.vettingLimit) else {
+                        return nil
+                    }
+                    if !differing.isEmpty { vetting[field] = differing }
+                }
+                self.vetting = vetting
                 tables = [oldRecords, newRecords]
                 lookups = [oldLookups, newLookups]
                 fieldLookups = lookups.map { lookups in lookups.isEmpty ? [] : (0..<oldRecords.width).map { lookups[$0] } }
@@ -547,7 +559,8 @@ public struct StoreComparison {
                 var identical = 0
                 defer { self.identical += identical }
                 return try tables[side].readSkippingIdentical(tables[other], into: rows, theirs, limit: limit, byteLimit: byteLimit,
-                                                              lookups: fieldLookups[side], fieldLookups[other], identical: &identical)
+                                                              lookups: fieldLookups[side], fieldLookups[other], vetting: vetting,
+                                                              identical: &identical)
             }
 
             /// Whether side `side` has given its last row.

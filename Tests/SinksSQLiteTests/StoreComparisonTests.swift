@@ -98,6 +98,30 @@ struct StoreComparisonTests {
             // Items -1, -2 and 6,000 to 6,099 added, 2,000 and 4,000 removed, 68 quantities changed.
             #expect((items.added, items.removed, items.changed, items.unchanged) == (102, 2, 68, 5_930))
         }
+        // A unit and a location only the new store has (a row id the old one does not key).
+        let more = new + [Grocery.item("Item 9999", quantity: 1, unit: "kg", home: "Cellar", line: 9_999)]
+        let fromFiles = try compare(old, more, layout: layout, waitingLimit: waitingLimit)
+        let bySQL = try compare(old, more, layout: layout, waitingLimit: waitingLimit, readsTableFiles: false)
+        #expect(fromFiles.changes.map(\.description) == bySQL.changes.map(\.description))
+        #expect(fromFiles.entities == bySQL.entities && fromFiles.changes.count == 175)  // the items' 173 (one more added), kg, Cellar
+    }
+
+    @Test("a pair of the same bytes whose link names a row id keyed otherwise in one store, or not at all, is read as two records",
+          arguments: waitingLimits)
+    func sameBytesOtherKeys(waitingLimit: Int?) throws {
+        // Item x links unit 2 in both stores, the same bytes: a row id the old store has no unit
+        // for (read as none), the new one 'kg'. Item y links unit 3: 'l' in the old, 'ml' in the new.
+        let schema = "CREATE TABLE unit (id INTEGER PRIMARY KEY, name TEXT UNIQUE);"
+            + "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT UNIQUE, unit INTEGER REFERENCES unit (id));"
+        let items = "INSERT INTO item VALUES (1, 'w', 1), (2, 'x', 2), (3, 'y', 3), (4, 'z', 1), (5, 'v', NULL);"
+        let old = schema + "INSERT INTO unit VALUES (1, 'g'), (3, 'l');" + items
+        let new = schema + "INSERT INTO unit VALUES (1, 'g'), (2, 'kg'), (3, 'ml');" + items
+        let fromFiles = try compare(sql: old, new, waitingLimit: waitingLimit)
+        let bySQL = try compare(sql: old, new, waitingLimit: waitingLimit, readsTableFiles: false)
+        #expect(fromFiles.changes.map(\.description) == bySQL.changes.map(\.description))
+        #expect(fromFiles.entities == bySQL.entities)
+        let item = try #require(fromFiles.entities.first { $0.name == "item" })
+        #expect((item.changed, item.unchanged) == (2, 3), "\(fromFiles.changes.map(\.description))")
     }
 
     @Test("records are matched by unique key: added, removed, changed with old and new values", arguments: [
