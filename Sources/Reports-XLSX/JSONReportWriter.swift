@@ -199,9 +199,9 @@ struct JSONText {
 
     private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
 
-    // Literals and indents copied as bytes: appended through a `String.UTF8View` or a
-    // `repeatElement`, each cost a hundred and more instructions, a report of 50,000 duplicates
-    // a million times.
+    // Literals and indents copied as bytes: through a `String.UTF8View` or a `repeatElement`,
+    // each append cost a hundred instructions or more, and a report of 50,000 duplicates makes a
+    // million of them.
     mutating func indent(_ level: Int) {
         let count = 2 * level
         guard count <= Self.spaces.count else {
@@ -257,7 +257,7 @@ struct JSONText {
         var value = value
         value.withUTF8 { utf8 in
             var plain = 0
-            // Index by index: `enumerated()` with `where` cost about ten instructions a byte.
+            // The runs between escapes copied as buffers, not through a generic slice.
             for index in utf8.indices {
                 let byte = utf8[index]
                 guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }

@@ -76,7 +76,6 @@ public final class RawRows: @unchecked Sendable {
             self.sparse = sparse
         }
 
-        /// The row of `keys` holding the key of the row whose id is `id`; nil for none.
         /// The row ids for which `other` gives another key than this (or none where this gives
         /// one, or one where this gives none): elsewhere a link's row id in one store stands for
         /// what the same id does in the other. Nil where there are more than `limit`.
@@ -98,6 +97,7 @@ public final class RawRows: @unchecked Sendable {
             return differing
         }
 
+        /// The row of `keys` holding the key of the row whose id is `id`; nil for none.
         public func row(_ id: Int64) -> Int? {
             if id >= 0 && id < dense.count {
                 let row = dense[Int(id)]
