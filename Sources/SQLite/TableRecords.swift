@@ -285,22 +285,7 @@ public final class TableRecords: @unchecked Sendable {
     /// the filter's column.
     private func keeps(_ record: UnsafeRawBufferPointer) throws -> Bool {
         guard let filter else { return true }
-        let start = record.baseAddress!, size = record.count
-        var at = 0
-        let headerSize = try varint(start, &at, end: size)
-        guard headerSize >= at, headerSize <= size else { throw Unreadable(description: "a record's header") }
-        var data = headerSize
-        for _ in 0..<filter.column {
-            // A record without the column: as `readHeader` reads it.
-            guard at < headerSize else { return try readHeader(start, size: size) }
-            let type = try varint(start, &at, end: headerSize)
-            guard type >= 0 else { throw Unreadable(description: "a record's header") }
-            data += try Self.length(of: type)
-        }
-        guard at < headerSize else { return try readHeader(start, size: size) }
-        let type = try varint(start, &at, end: headerSize)
-        guard type >= 0, try Self.length(of: type) <= size - data else { throw Unreadable(description: "a record's values past its end") }
-        return matches(filter.value, type: type, at: start + data)
+        return try readHeader(record.baseAddress!, size: record.count, columns: filter.column + 1)
     }
 
     /// Whether field `field` of the record whose header `readHeader` read last holds one of
@@ -434,14 +419,16 @@ public final class TableRecords: @unchecked Sendable {
         }
     }
 
-    /// Reads a record's header (SQLite's record format, 2.1) into `types` and `offsets`; false
-    /// where the filter leaves the record out.
-    private func readHeader(_ record: UnsafeRawPointer, size: Int) throws -> Bool {
+    /// Reads a record's header (SQLite's record format, 2.1) into `types` and `offsets`, its
+    /// first `columns` columns (all those read, by default); false where the filter leaves the
+    /// record out.
+    private func readHeader(_ record: UnsafeRawPointer, size: Int, columns wanted: Int? = nil) throws -> Bool {
+        let wanted = wanted ?? needed
         var at = 0
         let headerSize = try varint(record, &at, end: size)
         guard headerSize >= at, headerSize <= size else { throw Unreadable(description: "a record's header") }
         var data = headerSize, count = 0
-        while count < needed && at < headerSize {
+        while count < wanted && at < headerSize {
             let type = try varint(record, &at, end: headerSize)
             // A damaged header's type may be negative, or larger than the record.
             guard type >= 0 else { throw Unreadable(description: "a record's header") }
@@ -453,7 +440,7 @@ public final class TableRecords: @unchecked Sendable {
             count += 1
         }
         // A record may be shorter than its table (columns added later): the rest read as their default.
-        for column in count..<max(needed, count) {
+        for column in count..<max(wanted, count) {
             guard defaultless[column] else { throw Unreadable(description: "a record without a column that has a default") }
             types[column] = 0
         }
