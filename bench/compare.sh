@@ -231,9 +231,10 @@ le() { python3 -c "import sys; sys.exit(0 if $1 <= $2 else 1)" && echo 1 || echo
 # paired A B: the median, over the rounds, of A's time in a round over B's in the same round: the
 # issue's "medians of alternating pairs". The machine's speed drifts by 20-40% over minutes (see
 # measure); a pair run within seconds of each other, in alternating order (run_all), meets the
-# same drift, where the ratio of two medians can take each from another spell.
+# same drift, where the ratio of two medians can take each from another spell. Three decimals, so
+# that the target is checked on the ratio, not on its rounding.
 paired() {
-    python3 -c 'import statistics, sys; a, b = (list(map(float, s.split())) for s in sys.argv[1:]); print(f"{statistics.median(x / y for x, y in zip(a, b)):.2f}")' \
+    python3 -c 'import statistics, sys; a, b = (list(map(float, s.split())) for s in sys.argv[1:]); print(f"{statistics.median(x / y for x, y in zip(a, b)):.3f}")' \
         "${times_of_all[$1]}" "${times_of_all[$2]}"
 }
 check() {  # check OK? TEXT: a target's PASS or FAIL line, counted in $failures
