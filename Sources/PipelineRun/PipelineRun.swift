@@ -175,7 +175,7 @@ public final class PipelineRun {
             sink.linksCheckedInReview = pipeline.store.layout == .coredata
             // Changes of the caller's own write into the store: nothing may read it meanwhile.
             sink.reviewOnlyReads = finishStore == nil
-            sink.review = { [self] newStore in
+            sink.review = { [self, unowned sink] newStore in
                 try inputs.checkUnchanged()
                 try finishStore?(newStore)
                 // Every row as Core Data would have written it: a failure is pipectl's bug, and keeps the old store.
@@ -191,6 +191,7 @@ public final class PipelineRun {
                 guard !reports.files.isEmpty else { return }
                 // Only the report shows the changes: a run without one does not pay for comparing.
                 changes = ChangeReview.compare(pipeline: pipeline, newStore: newStore)
+                runner.log.links = try sink.linkCounts()
                 staged = try reports.stage(runner: runner, outcome: options.dryRun ? .dryRun : .succeeded, changes: changes,
                                            store: options.dryRun ? nil : newStore, status: status)
             }

@@ -155,12 +155,12 @@ extension SQLiteSink {
         return writer.relationships[slot].isToMany ? "\(relationship) does not link it" : "\(relationship) is left empty"
     }
 
-    /// The links the store holds per relationship, in model order: a to-one by its foreign key
-    /// column (the rows of its own entity where a table holds several), a many-to-many by its
-    /// join table's rows (shown on both sides). A one-to-many shows on its to-one side.
-    func linkCounts(in connection: SQLiteConnection) throws -> [(relationship: String, count: Int)] {
-        var counts: [(relationship: String, count: Int)] = []
-        var joinRows: [String: Int] = [:]
+    /// The queries counting the links the store holds per relationship, in model order: a to-one
+    /// by its foreign key column (the rows of its own entity where a table holds several), a
+    /// many-to-many by its join table's rows (shown on both sides, the same query). A one-to-many
+    /// shows on its to-one side. Made while the writers know the tables; run by `countLinks`.
+    func linkCountQueries() -> [(relationship: String, sql: String)] {
+        var queries: [(relationship: String, sql: String)] = []
         for case let writer? in writers {
             let table = writer.table
             let shared = writers.contains { $0 !== writer && $0?.table.name == table.name }
@@ -175,18 +175,30 @@ extension SQLiteSink {
                     sql = shared ? "SELECT count(\(c)) FROM \(t)\(filter)"
                         : "SELECT (SELECT count(*) FROM \(t)) - (SELECT count(*) FROM \(t) WHERE \(c) IS NULL)"
                 } else if slot < table.joins.count, let join = table.joins[slot] {
-                    if let rows = joinRows[join.table] {
-                        counts.append(("\(writer.name).\(relationship.name)", rows))
-                        continue
-                    }
                     sql = "SELECT count(*) FROM \(SQL.quote(join.table))"
                 } else {
                     continue
                 }
-                guard case .integer(let count)? = try connection.rows(sql).first?.first else { continue }
-                if slot < table.joins.count, let join = table.joins[slot] { joinRows[join.table] = Int(count) }
-                counts.append(("\(writer.name).\(relationship.name)", Int(count)))
+                queries.append(("\(writer.name).\(relationship.name)", sql))
             }
+        }
+        return queries
+    }
+
+    /// Runs `linkCountQueries` on the finished store; a query two relationships share (the join
+    /// table of a many-to-many and its inverse) runs once.
+    static func countLinks(_ queries: [(relationship: String, sql: String)], in connection: SQLiteConnection) throws
+        -> [(relationship: String, count: Int)] {
+        var counted: [String: Int] = [:]
+        var counts: [(relationship: String, count: Int)] = []
+        for (relationship, sql) in queries {
+            if let count = counted[sql] {
+                counts.append((relationship, count))
+                continue
+            }
+            guard case .integer(let count)? = try connection.rows(sql).first?.first else { continue }
+            counted[sql] = Int(count)
+            counts.append((relationship, Int(count)))
         }
         return counts
     }
