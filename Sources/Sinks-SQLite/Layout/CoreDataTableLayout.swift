@@ -241,7 +241,7 @@ struct CoreDataTableLayout: TableLayout {
     }
 
     func complete(in connection: SQLiteConnection, storeUUID workedOut: () throws -> String?, checkingLinks: Bool) throws {
-        for statement in schemaStatements.afterRows { try connection.execute(Self.rerunnable(statement)) }
+        for statement in schemaStatements.afterRows { try IndexBuild.create(Self.rerunnable(statement), in: connection) }
         for check in checkingLinks ? linkChecks : [] {
             if try fewLinksAllResolve(check, in: connection) { continue }
             let row = try connection.rows(check.missingRows).first ?? []

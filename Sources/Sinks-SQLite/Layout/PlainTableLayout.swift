@@ -179,7 +179,7 @@ struct PlainTableLayout: TableLayout {
     }
 
     func complete(in connection: SQLiteConnection, storeUUID _: () throws -> String?, checkingLinks _: Bool) throws {
-        for definition in indexDefinitions { try connection.execute(definition) }
+        for definition in indexDefinitions { try IndexBuild.create(definition, in: connection) }
     }
 
     /// The join table of each many-to-many pair, `<Entity>_<relationship>` after the side whose
