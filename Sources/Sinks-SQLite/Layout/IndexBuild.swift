@@ -7,7 +7,7 @@ import SQLite
 /// merges them, on helper threads where there are cores) suit values in no order. A column that
 /// holds one value (a relationship no record set, `Z_ENT` of a table one entity fills) is
 /// already in order: sorted in memory on this thread, in one run, its index takes about half the
-/// time (the nested recipes at 1M: `ZENTRY`'s four such indexes 0.24 s against 0.13 s). Whatever
+/// time (the nested recipes at 1M: `ZENTRY`'s four such indexes 0.27 s against 0.15 s). Whatever
 /// the settings, SQLite builds the same b-tree from the same sorted entries: the same bytes.
 enum IndexBuild {
     /// The most cache the sort of a one-value column may take, in KiB: beyond it the sorter
