@@ -14,36 +14,37 @@ enum IndexBuild {
     /// writes runs of this size, still far fewer than at 2 MB.
     static let largestSortCache: Int64 = 16 * 1024
 
-    /// Runs `statement`, a `CREATE INDEX`.
+    /// Runs `statement`, a `CREATE INDEX`. Only the statement can fail the build: the sample and
+    /// the settings are an optimization, which a query that fails leaves out.
     static func create(_ statement: String, in connection: SQLiteConnection) throws {
-        guard let rows = try oneValueRows(indexedBy: statement, in: connection) else { return try connection.execute(statement) }
-        // About 32 bytes a row in the sorter's memory (a NULL or small value, and the row id).
-        let cache = min(rows / 32 + 512, largestSortCache)
-        let settings = try connection.rows("SELECT * FROM pragma_cache_size, pragma_threads").first ?? []
-        guard settings.count == 2, case .integer(let previousCache) = settings[0], case .integer(let previousThreads) = settings[1] else {
+        guard let rows = oneValueRows(indexedBy: statement, in: connection),
+              let settings = try? connection.rows("SELECT * FROM pragma_cache_size, pragma_threads").first, settings.count == 2,
+              case .integer(let previousCache) = settings[0], case .integer(let previousThreads) = settings[1] else {
             return try connection.execute(statement)
         }
-        try connection.execute("PRAGMA cache_size=-\(cache)")
-        try connection.execute("PRAGMA threads=0")
         defer {
             try? connection.execute("PRAGMA cache_size=\(previousCache)")
             try? connection.execute("PRAGMA threads=\(previousThreads)")
         }
+        // About 32 bytes a row in the sorter's memory (a NULL or small value, and the row id).
+        try? connection.execute("PRAGMA cache_size=-\(min(rows / 32 + 512, largestSortCache))")
+        try? connection.execute("PRAGMA threads=0")
         try connection.execute(statement)
     }
 
     /// The rows of the table when `statement` indexes one column of it (`CREATE INDEX <name> ON
     /// <table> (<column>)`, as Core Data's and pipectl's own schemas spell it) that holds the
     /// same value in 64 rows spread over the table; nil otherwise, or where the table is too
-    /// small for it to matter. A sample that misses the other values only costs time.
-    static func oneValueRows(indexedBy statement: String, in connection: SQLiteConnection) throws -> Int64? {
-        guard let column = singleColumn(of: statement) else { return nil }
-        guard case .integer(let rows)? = try? connection.rows("SELECT max(rowid) FROM \(column.table)").first?.first,
+    /// small for it to matter (or has no row ids). A sample that misses the other values only
+    /// costs time.
+    static func oneValueRows(indexedBy statement: String, in connection: SQLiteConnection) -> Int64? {
+        guard let column = singleColumn(of: statement),
+              case .integer(let rows)? = try? connection.rows("SELECT max(rowid) FROM \(column.table)").first?.first,
               rows >= 10_000 else { return nil }
         let sample = (1...64).map { String(Int64($0) * rows / 64) }.joined(separator: ", ")
-        let counts = try connection.rows("SELECT count(*), count(\(column.name)), min(\(column.name)) IS max(\(column.name)) "
-                                         + "FROM \(column.table) WHERE rowid IN (\(sample))").first ?? []
-        guard counts.count == 3, case .integer(let sampled) = counts[0], sampled >= 32, case .integer(let values) = counts[1],
+        guard let counts = try? connection.rows("SELECT count(*), count(\(column.name)), min(\(column.name)) IS max(\(column.name)) "
+                                                + "FROM \(column.table) WHERE rowid IN (\(sample))").first,
+              counts.count == 3, case .integer(let sampled) = counts[0], sampled >= 32, case .integer(let values) = counts[1],
               values == 0 || (values == sampled && counts[2] == .integer(1)) else { return nil }
         return rows
     }
