@@ -188,15 +188,17 @@ public final class SQLiteSink: PrefetchingSink {
             // The links are counted on the finished store, on a thread of their own: each count
             // reads a foreign key's index, and beside the checks, on two cores, they take no wall
             // time (the nested recipes at 1M: 50 ms, which the run waited for before the commit).
-            let counting = WorkerThread { _ in try SQLiteSink.countLinks(linkQueries, in: SQLiteConnection(path: path, readOnly: true)) }
-            linkCounting = counting
+            let countLinks = { @Sendable in try SQLiteSink.countLinks(linkQueries, in: SQLiteConnection(path: path, readOnly: true)) }
+            var counting: WorkerThread<[(relationship: String, count: Int)]>?
             defer {
-                counting.cancel()
+                counting?.cancel()
                 linkCounting = nil
             }
             // SQLite's own checks read the finished store on a connection of their own.
             let check = { @Sendable in try SQLiteSink.check(SQLiteConnection(path: path, readOnly: true)) }
             if let review, reviewOnlyReads {
+                counting = WorkerThread { _ in try countLinks() }
+                linkCounting = counting
                 // On a thread of their own while the review reads the store on its connections:
                 // on two cores the checks cost no wall time. Their failure comes first, as the
                 // review read a damaged store.
@@ -206,9 +208,14 @@ public final class SQLiteSink: PrefetchingSink {
                 try reviewed.get()
             } else {
                 try check()
+                // A review that writes into the store runs alone: the links are counted before
+                // it, in the store as the sink wrote it.
+                counting = WorkerThread { _ in try countLinks() }
+                linkCounting = counting
+                _ = try counting?.result()
                 try review?(file.building)
             }
-            log.links = try counting.result()
+            log.links = try counting?.result() ?? []
             guard publish else { return discard() }
             try file.publish(support: external.map { SupportFiles(folder: CoreDataExternalData.folder(of: file.target), names: $0) })
             state = .finished

@@ -81,6 +81,25 @@ import Testing
         #expect(try ws.bytes("build/Grocery.sqlite") == before)
     }
 
+    @Test("changes of your own to the new store run alone: the links are counted before them, and the run puts the changed store in place")
+    func finishStoreRunsAlone() throws {
+        let ws = try Workspace()
+        let file = ws.pipelines.appendingPathComponent("grocery.yaml")
+        let plain = PipelineRun(pipeline: try PipelineRun.load(file))
+        _ = try plain.run()
+        let links = plain.log.links.map { "\($0.relationship) \($0.count)" }
+        #expect(links.contains { $0.hasPrefix("Item.unit ") })
+
+        let run = PipelineRun(pipeline: try PipelineRun.load(file))
+        run.finishStore = { url in
+            try SQLiteConnection(path: url.path, readOnly: false).execute("UPDATE ZITEM SET ZUNIT = NULL")
+        }
+        _ = try run.run()
+        #expect(run.log.links.map { "\($0.relationship) \($0.count)" } == links)
+        let store = try SQLiteConnection(path: ws.root.appendingPathComponent("build/Grocery.sqlite").path, readOnly: true)
+        #expect(try store.rows("SELECT count(ZUNIT) FROM ZITEM") == [[.integer(0)]])
+    }
+
     @Test("progress and status are told as values while the run goes on; a dry run writes nothing")
     func progressAsValues() throws {
         let ws = try Workspace()
