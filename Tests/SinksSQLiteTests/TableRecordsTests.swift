@@ -262,6 +262,80 @@ struct TableRecordsTests {
         }.joined(separator: "\n")
     }
 
+    @Test("two tables read side by side: a leaf page of the same bytes is passed whole, and counts what the filter keeps")
+    func samePages() throws {
+        // Built the same way, statement by statement: the same pages, but where a value differs.
+        func table(pageSize: Int = 1024, changing changed: Int? = nil) -> String {
+            """
+            PRAGMA page_size = \(pageSize);
+            CREATE TABLE t (kind INTEGER, name TEXT, n REAL);
+            WITH RECURSIVE x(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM x WHERE i < 3000)
+            INSERT INTO t SELECT 1 + i % 2, printf('item %05d', i), CASE i WHEN \(changed ?? -1) THEN 0.5 ELSE i + 0.5 END FROM x;
+            """
+        }
+        let fields: [TableRecords.Field] = [.column("name"), .column("n")]
+        let same = try readPaired(table(), table(), fields: fields)
+        #expect(same.identical == 3_000 && same.mine.isEmpty && same.theirs.isEmpty)
+        #expect(same.pagesSkipped > 20)
+        // One value changed: its page is read record by record, the pages around it passed whole.
+        let one = try readPaired(table(), table(changing: 1_500), fields: fields)
+        #expect(one.identical == 2_999 && one.pagesSkipped == same.pagesSkipped - 1)
+        #expect(one.mine == [[.text("item 01500"), .double(1_500.5)]] && one.theirs == [[.text("item 01500"), .double(0.5)]])
+        // Rows of one kind (item 1500 among them): the filter's count, on the pages passed whole as on the others.
+        let kind = try readPaired(table(), table(changing: 1_500), fields: fields, filter: ("kind", 1))
+        #expect(kind.identical == 1_499 && kind.mine == one.mine && kind.theirs == one.theirs)
+        #expect(kind.pagesSkipped == same.pagesSkipped - 1)
+        // Pages of another size are never the same bytes: read record by record, all the same.
+        let sizes = try readPaired(table(), table(pageSize: 4096), fields: fields)
+        #expect(sizes.identical == 3_000 && sizes.pagesSkipped == 0)
+    }
+
+    @Test("a leaf page of the same bytes whose records spill onto overflow pages is read record by record")
+    func samePagesSpilling() throws {
+        // The same leaf pages, overflow page numbers included: only the last byte of one large
+        // value differs, on its last overflow page. Small records between make pages without spills.
+        func table(last: String) -> String {
+            """
+            PRAGMA page_size = 1024;
+            CREATE TABLE t (name TEXT, big TEXT);
+            WITH RECURSIVE x(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM x WHERE i < 400)
+            INSERT INTO t SELECT printf('item %03d', i),
+                CASE WHEN i % 50 = 0 THEN replace(hex(zeroblob(1500)), '00', 'ab') || CASE i WHEN 200 THEN '\(last)' ELSE 'a' END END FROM x;
+            """
+        }
+        let fields: [TableRecords.Field] = [.column("name"), .column("big")]
+        let paired = try readPaired(table(last: "a"), table(last: "b"), fields: fields)
+        #expect(paired.identical == 399)
+        #expect(paired.mine.map { $0[0] } == [.text("item 200")] && paired.theirs.map { $0[0] } == [.text("item 200")])
+        #expect(paired.pagesSkipped > 0)
+    }
+
+    /// Two files made by `old` and `new`, their table `t` read by `readSkippingIdentical` as the
+    /// comparison of two stores reads it: the pairs of the same bytes, the rows read of each side,
+    /// and the pages passed whole.
+    private func readPaired(_ old: String, _ new: String, fields: [TableRecords.Field], filter: (column: String, value: Int64)? = nil)
+        throws -> (identical: Int, mine: [[Value]], theirs: [[Value]], pagesSkipped: Int) {
+        try withScratchFolder { folder in
+            let urls = [folder.appendingPathComponent("old.sqlite"), folder.appendingPathComponent("new.sqlite")]
+            try Self.execute(old, at: urls[0])
+            try Self.execute(new, at: urls[1])
+            let connections = try urls.map { try SQLiteConnection(path: $0.path, readOnly: true, immutable: true) }
+            let mine = try TableRecords(connections[0], table: "t", fields: fields, filter: filter)
+            let theirs = try TableRecords(connections[1], table: "t", fields: fields, filter: filter)
+            var identical = 0, a: [[Value]] = [], b: [[Value]] = []
+            func values(_ rows: RawRows) -> [[Value]] { (0..<rows.count).map { row in (0..<fields.count).map { rows.value(row, $0) } } }
+            while !mine.isDone {
+                let rows = RawRows(width: fields.count), other = RawRows(width: fields.count)
+                #expect(try mine.readSkippingIdentical(theirs, into: rows, other, limit: 97, byteLimit: 1 << 20,
+                                                       lookups: [], [], identical: &identical))
+                a += values(rows)
+                b += values(other)
+            }
+            b += try Self.readAll(theirs, width: fields.count)
+            return (identical, a, b, mine.pagesSkipped)
+        }
+    }
+
     private func withDatabase(_ sql: String, _ body: (SQLiteConnection) throws -> Void) throws {
         try withScratchFolder { folder in
             let url = folder.appendingPathComponent("store.sqlite")
