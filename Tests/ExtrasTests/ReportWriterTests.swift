@@ -36,6 +36,12 @@ final class ReportWriterTests: XCTestCase {
         report.duplicates.append(ImportReport.Duplicate(
             source: awkward, entity: awkward, key: awkward, first: awkward, again: awkward,
             differences: [.init(field: awkward, first: awkward, again: ""), .init(field: "b", first: "", again: awkward)], updated: true))
+        // An escape at every place of the eight bytes read together, and none: the runs between.
+        for (place, escaped) in zip(0..<40, ["\"", "\\", "\u{1F}", "\t", "\u{0}"].cycled(40)) {
+            let text = String(repeating: "a", count: place) + escaped + String(repeating: "é", count: place % 11)
+            report.duplicates.append(ImportReport.Duplicate(source: "items", entity: "Item", key: text, first: "a.csv:2:1",
+                                                            again: String(repeating: "b", count: place), differences: [], updated: false))
+        }
         report.issues += (1...4).map {
             ImportReport.Issue(kind: .rejected, source: "items", stage: "number", location: "a.csv:\($0):2", field: "quantity",
                                rawValue: "x\t\($0)", reason: "not a number")
@@ -78,4 +84,9 @@ final class ReportWriterTests: XCTestCase {
         XCTAssertEqual(names.claim(String(repeating: "x", count: 40)), String(repeating: "x", count: 31))
         XCTAssertEqual(names.claim(String(repeating: "x", count: 35)), String(repeating: "x", count: 27) + " (2)")
     }
+}
+
+private extension Array {
+    /// The elements over and over, `count` of them.
+    func cycled(_ count: Int) -> [Element] { (0..<count).map { self[$0 % self.count] } }
 }
