@@ -5,6 +5,19 @@ import Testing
 
 @Suite("Location: names kept as numbers, paths as a prefix and an index")
 struct LocationTests {
+    @Test("file:line:column made as one string reads as the interpolations did, for every width of number and any name")
+    func numberedAsInterpolated() {
+        let numbers = [0, 1, 9, 10, 99, 100, 12_345, 999_999_999, Int(Int32.max), Int.max, -1, -10, Int.min]
+        for file in ["", "g.csv", "data/ünïcödé 漢字/items 🥚.csv", String(repeating: "long/", count: 40) + "g.csv"] {
+            for line in numbers {
+                #expect(Location.numbered(file, line: line, column: nil) == "\(file):\(line)")
+                for column in numbers {
+                    #expect(Location.numbered(file, line: line, column: column) == "\(file):\(line):\(column)")
+                }
+            }
+        }
+    }
+
     @Test func printsAsEditorsLinkIt() {
         #expect(Location(file: "data/g.csv", line: 3, column: 7).description == "data/g.csv:3:7")
         #expect(Location(file: "data/g.csv", line: 3).description == "data/g.csv:3")
