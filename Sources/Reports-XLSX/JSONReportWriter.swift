@@ -216,11 +216,11 @@ struct JSONText {
         @inline(__always)
         func reserve(_ more: Int) {
             guard count + more > capacity else { return }
-            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: max(2 * capacity, count + more))
+            capacity = max(2 * capacity, count + more)
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
             grown.update(from: start, count: count)
             start.deallocate()
             start = grown
-            capacity = max(2 * capacity, count + more)
         }
     }
 

@@ -274,10 +274,7 @@ public final class TableRecords: @unchecked Sendable {
         let page = UnsafeRawPointer(mine.page)
         var kept = 0
         for cell in 0..<mine.cells {
-            var at = try cellOffset(mine, cell)
-            let size = try varint(page, &at, end: usable)
-            _ = try varint(page, &at, end: usable)  // the row id
-            guard size >= 0 else { throw Unreadable(description: "a record's size") }
+            let (at, size) = try payload(cell: cell, of: mine)
             guard localSize(size) == size else { return nil }
             guard at + size <= usable else { throw Unreadable(description: "a record out of its page") }
             if try keeps(UnsafeRawBufferPointer(start: page + at, count: size)) { kept += 1 }
@@ -408,20 +405,28 @@ public final class TableRecords: @unchecked Sendable {
 
     /// The record of leaf cell `cell`, put together where it spills onto overflow pages.
     private func record(cell: Int, of leaf: Level) throws -> (start: UnsafeRawPointer, size: Int) {
-        var at = try cellOffset(leaf, cell)
         let page = UnsafeRawPointer(leaf.page)
-        let payloadSize = try varint(page, &at, end: usable)
-        _ = try varint(page, &at, end: usable)  // the row id
-        // No record is larger than the file: a damaged size is not allocated.
-        guard payloadSize >= 0, payloadSize <= Int(Int32.max), payloadSize <= pageCount * usable else {
-            throw Unreadable(description: "a record's size")
-        }
+        let (at, payloadSize) = try payload(cell: cell, of: leaf)
         let local = localSize(payloadSize)
         guard at + local <= usable else { throw Unreadable(description: "a record out of its page") }
         if local == payloadSize { return (page + at, payloadSize) }
         guard at + local + 4 <= usable else { throw Unreadable(description: "a record out of its page") }
         try assemble(page + at, local: local, total: payloadSize, overflow: Int(u32(page, at + local)))
         return (UnsafeRawPointer(assembled), payloadSize)
+    }
+
+    /// Where the payload of leaf cell `cell` starts in its page, and its size (the whole record's,
+    /// spilled or not).
+    private func payload(cell: Int, of leaf: Level) throws -> (at: Int, size: Int) {
+        var at = try cellOffset(leaf, cell)
+        let page = UnsafeRawPointer(leaf.page)
+        let size = try varint(page, &at, end: usable)
+        _ = try varint(page, &at, end: usable)  // the row id
+        // No record is larger than the file: a damaged size is not allocated.
+        guard size >= 0, size <= Int(Int32.max), size <= pageCount * usable else {
+            throw Unreadable(description: "a record's size")
+        }
+        return (at, size)
     }
 
     /// How much of a payload of `size` bytes a table leaf keeps in the cell (SQLite's file format, 1.6).
