@@ -28,6 +28,23 @@ final class RecordFeed: @unchecked Sendable {
         /// The record as read, for the writing thread to convert (`convertsOnWriter`); once
         /// converted, back for the reader to reuse its arrays.
         var source: Record?
+
+        /// Neither rejected nor turned away: its records are to be written. Matched in place:
+        /// `rejection == nil` copied the optional (and its strings) to compare it, a generic copy
+        /// and destroy, for every record.
+        var isLoadable: Bool {
+            if case .some = rejection { return false }
+            if case .some = filtered { return false }
+            return true
+        }
+
+        /// Clears the outcome of the record before: assigning nil to a nil optional destroyed it
+        /// through the same generic path.
+        mutating func clearOutcome() {
+            if case .some = rejection { rejection = nil }
+            rejectedEntity = nil
+            if case .some = filtered { filtered = nil }
+        }
     }
 
     struct Batch {
@@ -256,7 +273,7 @@ final class RecordFeed: @unchecked Sendable {
             }
             let i = batch.count
             if convertsOnWriter {
-                batch.items[i].rejection = nil
+                batch.items[i].clearOutcome()
                 batch.items[i].source = consume record
                 records += 1
                 batch.count += 1
@@ -277,9 +294,7 @@ final class RecordFeed: @unchecked Sendable {
     /// Runs the steps and the loads on `record` into `item`, which then holds its entity records,
     /// its rejection or its filter; returns an error that ends the run.
     private func convert(_ record: inout Record, into item: inout Item) -> (any Error)? {
-        item.rejection = nil
-        item.rejectedEntity = nil
-        item.filtered = nil
+        item.clearOutcome()
         do {
             for step in steps { try step.apply(&record) }
             // Every entity's values are converted before any is written, so a record is loaded

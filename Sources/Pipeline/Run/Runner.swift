@@ -142,8 +142,7 @@ public final class Runner {
             var batch = feed.take()
             for i in 0..<batch.count {
                 let ahead = i + Runner.prefetchDistance
-                if let prefetching, ahead < batch.count, batch.items[ahead].rejection == nil, batch.items[ahead].filtered == nil,
-                   !batch.items[ahead].records.isEmpty {
+                if let prefetching, ahead < batch.count, batch.items[ahead].isLoadable, !batch.items[ahead].records.isEmpty {
                     prefetching.prefetch(&batch.items[ahead].records[0])
                 }
                 read += 1
