@@ -126,9 +126,10 @@ public final class CSVReader: TrimmingReader, RecyclingReader {
     /// for the row after it) and `PipelineError` when the file cannot be read on.
     public func next() throws -> Record? {
         while true {
-            // Handed on as it is: `if let` would copy the record out of the optional.
+            // Handed on as it is: `if let` would copy the record out of the optional, and
+            // `record != nil` copied it to compare it.
             let record = try assembler.pointee.takeReady()
-            if record != nil { return record }
+            if case .some = record { return record }
             if let pendingError { throw pendingError }
             if finished { return nil }
             try advance()

@@ -260,7 +260,8 @@ struct RecordAssembler {
         let count = values.count
         let span = currentRow
         if !afterChunk { spansUsed += 1 }
-        guard pendingError == nil else {
+        // Matched in place: `pendingError == nil` copied the optional error to compare it.
+        if case .some = pendingError {
             values.removeAll(keepingCapacity: true)
             return
         }

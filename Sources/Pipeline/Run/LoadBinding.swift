@@ -240,21 +240,17 @@ final class LoadBinding {
         out.keyHash = keyHash
         for j in links.indices {
             let relationship = links[j].relationship
-            // Moved out and back, so that the linked record's arrays stay uniquely referenced and
-            // are refilled in place; without `??` or a `defer`, each of which copied the record.
-            var linked: EntityRecord
-            if let taken = out.links[relationship].take() {
-                linked = consume taken
-            } else {
-                linked = links[j].target.emptyRecord(at: record.location)
+            // Filled in its place, so that the linked record's arrays stay uniquely referenced and
+            // are refilled. (Moved out and back, putting it back destroyed the nil left in its
+            // place through the generic value witness; `??` or a `defer` copied the record.)
+            if case .none = out.links[relationship] {
+                out.links[relationship] = links[j].target.emptyRecord(at: record.location)
             }
             // Unretained: `links` keeps the target, and a retain and release per linked record
             // are two atomic operations on the busier reading thread.
-            let filled = Result {
-                try Unmanaged.passUnretained(links[j].target)._withUnsafeGuaranteedRef { try $0.fill(&linked, from: &record) }
+            try Unmanaged.passUnretained(links[j].target)._withUnsafeGuaranteedRef {
+                try $0.fill(&out.links[relationship]!, from: &record)
             }
-            out.links[relationship] = consume linked
-            try filled.get()
         }
         if !lists.isEmpty { try fillLists(&out, from: record) }
     }
