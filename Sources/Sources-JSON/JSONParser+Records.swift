@@ -79,16 +79,21 @@ extension JSONParser {
         }
         switch try peek() {
         case UInt8(ascii: "["):
-            var elements: [Value] = []
             guard try enterArray() else { return .list([]) }
+            // Room for a short list at once: grown from empty, a list of five took four
+            // allocations (and an object of two keys two for each of its arrays).
+            var elements: [Value] = []
+            elements.reserveCapacity(8)
             repeat {
                 elements.append(try parseTree(trim: trim, budget: &budget, path: path))
             } while try nextElement()
             return .list(elements)
         case UInt8(ascii: "{"):
+            guard try enterObject() else { return .object(Fields(names: [], values: [])) }
             var fields = Fields(names: [], values: [])
+            fields.names.reserveCapacity(4)
+            fields.values.reserveCapacity(4)
             var index: [String: Int] = [:]
-            guard try enterObject() else { return .object(fields) }
             repeat {
                 try readKey()
                 let name = key.string
