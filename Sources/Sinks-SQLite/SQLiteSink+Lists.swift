@@ -33,12 +33,14 @@ extension SQLiteSink {
         let replacing = listed != nil
         for slot in record.lists.indices where !record.lists[slot].isEmpty && (only == nil || only == slot) {
             let stored = appending && writer.relationships[slot].isOrdered ? try listedRows(slot, of: row.rowID, writer).rows.count : 0
-            let relationship = writer.relationships[slot]
-            guard !relationship.isTransient else {
+            // What the elements need of the relationship, read in place: a copy of the whole
+            // relationship (names, options, strings) was made for every list.
+            guard !writer.relationships[slot].isTransient else {
                 throw PipelineError(.invalidPipeline, code: .pipelineTransientProperty, at: record.location, stage: "sqlite",
-                                    "'\(writer.name).\(relationship.name)' is transient: Core Data keeps it in memory only, "
+                                    "'\(writer.name).\(writer.relationships[slot].name)' is transient: Core Data keeps it in memory only, "
                                         + "so it has nothing in the store to load")
             }
+            let (inverse, isOrdered) = (writer.relationships[slot].inverse, writer.relationships[slot].isOrdered)
             let join = slot < writer.table.joins.count ? writer.table.joins[slot] : nil
             let sides = slot < writer.joinSides.count ? writer.joinSides[slot] : nil
             var paired: Set<Int64> = []
@@ -74,7 +76,8 @@ extension SQLiteSink {
                         let target = try listedWriter(elements[k].entity) ?? self.writer(for: elements[k])
                         guard writer.listTargets[slot].contains(target.entity) else {
                             throw PipelineError(.invalidPipeline, code: .pipelineWrongDestination, at: record.location, stage: "sqlite",
-                                                "'\(writer.name).\(relationship.name)' links to '\(relationship.destination)', not to '\(target.name)'")
+                                                "'\(writer.name).\(writer.relationships[slot].name)' links to "
+                                                    + "'\(writer.relationships[slot].destination)', not to '\(target.name)'")
                         }
                         if let join {
                             if elements[k].lists.contains(where: { !$0.isEmpty }) { try addPending(&pending) }
@@ -98,20 +101,20 @@ extension SQLiteSink {
                             }
                             continue
                         }
-                        if relationship.inverse == nil, slot < writer.table.listings.count, let column = writer.table.listings[slot] {
+                        if inverse == nil, slot < writer.table.listings.count, let column = writer.table.listings[slot] {
                             guard let linked = try store(&elements[k], onDuplicate: nil, linkedFrom: (writer, slot), log: log)
                             else { continue }
                             try target.setListingKey(column, of: linked.rowID, to: row.rowID)
                             listed?[slot].append(ListedRow(entity: target.entity, row: linked.rowID))
                             continue
                         }
-                        guard let inverse = relationship.inverse, let inverseSlot = target.relationships.firstIndex(where: { $0.name == inverse }) else {
+                        guard let inverse, let inverseSlot = target.relationships.firstIndex(where: { $0.name == inverse }) else {
                             throw PipelineError(.invalidPipeline, code: .modelNoInverse, at: record.location, stage: "sqlite",
-                                                "'\(writer.name).\(relationship.name)' has no inverse in the model, and pipectl writes a to-many "
+                                                "'\(writer.name).\(writer.relationships[slot].name)' has no inverse in the model, and pipectl writes a to-many "
                                                     + "relationship through its inverse or a join table")
                         }
                         var parent = row
-                        parent.order = relationship.isOrdered ? target.table.orderKey(stored + k) : nil
+                        parent.order = isOrdered ? target.table.orderKey(stored + k) : nil
                         let linked = try store(&elements[k], onDuplicate: nil, linkedFrom: (writer, slot),
                                                parent: ParentLink(slot: inverseSlot, row: parent, replacing: replacing), log: log)
                         if let linked { listed?[slot].append(ListedRow(entity: target.entity, row: linked.rowID)) }
