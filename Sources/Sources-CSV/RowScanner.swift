@@ -21,6 +21,12 @@ struct RowScanner {
     private var inQuotes = false
     /// Whether the previous chunk ended with a CR, so that a LF starting this one completes a CRLF.
     private var endedWithCR = false
+    /// Whether libcsv's own space test would read the chunk scanned last otherwise than pipectl's
+    /// (which keeps every space) in more than the spaces and tabs at the ends of unquoted fields:
+    /// one before an opening quote or after a closing one (libcsv drops it, pipectl refuses the
+    /// field), a line of nothing but spaces and tabs (libcsv skips it, pipectl reads a field), or
+    /// one at either end of the chunk, which meets the text of the chunk before or after it.
+    private(set) var spacesMatter = false
 
     /// Scans one chunk, replacing `spans` with its rows (the open row carried in first).
     mutating func scan(_ bytes: UnsafeRawBufferPointer, into spans: inout [Span]) {
@@ -28,6 +34,7 @@ struct RowScanner {
         if rowOpen { spans.append(Span(start: -1, end: -1, line: rowLine)) }
         let count = bytes.count
         let quote = FieldScanner.quote, cr = FieldScanner.cr, lf = FieldScanner.lf
+        spacesMatter = count > 0 && (RowScanner.isSpace(bytes[0]) || RowScanner.isSpace(bytes[count - 1]))
         var i = 0
         while i < count {
             var byte = bytes[i]
@@ -40,6 +47,7 @@ struct RowScanner {
                 rowOpen = true
                 rowLine = line
                 spans.append(Span(start: i, end: -1, line: line))
+                if RowScanner.isSpace(byte), !spacesMatter { spacesMatter = RowScanner.isBlankLine(bytes, from: i) }
             }
             if byte != quote, byte != lf, byte != cr {
                 i += 1
@@ -55,6 +63,10 @@ struct RowScanner {
             }
             if byte == quote {
                 inQuotes.toggle()
+                // A doubled quote inside quotes toggles twice, each time beside the other quote.
+                if inQuotes ? i > 0 && RowScanner.isSpace(bytes[i - 1]) : i + 1 < count && RowScanner.isSpace(bytes[i + 1]) {
+                    spacesMatter = true
+                }
             } else {
                 newline(at: i, in: bytes)
                 if !inQuotes {
@@ -65,6 +77,16 @@ struct RowScanner {
             i += 1
         }
         if count > 0 { endedWithCR = bytes[count - 1] == cr }
+    }
+
+    @inline(__always)
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+
+    /// Whether the line from `i` holds nothing but spaces and tabs up to its end in the chunk.
+    private static func isBlankLine(_ bytes: UnsafeRawBufferPointer, from i: Int) -> Bool {
+        var j = i
+        while j < bytes.count, isSpace(bytes[j]) { j += 1 }
+        return j == bytes.count || bytes[j] == FieldScanner.cr || bytes[j] == FieldScanner.lf
     }
 
     private mutating func newline(at i: Int, in bytes: UnsafeRawBufferPointer) {

@@ -40,9 +40,18 @@ enum CSVTest {
     }
 
     /// Reads every record, collecting rejections and going on after them, as the runner does.
-    static func read(_ input: Input, _ options: CSVReader.Options = .init(), chunkSize: Int? = nil) throws -> ReadResult {
+    /// `trimming`: the fields trimmed as they are read (`trimWhileReading`), as a leading `trim` step has them.
+    static func read(_ input: Input, _ options: CSVReader.Options = .init(), chunkSize: Int? = nil,
+                     trimming: [Int] = []) throws -> ReadResult {
+        try reading(input, options, chunkSize: chunkSize, trimming: trimming).result
+    }
+
+    /// The records, and the reader that read them.
+    static func reading(_ input: Input, _ options: CSVReader.Options = .init(), chunkSize: Int? = nil,
+                     trimming: [Int] = []) throws -> (result: ReadResult, reader: CSVReader) {
         let reader = try chunkSize.map { try CSVReader(input: input, options: options, chunkSize: $0) }
             ?? CSVReader(input: input, options: options)
+        if !trimming.isEmpty { _ = reader.trimWhileReading(fields: trimming) }
         var result = ReadResult(fieldNames: reader.fieldNames, encoding: reader.encoding, delimiter: reader.delimiter)
         while true {
             do {
@@ -52,13 +61,14 @@ enum CSVTest {
                 result.rejections.append(rejection)
             }
         }
-        return result
+        return (result, reader)
     }
 
     /// The `PipelineError` that reading `input` throws, or nil if it reads fine.
-    static func failure(_ input: Input, _ options: CSVReader.Options = .init(), chunkSize: Int? = nil) -> PipelineError? {
+    static func failure(_ input: Input, _ options: CSVReader.Options = .init(), chunkSize: Int? = nil,
+                        trimming: [Int] = []) -> PipelineError? {
         do {
-            _ = try read(input, options, chunkSize: chunkSize)
+            _ = try read(input, options, chunkSize: chunkSize, trimming: trimming)
             return nil
         } catch let error as PipelineError {
             return error
