@@ -300,7 +300,11 @@ final class RecordFeed: @unchecked Sendable {
             // Every entity's values are converted before any is written, so a record is loaded
             // whole or not at all.
             for k in loads.indices {
-                do { try loads[k].fill(&item.records[k], from: &record) } catch let rejection as Rejection {
+                // Unretained: `loads` keeps the binding, and a retain and release per record are
+                // two atomic operations.
+                do {
+                    try Unmanaged.passUnretained(loads[k])._withUnsafeGuaranteedRef { try $0.fill(&item.records[k], from: &record) }
+                } catch let rejection as Rejection {
                     item.rejectedEntity = loads[k].entity
                     throw rejection
                 }
