@@ -76,6 +76,10 @@ public struct NumberFormat: Sendable, Hashable {
     // MARK: - Parsing
 
     private func parse(_ b: UnsafeBufferPointer<UInt8>, scratch: UnsafeMutableBufferPointer<UInt8>) -> Result<String?, Problem> {
+        if let plain = plainDigits(b, into: scratch) {
+            return .success(NumberFormat.written(scratch, integerDigits: plain.integer, fractionDigits: plain.fraction,
+                                                 negative: plain.negative, percent: false, original: b))
+        }
         var range = UTF8Text.trimmedRange(b, from: 0, to: b.count)
         if range.isEmpty { return .success(b.isEmpty ? nil : "") }
         var lo = range.lowerBound, hi = range.upperBound
@@ -172,9 +176,42 @@ public struct NumberFormat: Sendable, Hashable {
         }
         if let separator = groupSeparator, !inFraction, groupLength != 3 { problem = problem ?? .misplacedGrouping(separator) }
         if let problem { return .failure(problem) }
-        let total = integerDigits + fractionDigits
-        if total == 0 { return .failure(.noDigits) }
+        if integerDigits + fractionDigits == 0 { return .failure(.noDigits) }
+        return .success(NumberFormat.written(scratch, integerDigits: integerDigits, fractionDigits: fractionDigits,
+                                             negative: negative, percent: percent, original: b))
+    }
 
+    /// The digits of the commonest shape, copied into `scratch`: ASCII digits with at most one
+    /// decimal separator between them, after an optional `-` (`12`, `0,75`, `-3.5`). Nothing to
+    /// trim, decode or look for around them; anything else is left to the whole parse, which
+    /// reads these the same.
+    @inline(__always)
+    private func plainDigits(_ b: UnsafeBufferPointer<UInt8>, into scratch: UnsafeMutableBufferPointer<UInt8>)
+        -> (integer: Int, fraction: Int, negative: Bool)? {
+        let negative = b.count > 1 && b[0] == UInt8(ascii: "-")
+        var i = negative ? 1 : 0
+        var integer = 0, fraction = 0, inFraction = false
+        while i < b.count {
+            let byte = b[i]
+            if NumberFormat.isDigit(byte) {
+                scratch[integer + fraction] = byte
+                if inFraction { fraction += 1 } else { integer += 1 }
+            } else if byte == decimal, !inFraction, integer > 0 {
+                inFraction = true
+            } else {
+                return nil
+            }
+            i += 1
+        }
+        guard integer > 0, !inFraction || fraction > 0 else { return nil }
+        return (integer, fraction, negative)
+    }
+
+    /// The canonical form of the digits in the first `integerDigits + fractionDigits` places of
+    /// `scratch`, written into the places after them; nil when it is `original` as it is.
+    private static func written(_ scratch: UnsafeMutableBufferPointer<UInt8>, integerDigits: Int, fractionDigits: Int,
+                                negative: Bool, percent: Bool, original b: UnsafeBufferPointer<UInt8>) -> String? {
+        let total = integerDigits + fractionDigits
         // Write the canonical form into the scratch buffer's second half. A percentage moves the
         // decimal point two places left, in text, so `12,5 %` is exactly 0.125.
         let digits = UnsafeMutableBufferPointer(rebasing: scratch[0..<total])
@@ -206,9 +243,9 @@ public struct NumberFormat: Sendable, Hashable {
         if count == b.count {
             var k = 0
             while k < count, canonical[k] == b[k] { k += 1 }
-            if k == count { return .success(nil) }
+            if k == count { return nil }
         }
-        return .success(String(decoding: canonical, as: UTF8.self))
+        return String(decoding: canonical, as: UTF8.self)
     }
 
     /// Which grouping family a scalar belongs to (separators of one number must be of one family),

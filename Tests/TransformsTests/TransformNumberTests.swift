@@ -177,6 +177,38 @@ struct TransformNumberTests {
         #expect(try format.canonical("1,234") == "1234")
     }
 
+    /// Plain digits (an optional `-`, one decimal separator between digits) are read in one pass
+    /// of their own: every such value of up to four and three digits, leading and trailing zeros
+    /// included, gives the canonical form worked out here, and the same as the whole parse gives
+    /// for it with a space in front (which that pass leaves to the whole parse).
+    @Test("plain digits read in one pass as the whole parse reads them", arguments: [UInt8(ascii: ","), UInt8(ascii: ".")])
+    func plainDigits(decimal: UInt8) throws {
+        let format = NumberFormat(decimal: decimal)
+        let separator = Character(Unicode.Scalar(decimal))
+        let integers = ["0", "00", "7", "07", "10", "100", "1000", "0120", "9999"]
+        let fractions = [nil, "0", "00", "5", "50", "05", "125", "001"]
+        var checked = 0
+        for sign in ["", "-"] {
+            for integer in integers {
+                for fraction in fractions {
+                    let text = sign + integer + (fraction.map { String(separator) + $0 } ?? "")
+                    var whole = String(integer.drop { $0 == "0" })
+                    if whole.isEmpty { whole = "0" }
+                    var part = fraction ?? ""
+                    while part.hasSuffix("0") { part.removeLast() }
+                    let isZero = whole == "0" && part.isEmpty
+                    let expected = (sign == "-" && !isZero ? "-" : "") + whole + (part.isEmpty ? "" : "." + part)
+                    let fast = try format.canonical(text)
+                    #expect((fast ?? text) == expected, "\(text)")
+                    #expect(fast == nil ? text == expected : true, "\(text)")
+                    #expect(try format.canonical(" " + text) == expected, "\(text) behind a space")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked == 144)
+    }
+
     @Test("rejects what is not a number, with the reason", arguments: [
         ("1,2,3", #"{ fields: quantity, decimal: "," }"#, "more than one decimal separator ','"),
         ("12.34,5", #"{ fields: quantity, decimal: "," }"#, "grouping separator '.' must separate groups of three digits"),
