@@ -52,8 +52,10 @@ final class KeyIndex {
         /// two, without an array made for each record.
         case pair(Int64, Int64)
         /// A `.text` key a lookup did not find, with its hash and the scratch generation that still
-        /// holds its canonical bytes: inserting it right after does not normalize it again.
-        case absent(String, hash: UInt64, generation: UInt64)
+        /// holds its canonical bytes: inserting it right after does not normalize it again. When
+        /// `isCanonical`, its canonical bytes are its UTF-8 (`TextKeyHash.isCanonical`), and
+        /// inserting it does not look at them again either.
+        case absent(String, hash: UInt64, generation: UInt64, isCanonical: Bool)
     }
 
     /// `spillDirectory`: where text keys past `limits.memoryKeys` are written (the store's folder).
@@ -133,7 +135,7 @@ final class KeyIndex {
         mutating func lookup(_ key: inout Key, hash: TextKeyHash?) throws -> Entry? {
             let number: Int32?
             switch key {
-            case .text(let text), .absent(let text, _, _):
+            case .text(let text), .absent(let text, _, _, _):
                 // The scratch buffer is taken out for the call: `self` is read inside it.
                 var scratch: [UInt8] = []
                 swap(&scratch, &normalized)
@@ -141,11 +143,13 @@ final class KeyIndex {
                 generation &+= 1
                 var found: Entry?
                 var hashed: UInt64 = 0
+                var isCanonical = false
                 try Self.withCanonicalBytes(text, hash: hash, scratch: &scratch) {
                     hashed = $1
+                    isCanonical = $2
                     found = try lookup(canonical: $0, hash: $1)
                 }
-                if found == nil { key = .absent(text, hash: hashed, generation: generation) }
+                if found == nil { key = .absent(text, hash: hashed, generation: generation, isCanonical: isCanonical) }
                 return found
             case .canonical(let hash):
                 return try Self.withInlineBytes(of: hash) { try lookup(canonical: $0, hash: hash.value) }
@@ -188,16 +192,16 @@ final class KeyIndex {
                     swap(&scratch, &normalized)
                     defer { swap(&scratch, &normalized) }
                     generation &+= 1
-                    return try Self.withCanonicalBytes(text, hash: known, scratch: &scratch) {
-                        try spill(canonical: $0, hash: $1, rowID: rowID, first: first)
+                    return try Self.withCanonicalBytes(text, hash: known, scratch: &scratch) { bytes, hash, _ in
+                        try spill(canonical: bytes, hash: hash, rowID: rowID, first: first)
                     }
-                case .absent(let text, let hash, let generation):
+                case .absent(let text, let hash, let generation, let isCanonical):
                     var scratch: [UInt8] = []
                     swap(&scratch, &normalized)
                     defer { swap(&scratch, &normalized) }
                     let fresh = generation == self.generation
                     self.generation &+= 1
-                    return try Self.withAbsentBytes(text, hash: hash, fresh: fresh, scratch: &scratch) {
+                    return try Self.withAbsentBytes(text, isCanonical: isCanonical, fresh: fresh, scratch: &scratch) {
                         try spill(canonical: $0, hash: hash, rowID: rowID, first: first)
                     }
                 case .canonical(let hash):
@@ -222,13 +226,13 @@ final class KeyIndex {
             switch key {
             case .text(let text):
                 generation &+= 1
-                Self.withCanonicalBytes(text, hash: known, scratch: &normalized) {
-                    texts.insert($0, hash: UInt32(truncatingIfNeeded: $1), number)
+                Self.withCanonicalBytes(text, hash: known, scratch: &normalized) { bytes, hash, _ in
+                    texts.insert(bytes, hash: UInt32(truncatingIfNeeded: hash), number)
                 }
-            case .absent(let text, let hash, let generation):
+            case .absent(let text, let hash, let generation, let isCanonical):
                 let fresh = generation == self.generation
                 self.generation &+= 1
-                Self.withAbsentBytes(text, hash: hash, fresh: fresh, scratch: &normalized) {
+                Self.withAbsentBytes(text, isCanonical: isCanonical, fresh: fresh, scratch: &normalized) {
                     texts.insert($0, hash: UInt32(truncatingIfNeeded: hash), number)
                 }
             case .canonical(let hash):
@@ -326,13 +330,10 @@ final class KeyIndex {
         /// Calls `body` with the canonical bytes of an `.absent` key: those `scratch` still holds
         /// from its lookup when `fresh`, else made again.
         @inline(__always)
-        private static func withAbsentBytes<R>(_ text: String, hash: UInt64, fresh: Bool, scratch: inout [UInt8],
+        private static func withAbsentBytes<R>(_ text: String, isCanonical: Bool, fresh: Bool, scratch: inout [UInt8],
                                                _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
             // A canonical key is its own bytes, and a lookup leaves nothing in `scratch` for it.
-            if let result = try text.utf8.withContiguousStorageIfAvailable({ bytes -> R? in
-                guard TextKeyHash.isCanonical(bytes) else { return nil }
-                return try body(bytes)
-            }), let result { return result }
+            if isCanonical, let result = try text.utf8.withContiguousStorageIfAvailable(body) { return result }
             if fresh {
                 assert({ var check: [UInt8] = []; return TextKeyHash.withNormalizedBytes(text, scratch: &check) { Array($0) } }() == scratch,
                        "'\(text)': the scratch buffer no longer holds its canonical bytes")
@@ -341,19 +342,20 @@ final class KeyIndex {
             return try TextKeyHash.withCanonicalBytes(text, scratch: &scratch) { bytes, _ in try body(bytes) }
         }
 
-        /// Calls `body` with the bytes `text` is compared by (see `TextKeyHash`) and their hash,
-        /// computed unless `known`. `scratch` holds the NFC form of text that is not canonical.
+        /// Calls `body` with the bytes `text` is compared by (see `TextKeyHash`), their hash,
+        /// computed unless `known`, and whether they are its UTF-8. `scratch` holds the NFC form
+        /// of text that is not canonical.
         @inline(__always)
         private static func withCanonicalBytes<R>(_ text: String, hash known: TextKeyHash?, scratch: inout [UInt8],
-                                                  _ body: (UnsafeBufferPointer<UInt8>, UInt64) throws -> R) rethrows -> R {
+                                                  _ body: (UnsafeBufferPointer<UInt8>, UInt64, Bool) throws -> R) rethrows -> R {
             guard let known else {
-                return try TextKeyHash.withCanonicalBytes(text, scratch: &scratch) { bytes, _ in try body(bytes, TextKeyHash.hash(bytes)) }
+                return try TextKeyHash.withCanonicalBytes(text, scratch: &scratch) { try body($0, TextKeyHash.hash($0), $1) }
             }
             assert(known == TextKeyHash(of: text, scratch: &scratch), "the hash given with '\(text)' is not its own")
-            if known.isCanonical, let result = try text.utf8.withContiguousStorageIfAvailable({ try body($0, known.value) }) {
+            if known.isCanonical, let result = try text.utf8.withContiguousStorageIfAvailable({ try body($0, known.value, true) }) {
                 return result
             }
-            return try TextKeyHash.withNormalizedBytes(text, scratch: &scratch) { try body($0, known.value) }
+            return try TextKeyHash.withNormalizedBytes(text, scratch: &scratch) { try body($0, known.value, false) }
         }
     }
 }
