@@ -25,17 +25,35 @@ public struct TextKeyHash: Sendable, Equatable {
 
     /// The hash of `text`; `scratch` holds the NFC form of text that is not ASCII.
     public init(of text: String, scratch: inout [UInt8]) {
-        var inlineCount = UInt8.max
-        var inlineBytes: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        (value, isCanonical) = TextKeyHash.withCanonicalBytes(text, scratch: &scratch) { bytes, isCanonical in
-            if bytes.count <= TextKeyHash.inlineCapacity {
-                inlineCount = UInt8(bytes.count)
-                withUnsafeMutableBytes(of: &inlineBytes) { $0.copyMemory(from: UnsafeRawBufferPointer(bytes)) }
-            }
-            return (TextKeyHash.hash(bytes), isCanonical)
+        // Most keys are their own canonical bytes: hashed and checked in one pass over them.
+        let direct = text.utf8.withContiguousStorageIfAvailable { bytes -> (UInt64, Inline)? in
+            guard let value = TextKeyHash.hashIfCanonical(bytes) else { return nil }
+            return (value, Inline(bytes))
         }
-        self.inlineCount = inlineCount
-        self.inlineBytes = inlineBytes
+        let inline: Inline
+        if case let (value, carried)?? = direct {
+            self.value = value
+            isCanonical = true
+            inline = carried
+        } else {
+            (value, inline) = TextKeyHash.withNormalizedBytes(text, scratch: &scratch) { (TextKeyHash.hash($0), Inline($0)) }
+            isCanonical = false
+        }
+        inlineCount = inline.count
+        inlineBytes = inline.bytes
+    }
+
+    /// Canonical bytes as they travel with the hash, if they are few enough.
+    private struct Inline {
+        var count = UInt8.max
+        var bytes: (UInt64, UInt64, UInt64) = (0, 0, 0)
+
+        @inline(__always)
+        init(_ canonical: UnsafeBufferPointer<UInt8>) {
+            guard canonical.count <= TextKeyHash.inlineCapacity else { return }
+            count = UInt8(canonical.count)
+            withUnsafeMutableBytes(of: &bytes) { $0.copyMemory(from: UnsafeRawBufferPointer(canonical)) }
+        }
     }
 
     /// Whether the canonical bytes travel with the hash.
@@ -95,18 +113,62 @@ public struct TextKeyHash: Sendable, Equatable {
             h ^= h >> 29
             i += 8
         }
+        return finish(h, tail: tail(of: raw, from: i))
+    }
+
+    /// `hash(key)` when `isCanonical(key)`, nil otherwise: both in one pass over the bytes.
+    public static func hashIfCanonical(_ key: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        let raw = UnsafeRawBufferPointer(key)
+        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(raw.count)
+        var combining: UInt64 = 0
+        var i = 0
+        while i + 8 <= raw.count {
+            let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            combining |= bytesFromCombiningMarks(word)
+            h = (h ^ word) &* 0xFF51_AFD7_ED55_8CCD
+            h ^= h >> 29
+            i += 8
+        }
+        let tail = tail(of: raw, from: i)
+        guard combining | bytesFromCombiningMarks(tail) == 0 else { return nil }
+        return finish(h, tail: tail)
+    }
+
+    /// The bytes after the last whole word, in a word's order, zero above them.
+    @inline(__always)
+    private static func tail(of raw: UnsafeRawBufferPointer, from i: Int) -> UInt64 {
+        let left = raw.count - i
+        if left == 0 { return 0 }
+        #if _endian(little)
+        // The key's last eight bytes, those of the last word shifted out: one load, not `left`.
+        if raw.count >= 8 {
+            return raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self) >> UInt64(8 * (8 - left))
+        }
+        #endif
         var tail: UInt64 = 0
         var shift: UInt64 = 0
-        while i < raw.count {
-            tail |= UInt64(raw[i]) << shift
+        for k in i..<raw.count {
+            tail |= UInt64(raw[k]) << shift
             shift += 8
-            i += 1
         }
-        h = (h ^ tail) &* 0xC4CE_B9FE_1A85_EC53
+        return tail
+    }
+
+    @inline(__always)
+    private static func finish(_ folded: UInt64, tail: UInt64) -> UInt64 {
+        var h = (folded ^ tail) &* 0xC4CE_B9FE_1A85_EC53
         h ^= h >> 33
         h = h &* 0xFF51_AFD7_ED55_8CCD
         h ^= h >> 33
         return h
+    }
+
+    /// 0x80 in each byte of `word` of 0xCC or above (see `isCanonical`), 0 elsewhere: a byte of
+    /// 0x80 or above has its low seven bits plus 0x34 reach 0x80 exactly then, and no sum
+    /// carries into the next byte.
+    @inline(__always)
+    private static func bytesFromCombiningMarks(_ word: UInt64) -> UInt64 {
+        ((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x3434_3434_3434_3434) & word & 0x8080_8080_8080_8080
     }
 
     /// Whether UTF-8 `bytes` are their own NFC form because every character is below U+0300: no
