@@ -129,9 +129,9 @@ public struct TextKeyHash: Sendable, Equatable {
             h ^= h >> 29
             i += 8
         }
-        let tail = tail(of: raw, from: i)
-        guard combining | bytesFromCombiningMarks(tail) == 0 else { return nil }
-        return finish(h, tail: tail)
+        let last = tail(of: raw, from: i)
+        guard combining | bytesFromCombiningMarks(last) == 0 else { return nil }
+        return finish(h, tail: last)
     }
 
     /// The bytes after the last whole word, in a word's order, zero above them.
