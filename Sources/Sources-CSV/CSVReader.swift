@@ -225,7 +225,6 @@ public final class CSVReader: TrimmingReader, RecyclingReader {
                 delimiter = Delimiter.characters.first { $0.byte == byte } ?? .comma
             }
             let byte = delimiter.byte ?? UInt8(ascii: ",")
-            delimiterByte = byte
             assembler.pointee.setDelimiter(byte)
             csv_set_delim(parser.pointer, byte)
             let shown = byte == 0x09 ? "tab" : "'\(Character(Unicode.Scalar(byte)))'"
@@ -301,8 +300,6 @@ public final class CSVReader: TrimmingReader, RecyclingReader {
     private static let noSpaces: @convention(c) (UInt8) -> Int32 = { _ in 0 }
     /// Whether libcsv has `noSpaces` (rather than its own test) for the part being parsed.
     private var keepsSpaces = true
-    /// The delimiter's byte, once the first chunk has set it.
-    private var delimiterByte = UInt8(ascii: ",")
     /// How many parts libcsv parsed with its own space test (for tests).
     private(set) var partsWithoutSpaceTest = 0
 
@@ -311,9 +308,8 @@ public final class CSVReader: TrimmingReader, RecyclingReader {
         assembler.pointee.beginChunk(utf8)
         lastChunk = utf8
         // libcsv's own test, where it changes nothing: it saves a call for nearly every byte of
-        // every unquoted field (about 2% of a one-core run). A space or tab as the delimiter
-        // would be a space to it wherever it is.
-        let needsSpaceTest = assembler.pointee.keepsEverySpace || delimiterByte == 0x20 || delimiterByte == 0x09
+        // every unquoted field (about 2% of a one-core run).
+        let needsSpaceTest = assembler.pointee.keepsEverySpace
         if needsSpaceTest != keepsSpaces {
             csv_set_space_func(parser.pointer, needsSpaceTest ? CSVReader.noSpaces : nil)
             keepsSpaces = needsSpaceTest

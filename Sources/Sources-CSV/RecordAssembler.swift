@@ -169,21 +169,22 @@ struct RecordAssembler {
 
     /// Per field, whether it is trimmed as it is read (`CSVReader.trimWhileReading`).
     private var trims: [Bool] = []
-    /// Whether every field is trimmed as it is read: the spaces and tabs at a field's ends then go
-    /// whether libcsv drops them or not.
-    private var trimsEveryField = false
 
     /// Whether libcsv must keep every space and tab of the chunk begun, through pipectl's space
-    /// test: unless every field is trimmed and the chunk has no space that libcsv's own test
-    /// would read otherwise (`RowScanner.spacesMatter`). The header is never trimmed.
-    var keepsEverySpace: Bool { headerPending || !trimsEveryField || rows.spacesMatter }
+    /// test: unless every field is trimmed (the spaces and tabs at a field's ends then go whether
+    /// libcsv drops them or not) and the chunk has no space that libcsv's own test would read
+    /// otherwise (`RowScanner.spacesMatter`). The header is never trimmed; a space or tab as the
+    /// delimiter would be a space to libcsv wherever it is.
+    var keepsEverySpace: Bool {
+        headerPending || trims.isEmpty || trims.contains(false) || rows.spacesMatter
+            || delimiter == UInt8(ascii: " ") || delimiter == UInt8(ascii: "\t")
+    }
 
     /// Trims fields `indexes` of the records from now on, and of those parsed already, the row
     /// still open included.
     mutating func trim(fields indexes: [Int]) {
         trims = Array(repeating: false, count: fieldNames.count)
         for i in indexes where trims.indices.contains(i) { trims[i] = true }
-        trimsEveryField = !trims.isEmpty && !trims.contains(false)
         for r in readyHead..<ready.count {
             for i in indexes where ready[r].values.indices.contains(i) {
                 guard case .text(let text) = ready[r].values[i], let trimmed = Trimming.trimmed(text) else { continue }

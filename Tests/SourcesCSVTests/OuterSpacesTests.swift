@@ -67,6 +67,15 @@ struct OuterSpacesTests {
         #expect(sawLibcsvTest)
     }
 
+    /// A tab as the delimiter is a space to libcsv's own test: with it, empty fields would go.
+    @Test func tabDelimitedKeepsPipectlsTest() throws {
+        let text = "name\tunit\tnote\n" + String(repeating: "Milk\t\tfresh\n", count: 50)
+        let input = try CSVTest.file("tabs.tsv", text)
+        let (result, reader) = try CSVTest.reading(input, CSVReader.Options(delimiter: .tab), chunkSize: 64, trimming: [0, 1, 2])
+        #expect(reader.partsWithoutSpaceTest == 0)
+        #expect(result.rows == Array(repeating: ["Milk", "", "fresh"], count: 50))
+    }
+
     @Test func untrimmedFieldsKeepTheirSpaces() throws {
         let (text, _, _) = OuterSpacesTests.export(rows: 60)
         let input = try CSVTest.file("kept-spaces.csv", text)
