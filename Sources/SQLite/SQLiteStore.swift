@@ -39,6 +39,11 @@ public final class SQLiteStore {
         do { return try connection.rows(sql) } catch { throw PipelineError(error) }
     }
 
+    /// The rows of `table` read straight from the file (`TableRecords`), `fields` of each.
+    public func records(of table: String, fields: [TableRecords.Field]) throws -> TableRecords {
+        try TableRecords(connection, table: table, fields: fields, filter: nil)
+    }
+
     /// The first column of the first row `sql` returns, or nil when it returns no row.
     public func scalar(_ sql: String) throws(PipelineError) -> Value? {
         do throws(SQLiteError) {

@@ -211,6 +211,66 @@ public final class TableRecords: @unchecked Sendable {
         }
     }
 
+    /// The values a field may hold, by how a record stores them (SQLite's serial types): NULL,
+    /// integers within a range, reals, text, and blobs (of one length, where given).
+    public struct StoredValues: Sendable, Equatable {
+        public var null: Bool
+        public var integers: ClosedRange<Int64>?
+        public var reals: Bool
+        public var text: Bool
+        public var blobs: Bool
+        /// The one length a blob may have, where `blobs`.
+        public var blobLength: Int?
+
+        public init(null: Bool = false, integers: ClosedRange<Int64>? = nil, reals: Bool = false, text: Bool = false,
+                    blobs: Bool = false, blobLength: Int? = nil) {
+            self.null = null
+            self.integers = integers
+            self.reals = reals
+            self.text = text
+            self.blobs = blobs
+            self.blobLength = blobLength
+        }
+
+        /// Every value.
+        public static let any = StoredValues(null: true, integers: Int64.min...Int64.max, reals: true, text: true, blobs: true)
+
+        /// The values both allow.
+        public func intersection(_ other: StoredValues) -> StoredValues {
+            var both = StoredValues(null: null && other.null, reals: reals && other.reals, text: text && other.text,
+                                    blobs: blobs && other.blobs, blobLength: blobLength ?? other.blobLength)
+            if let mine = integers, let theirs = other.integers, mine.overlaps(theirs) {
+                both.integers = max(mine.lowerBound, theirs.lowerBound)...min(mine.upperBound, theirs.upperBound)
+            }
+            if let mine = blobLength, let theirs = other.blobLength, mine != theirs { both.blobs = false }
+            return both
+        }
+    }
+
+    /// Whether every record from here to the end holds, in each field, only values `allowed` lets
+    /// through (one per field): read from their headers, and for integers their bytes, as SQLite's
+    /// file format stores them. False at the first record holding another.
+    public func everyRecord(holds allowed: [StoredValues]) throws -> Bool {
+        precondition(allowed.count == columns.count, "a set of values for each field")
+        while let record = try nextRecord() {
+            guard let base = record.baseAddress else { continue }
+            _ = try readHeader(base, size: record.count)
+            for field in 0..<columns.count {
+                let column = columns[field]
+                let type = column < 0 ? 0 : types[column]
+                let values = allowed[field]
+                let holds = switch type {
+                case 0: values.null
+                case 1...6, 8, 9: values.integers?.contains(integer(base + offsets[column], type)) ?? false
+                case 7: values.reals
+                default: type & 1 == 1 ? values.text : values.blobs && (values.blobLength.map { $0 == (type - 12) / 2 } ?? true)
+                }
+                guard holds else { return false }
+            }
+        }
+        return true
+    }
+
     /// Reads this table and `other` side by side, a record of each at a time, as `read(into:)`
     /// does: a pair whose records are the same bytes is only counted (`identical`), the others
     /// are appended, this table's to `rows` and the other's to `otherRows` (once `other` ends,
