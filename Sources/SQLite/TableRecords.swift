@@ -249,26 +249,49 @@ public final class TableRecords: @unchecked Sendable {
 
     /// Whether every record from here to the end holds, in each field, only values `allowed` lets
     /// through (one per field): read from their headers, and for integers their bytes, as SQLite's
-    /// file format stores them. False at the first record holding another.
-    public func everyRecord(holds allowed: [StoredValues]) throws -> Bool {
-        precondition(allowed.count == columns.count, "a set of values for each field")
-        while let record = try nextRecord() {
-            guard let base = record.baseAddress else { continue }
-            _ = try readHeader(base, size: record.count)
-            for field in 0..<columns.count {
-                let column = columns[field]
-                let type = column < 0 ? 0 : types[column]
-                let values = allowed[field]
-                let holds = switch type {
-                case 0: values.null
-                case 1...6, 8, 9: values.integers?.contains(integer(base + offsets[column], type)) ?? false
-                case 7: values.reals
-                default: type & 1 == 1 ? values.text : values.blobs && (values.blobLength.map { $0 == (type - 12) / 2 } ?? true)
-                }
-                guard holds else { return false }
-            }
+    /// file format stores them. A record whose field `cases.field` holds an integer `cases.sets`
+    /// has is held to that set instead (a table of several entities, by its `Z_ENT`). False at the
+    /// first record holding another value.
+    public func everyRecord(holds allowed: [StoredValues], cases: (field: Int, sets: [Int64: [StoredValues]])? = nil) throws -> Bool {
+        let width = columns.count
+        precondition(allowed.count == width && cases.map { $0.sets.values.allSatisfy { $0.count == width } } != false,
+                     "a set of values for each field")
+        // One array, `width` sets a case, `allowed` first: no array retained per record.
+        var flat = allowed
+        var caseIndex: [Int64: Int] = [:]
+        for (value, sets) in cases?.sets ?? [:] {
+            caseIndex[value] = flat.count
+            flat += sets
         }
-        return true
+        let selector = cases.map { columns[$0.field] } ?? -1
+        return try flat.withUnsafeBufferPointer { flat in
+            while let record = try nextRecord() {
+                guard let base = record.baseAddress else { return false }
+                _ = try readHeader(base, size: record.count)
+                var first = 0
+                if selector >= 0 {
+                    switch types[selector] {
+                    case 0: break
+                    case 1...6, 8, 9: first = caseIndex[integer(base + offsets[selector], types[selector])] ?? 0
+                    // A real or text may equal a case as SQL compares them: not read here.
+                    default: return false
+                    }
+                }
+                for field in 0..<width {
+                    let column = columns[field]
+                    let type = column < 0 ? 0 : types[column]
+                    let values = flat[first + field]
+                    let holds = switch type {
+                    case 0: values.null
+                    case 1...6, 8, 9: values.integers?.contains(integer(base + offsets[column], type)) ?? false
+                    case 7: values.reals
+                    default: type & 1 == 1 ? values.text : values.blobs && (values.blobLength.map { $0 == (type - 12) / 2 } ?? true)
+                    }
+                    guard holds else { return false }
+                }
+            }
+            return true
+        }
     }
 
     /// Reads this table and `other` side by side, a record of each at a time, as `read(into:)`

@@ -128,9 +128,23 @@ public enum StoreRowChecks {
         /// Its condition in the single pass where another than `offends` (cheaper, or covering
         /// another rule's too); "" leaves it to another rule's.
         var pass: String?
-        /// Values of one column that pass its single-pass condition in any row: where every value
-        /// of the table is such a value, the pass has nothing to find (`certainlyClean`).
-        var clean: (column: String, values: TableRecords.StoredValues)?
+        /// Values of one column that pass its single-pass condition: where every value of the
+        /// table is such a value, the pass has nothing to find (`certainlyClean`).
+        var clean: Clean?
+    }
+
+    /// Values of `column` a rule never faults: in every row, or only in the rows of `entities`
+    /// (by `Z_ENT`), whatever the others hold.
+    private struct Clean {
+        var column: String
+        var values: TableRecords.StoredValues
+        var entities: [Int]?
+
+        init(_ column: String, _ values: TableRecords.StoredValues, entities: [Int]? = nil) {
+            self.column = column
+            self.values = values
+            self.entities = entities
+        }
     }
 
     private static func check(_ table: CoreDataSchema.Table, schema: CoreDataSchema, model: StoreModel, tree: CoreDataEntityTree,
@@ -155,7 +169,7 @@ public enum StoreRowChecks {
                           offends: zEnt, shows: "t.Z_ENT",
                           // A hierarchy's table has an index on Z_ENT: its distinct values are read from it.
                           quick: shared ? "SELECT count(*) FROM (SELECT DISTINCT Z_ENT FROM \(SQL.quote(table.name)) t) t WHERE \(zEnt)" : nil,
-                          clean: concrete.count == 1 ? ("Z_ENT", .init(integers: Int64(concrete[0])...Int64(concrete[0]))) : nil))
+                          clean: concrete.count == 1 ? Clean("Z_ENT", .init(integers: Int64(concrete[0])...Int64(concrete[0]))) : nil))
 
         if let number = tree.number(of: table.entity) {
             // Z_MAX is the highest Z_PK handed out, kept on the root: below it, Core Data hands out a Z_PK already taken.
@@ -189,21 +203,21 @@ public enum StoreRowChecks {
                                   shows: "upper(typeof(\(c))) || ' ' || \(shown)",
                                   // A Boolean's value rule below covers text and blobs too.
                                   pass: attribute.type == .bool ? "" : nil,
-                                  clean: (item.name, rightClass(allowed: classes, textAffinity: textAffinity))))
+                                  clean: Clean(item.name, rightClass(allowed: classes, textAffinity: textAffinity))))
                 switch attribute.type {
                 case .bool:
                     rules.append(Rule(entity: entityName, property: attributeName, problem: "with a Boolean other than 0 or 1",
                                       offends: "\(filter) AND \(c) <> 0 AND \(c) <> 1 AND \(c) < ''", shows: shown,
-                                      pass: "\(filter) AND \(c) <> 0 AND \(c) <> 1", clean: (item.name, .init(null: true, integers: 0...1))))
+                                      pass: "\(filter) AND \(c) <> 0 AND \(c) <> 1", clean: Clean(item.name, .init(null: true, integers: 0...1))))
                 case .integer16, .integer32:
                     let bits: Int64 = attribute.type == .integer16 ? 15 : 31
                     rules.append(Rule(entity: entityName, property: attributeName, problem: "with a number outside \(typeName)'s range",
                                       offends: "\(filter) AND (\(c) < \(-(Int64(1) << bits)) OR (\(c) > \((Int64(1) << bits) - 1) AND \(c) < ''))",
-                                      shows: shown, clean: (item.name, .init(null: true, integers: -(Int64(1) << bits)...((Int64(1) << bits) - 1)))))
+                                      shows: shown, clean: Clean(item.name, .init(null: true, integers: -(Int64(1) << bits)...((Int64(1) << bits) - 1)))))
                 case .uuid:
                     rules.append(Rule(entity: entityName, property: attributeName, problem: "with a UUID that is not 16 bytes",
                                       offends: "\(filter) AND \(c) >= x'' AND length(\(c)) <> 16", shows: "length(\(c)) || ' bytes'",
-                                      clean: (item.name, .init(null: true, blobs: true, blobLength: 16))))
+                                      clean: Clean(item.name, .init(null: true, blobs: true, blobLength: 16))))
                 default:
                     break
                 }
@@ -228,12 +242,12 @@ public enum StoreRowChecks {
                         break
                     }
                 } else if !attribute.isOptional {
-                    // A row of another entity of the table leaves the column NULL: only where it holds one entity is every NULL missing.
                     var present = TableRecords.StoredValues.any
                     present.null = false
+                    // A row of another entity of the table leaves the column NULL.
                     rules.append(Rule(entity: entityName, property: attributeName, problem: "without a value, which the model requires",
                                       offends: "\(filter) AND \(c) IS NULL", shows: "'empty'", isMissingRequired: true,
-                                      clean: shared ? nil : (item.name, present)))
+                                      clean: Clean(item.name, present, entities: shared ? subtree(of: entityName, tree: tree, model: model) : nil)))
                 }
             case .foreignKey(let entityName, let relationshipName):
                 guard let relationship = model.allRelationships(of: entityName).first(where: { $0.name == relationshipName }),
@@ -357,13 +371,26 @@ public enum StoreRowChecks {
     /// `TableRecords` reads.
     private static func certainlyClean(_ rules: [Rule], table: String, store: SQLiteStore) -> Bool {
         var allowed: [String: TableRecords.StoredValues] = [:]
+        var byEntity: [Int64: [String: TableRecords.StoredValues]] = [:]
         for rule in rules {
             guard let clean = rule.clean else { return false }
-            allowed[clean.column] = allowed[clean.column].map { $0.intersection(clean.values) } ?? clean.values
+            if let entities = clean.entities {
+                for entity in entities {
+                    byEntity[Int64(entity), default: [:]][clean.column] = byEntity[Int64(entity)]?[clean.column]
+                        .map { $0.intersection(clean.values) } ?? clean.values
+                }
+                allowed[clean.column] = allowed[clean.column] ?? .any
+            } else {
+                allowed[clean.column] = allowed[clean.column].map { $0.intersection(clean.values) } ?? clean.values
+            }
         }
+        if !byEntity.isEmpty { allowed["Z_ENT"] = allowed["Z_ENT"] ?? .any }
         let columns = allowed.keys.sorted()
+        // A row of one of the entities: held to the rules of every row and to its entity's.
+        let sets = byEntity.mapValues { own in columns.map { column in own[column].map { allowed[column]!.intersection($0) } ?? allowed[column]! } }
+        let cases = columns.firstIndex(of: "Z_ENT").flatMap { sets.isEmpty ? nil : (field: $0, sets: sets) }
         guard !columns.isEmpty, let records = try? store.records(of: table, fields: columns.map(TableRecords.Field.column)),
-              (try? records.everyRecord(holds: columns.map { allowed[$0]! })) == true else { return false }
+              (try? records.everyRecord(holds: columns.map { allowed[$0]! }, cases: cases)) == true else { return false }
         readFromHeaders?(table)
         return true
     }

@@ -110,6 +110,58 @@ struct RowChecksFromHeadersTests {
         }
     }
 
+    /// A table two entities share: Recipe requires its name, which Step's rows leave NULL.
+    static let shared = StoreModel(entities: [
+        Entity(name: "Entry", isAbstract: true, attributes: [Attribute(name: "note", type: .string)]),
+        Entity(name: "Recipe", parent: "Entry", attributes: [
+            Attribute(name: "name", type: .string, isOptional: false),
+            Attribute(name: "servings", type: .integer16),
+        ]),
+        Entity(name: "Step", parent: "Entry", attributes: [Attribute(name: "text", type: .string)]),
+    ])
+
+    static func checkShared(after changes: [String]) throws -> (findings: [StoreRowChecks.Finding], fromHeaders: Bool) {
+        try withScratchFolder { folder in
+            let url = folder.appendingPathComponent("store.sqlite")
+            let schema = try CoreDataSchema(shared)
+            var statements = schema.statements()
+            statements += schema.primaryKeyRows(maxPrimaryKeys: ["Entry": 10]).map { row in
+                "INSERT INTO Z_PRIMARYKEY VALUES (\(row.entity), '\(row.name)', \(row.superEntity), \(row.max))"
+            }
+            func entity(_ name: String) -> String { "(SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = '\(name)')" }
+            statements += [
+                "INSERT INTO ZENTRY (Z_PK, Z_ENT, Z_OPT, ZNOTE, ZNAME, ZSERVINGS, ZTEXT) VALUES "
+                    + "(1, \(entity("Recipe")), 1, NULL, 'Soup', 4, NULL), (2, \(entity("Recipe")), 1, 'quick', 'Bread', NULL, NULL), "
+                    + "(3, \(entity("Step")), 1, NULL, NULL, NULL, 'Boil'), (4, \(entity("Step")), 1, NULL, NULL, NULL, NULL)",
+            ]
+            statements += changes
+            try RawSQLite.run(statements, at: url)
+            let tables = Tables()
+            let findings = try StoreRowChecks.$readFromHeaders.withValue({ tables.add($0) }) {
+                try StoreRowChecks.run(storeAt: url, model: shared)
+            }
+            return (findings, tables.names.contains("ZENTRY"))
+        }
+    }
+
+    @Test("a table two entities share is read from its headers, each row held to its own entity's rules")
+    func sharedTable() throws {
+        let clean = try Self.checkShared(after: [])
+        #expect(clean.findings == [])
+        #expect(clean.fromHeaders)
+        // A Step's name is no Recipe's: NULL there is as Core Data writes it.
+        let stepName = try Self.checkShared(after: ["UPDATE ZENTRY SET ZNAME = 'Boil' WHERE Z_PK = 3"])
+        #expect(stepName.findings == [])
+        #expect(stepName.fromHeaders)
+        let missing = try Self.checkShared(after: ["UPDATE ZENTRY SET ZNAME = NULL WHERE Z_PK = 2"])
+        #expect(!missing.fromHeaders)
+        #expect(missing.findings.map(\.property) == ["name"])
+        #expect(missing.findings.first?.isMissingRequired == true)
+        let servings = try Self.checkShared(after: ["UPDATE ZENTRY SET ZSERVINGS = 40000 WHERE Z_PK = 1"])
+        #expect(!servings.fromHeaders)
+        #expect(servings.findings.map(\.property) == ["servings"])
+    }
+
     @Test("two rules of a column let through only what both do")
     func intersection() {
         let numbers = TableRecords.StoredValues(null: true, integers: Int64.min...Int64.max, reals: true)
