@@ -254,7 +254,7 @@ public final class TableRecords: @unchecked Sendable {
     /// first record holding another value.
     public func everyRecord(holds allowed: [StoredValues], cases: (field: Int, sets: [Int64: [StoredValues]])? = nil) throws -> Bool {
         let width = columns.count
-        precondition(allowed.count == width && cases.map { $0.sets.values.allSatisfy { $0.count == width } } != false,
+        precondition(allowed.count == width && cases.map { $0.field < width && $0.sets.values.allSatisfy { $0.count == width } } != false,
                      "a set of values for each field")
         // One array, `width` sets a case, `allowed` first: no array retained per record.
         var flat = allowed

@@ -24,24 +24,31 @@ struct RowChecksFromHeadersTests {
 
     /// The findings after `changes` to a clean store, and whether the pass over ZFLAG was skipped.
     static func check(after changes: [String]) throws -> (findings: [StoreRowChecks.Finding], fromHeaders: Bool) {
+        try check(model, table: "ZFLAG", maxPrimaryKeys: ["Flag": 10], rows: [
+            "INSERT INTO ZFLAG (Z_PK, Z_ENT, Z_OPT, ZNAME, ZON, ZCOUNT, ZID, ZWHEN, ZPRICE, ZWEIGHT) VALUES "
+                + "(1, 1, 1, 'Milk', 1, 32767, x'00112233445566778899AABBCCDDEEFF', 12.5, 3, 0.5), "
+                + "(2, 1, 1, 'Bread', 0, -32768, NULL, 86400, '12345678901234567890.5', 2), "
+                + "(3, 1, 1, 'Eggs', NULL, NULL, NULL, NULL, NULL, NULL)",
+        ] + changes)
+    }
+
+    /// A store of `model` holding `rows`, its row checks' findings, and whether `table` was read
+    /// from its headers alone.
+    static func check(_ model: StoreModel, table: String, maxPrimaryKeys: [String: Int64],
+                      rows: [String]) throws -> (findings: [StoreRowChecks.Finding], fromHeaders: Bool) {
         try withScratchFolder { folder in
             let url = folder.appendingPathComponent("store.sqlite")
             let schema = try CoreDataSchema(model)
             var statements = schema.statements()
-            statements += schema.primaryKeyRows(maxPrimaryKeys: ["Flag": 10]).map { row in
+            statements += schema.primaryKeyRows(maxPrimaryKeys: maxPrimaryKeys).map { row in
                 "INSERT INTO Z_PRIMARYKEY VALUES (\(row.entity), '\(row.name)', \(row.superEntity), \(row.max))"
             }
-            statements.append("INSERT INTO ZFLAG (Z_PK, Z_ENT, Z_OPT, ZNAME, ZON, ZCOUNT, ZID, ZWHEN, ZPRICE, ZWEIGHT) VALUES "
-                              + "(1, 1, 1, 'Milk', 1, 32767, x'00112233445566778899AABBCCDDEEFF', 12.5, 3, 0.5), "
-                              + "(2, 1, 1, 'Bread', 0, -32768, NULL, 86400, '12345678901234567890.5', 2), "
-                              + "(3, 1, 1, 'Eggs', NULL, NULL, NULL, NULL, NULL, NULL)")
-            statements += changes
-            try RawSQLite.run(statements, at: url)
+            try RawSQLite.run(statements + rows, at: url)
             let tables = Tables()
             let findings = try StoreRowChecks.$readFromHeaders.withValue({ tables.add($0) }) {
                 try StoreRowChecks.run(storeAt: url, model: model)
             }
-            return (findings, tables.names.contains("ZFLAG"))
+            return (findings, tables.names.contains(table))
         }
     }
 
@@ -121,27 +128,12 @@ struct RowChecksFromHeadersTests {
     ])
 
     static func checkShared(after changes: [String]) throws -> (findings: [StoreRowChecks.Finding], fromHeaders: Bool) {
-        try withScratchFolder { folder in
-            let url = folder.appendingPathComponent("store.sqlite")
-            let schema = try CoreDataSchema(shared)
-            var statements = schema.statements()
-            statements += schema.primaryKeyRows(maxPrimaryKeys: ["Entry": 10]).map { row in
-                "INSERT INTO Z_PRIMARYKEY VALUES (\(row.entity), '\(row.name)', \(row.superEntity), \(row.max))"
-            }
-            func entity(_ name: String) -> String { "(SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = '\(name)')" }
-            statements += [
-                "INSERT INTO ZENTRY (Z_PK, Z_ENT, Z_OPT, ZNOTE, ZNAME, ZSERVINGS, ZTEXT) VALUES "
-                    + "(1, \(entity("Recipe")), 1, NULL, 'Soup', 4, NULL), (2, \(entity("Recipe")), 1, 'quick', 'Bread', NULL, NULL), "
-                    + "(3, \(entity("Step")), 1, NULL, NULL, NULL, 'Boil'), (4, \(entity("Step")), 1, NULL, NULL, NULL, NULL)",
-            ]
-            statements += changes
-            try RawSQLite.run(statements, at: url)
-            let tables = Tables()
-            let findings = try StoreRowChecks.$readFromHeaders.withValue({ tables.add($0) }) {
-                try StoreRowChecks.run(storeAt: url, model: shared)
-            }
-            return (findings, tables.names.contains("ZENTRY"))
-        }
+        func entity(_ name: String) -> String { "(SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = '\(name)')" }
+        return try check(shared, table: "ZENTRY", maxPrimaryKeys: ["Entry": 10], rows: [
+            "INSERT INTO ZENTRY (Z_PK, Z_ENT, Z_OPT, ZNOTE, ZNAME, ZSERVINGS, ZTEXT) VALUES "
+                + "(1, \(entity("Recipe")), 1, NULL, 'Soup', 4, NULL), (2, \(entity("Recipe")), 1, 'quick', 'Bread', NULL, NULL), "
+                + "(3, \(entity("Step")), 1, NULL, NULL, NULL, 'Boil'), (4, \(entity("Step")), 1, NULL, NULL, NULL, NULL)",
+        ] + changes)
     }
 
     @Test("a table two entities share is read from its headers, each row held to its own entity's rules")
