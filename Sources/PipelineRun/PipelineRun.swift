@@ -30,11 +30,17 @@ public final class PipelineRun {
         public var reportFile: URL?
         /// Seconds to wait for another run building the same store (0: fail at once, `.busy`).
         public var waitForLock: Double
+        /// How many duplicates with other values the caller shows from `log` (`pipectl run`'s
+        /// summary: the first ten): a run that writes no report describes only those, and counts
+        /// the others (`ImportLog.describedConflicts`). nil: `log` keeps every duplicate.
+        /// `run()`'s report lists them all whatever this says.
+        public var duplicatesShown: Int?
 
-        public init(dryRun: Bool = false, reportFile: URL? = nil, waitForLock: Double = 0) {
+        public init(dryRun: Bool = false, reportFile: URL? = nil, waitForLock: Double = 0, duplicatesShown: Int? = nil) {
             self.dryRun = dryRun
             self.reportFile = reportFile
             self.waitForLock = waitForLock
+            self.duplicatesShown = duplicatesShown
         }
     }
 
@@ -75,6 +81,8 @@ public final class PipelineRun {
 
     private let runner: Runner
     private let digests: InputDigests
+    /// `run()` reads every duplicate back for its report value.
+    private var makesReport = false
 
     public init(pipeline: PipelineDefinition, options: Options = Options()) {
         self.pipeline = pipeline
@@ -94,6 +102,7 @@ public final class PipelineRun {
     /// run`'s exit code says; a failed run's reports say why (unless another run holds the store).
     @discardableResult
     public func run() throws(PipelineError) -> ImportReport {
+        makesReport = true
         try execute()
         return report
     }
@@ -117,6 +126,7 @@ public final class PipelineRun {
             let reports = ReportFiles(settings: options.dryRun ? ReportSettings() : pipeline.report,
                                       extra: options.reportFile, digests: digests)
             for (url, _) in reports.files { try ReportFiles.checkWritable(url, name: DisplayPath.of(url)) }
+            runner.log.describedConflicts = reports.files.isEmpty && !makesReport ? options.duplicatesShown : nil
             do {
                 try build(inputs: inputs, reports: reports)
             } catch {

@@ -316,7 +316,10 @@ extension SQLiteSink {
                   let link = record.links[slot], try self.writer(for: link).key(of: link) != nil else { continue }
             differing.append(column)
         }
-        var differences = try !reported ? [] : differing.compactMap { column -> (attribute: String, first: String, again: String)? in
+        // Past the duplicates the log keeps described (a run without a report), only whether
+        // this one differs: the texts of its values cost more than the comparison.
+        let describes = reported && log.describesDuplicates
+        var differences = try !describes ? [] : differing.compactMap { column -> (attribute: String, first: String, again: String)? in
             switch writer.table.columns[column].source {
             case .attribute(let slot):
                 let attribute = writer.attributes[slot]
@@ -337,7 +340,7 @@ extension SQLiteSink {
                 return nil  // `compare` reports the row id's column only
             }
         }
-        for detail in details where reported {
+        for detail in details where describes {
             let (attributes, link) = (detail.target.attributes, record.links[detail.slot]!)
             func shown(_ values: (Int, Int) -> String) -> String {
                 detail.differing.compactMap { column in
@@ -385,10 +388,19 @@ extension SQLiteSink {
             var listed: [[ListedRow]]? = nil
             try storeLists(of: &record, row: row, of: writer, log: log, listed: &listed, appending: true)
         }
-        if reported {
+        if describes {
             try log.duplicate(ImportLog.Duplicate(entity: writer.name, key: writer.keyText(of: record),
                                                   first: writer.keys.firstLocation(of: existing),
                                                   again: record.location, differences: differences, updated: update || listsChanged))
+        } else if reported {
+            // As `differences` would say: a column of a value or a link, a detail, or a list changed.
+            let differs = listsChanged || !details.isEmpty || differing.contains { column in
+                switch writer.table.columns[column].source {
+                case .attribute, .link: true
+                case .linkEntity, .order: false
+                }
+            }
+            log.countDuplicate(differing: differs)
         }
         log.count(update || listsChanged ? .updated : .alreadyPresent, entity: writer.entity)
     }

@@ -46,7 +46,8 @@ struct RunCommand: ParsableCommand {
         InterruptCleanup.installHandlers()
         do {
             let run = PipelineRun(pipeline: try options.load(),
-                                  options: .init(dryRun: dryRun, reportFile: reportFile.map { URL(fileURLWithPath: $0) }, waitForLock: wait))
+                                  options: .init(dryRun: dryRun, reportFile: reportFile.map { URL(fileURLWithPath: $0) }, waitForLock: wait,
+                                                 duplicatesShown: RunSummary.shownPerKind))
             let progress = quiet ? nil : ProgressLine(run: run)
             do {
                 defer { progress?.clear() }

@@ -9,7 +9,7 @@ struct RunSummary {
     let run: PipelineRun
     let dryRun: Bool
     /// Issues of each kind shown in full; the rest are counted (the report lists them all).
-    var shownPerKind = 10
+    static let shownPerKind = 10
 
     func print() throws {
         let log = run.log
@@ -86,7 +86,7 @@ struct RunSummary {
     func printIssues() {
         let log = run.log
         var out = ""
-        for rejection in log.rejections.prefix(shownPerKind) {
+        for rejection in log.rejections.prefix(Self.shownPerKind) {
             out += "\(rejection.location): warning: record rejected: \(rejection.stage): "
             if let field = rejection.field {
                 out += "field '\(field)'"
@@ -95,7 +95,7 @@ struct RunSummary {
             }
             out += rejection.reason + "\n"
         }
-        if log.rejections.count > shownPerKind { out += "... and \(log.rejections.count - shownPerKind) more rejected records\n" }
+        if log.rejections.count > Self.shownPerKind { out += "... and \(log.rejections.count - Self.shownPerKind) more rejected records\n" }
         // Skips repeat one reason many times (every item without a unit): one line per reason.
         var skipGroups: [(first: ImportLog.Skip, count: Int)] = []
         var groupIndex: [String: Int] = [:]
@@ -114,7 +114,7 @@ struct RunSummary {
         // hundreds of thousands.
         var shown = 0
         for duplicate in log.duplicates where !duplicate.differences.isEmpty {
-            guard shown < shownPerKind else { break }
+            guard shown < Self.shownPerKind else { break }
             shown += 1
             let diffs = duplicate.differences.map { "\($0.attribute) \(Snippet.quoted($0.first)) -> \(Snippet.quoted($0.again))" }
             out += "\(duplicate.again): warning: \(duplicate.entity) \(duplicate.key) was already loaded from "
@@ -130,10 +130,10 @@ struct RunSummary {
         // What the readers noticed in their inputs (a JSON key given twice), per input.
         for source in run.pipeline.sources {
             let (warnings, total) = source.reader.input.warnings.snapshot
-            for warning in warnings.prefix(shownPerKind) {
+            for warning in warnings.prefix(Self.shownPerKind) {
                 out += "\(warning.location): warning: \(warning.stage): \(warning.text)\n"
             }
-            if total > shownPerKind { out += "... and \(total - shownPerKind) more warnings about \(source.reader.input.displayPath)\n" }
+            if total > Self.shownPerKind { out += "... and \(total - Self.shownPerKind) more warnings about \(source.reader.input.displayPath)\n" }
         }
         if !out.isEmpty { Terminal.standardError.tell(out) }
     }

@@ -48,6 +48,32 @@ struct ImportLogTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 
+    @Test("a log that keeps a few conflicting duplicates describes those, counts every one, and keeps no identical one")
+    func describedConflicts() throws {
+        let log = ImportLog(sourceNames: ["items"], entityNames: ["Item"])
+        log.describedConflicts = 3
+        func duplicate(_ k: Int, differing: Bool) -> ImportLog.Duplicate {
+            ImportLog.Duplicate(entity: "Item", key: "name=\(k)", first: Location(file: "a.csv", line: 2),
+                                again: Location(file: "a.csv", line: k + 3),
+                                differences: differing ? [("quantity", "1", "\(k)")] : [], updated: false)
+        }
+        var described: [Int] = []
+        for k in 0..<10 {
+            let differing = k % 3 != 0  // 1, 2, 4, 5, 7, 8 differ
+            if log.describesDuplicates {
+                described.append(k)
+                try log.duplicate(duplicate(k, differing: differing))
+            } else {
+                log.countDuplicate(differing: differing)
+            }
+        }
+        // Described until three with other values were kept: 0 and 3 are identical, not kept.
+        #expect(described == [0, 1, 2, 3, 4])
+        #expect(log.duplicates.map(\.key) == ["name=1", "name=2", "name=4"])
+        #expect(log.conflictingDuplicates == 6)
+        #expect(!log.describesDuplicates)
+    }
+
     @Test("a folder that cannot take the file is an error at the first duplicate, not a crash")
     func unwritableFolder() throws {
         let log = ImportLog(sourceNames: ["items"], entityNames: ["Item"],

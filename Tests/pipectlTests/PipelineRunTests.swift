@@ -112,4 +112,65 @@ import Testing
         #expect(statuses.contains("finishing build/Grocery.sqlite: indexes and checks") || statuses.contains { $0.hasPrefix("finishing ") })
         #expect(!ws.exists("build"))
     }
+
+    @Test("a run that shows ten duplicates describes those alone and counts every one; the store is the same, and a report still lists them all")
+    func duplicatesDescribedAsShown() throws {
+        // 17 duplicates: ten with another quantity, two identical, two with another unit only (a
+        // link), two more quantities, one identical: 14 with other values.
+        func workspace() throws -> Workspace {
+            let ws = try Workspace()
+            var csv = "name,quantity,unit\n"
+            for k in 0..<20 { csv += "item \(k),\(k),g\n" }
+            for k in 0..<10 { csv += "item \(k),\(k + 100),g\n" }
+            csv += "item 10,10,g\nitem 11,11,g\nitem 12,12,kg\nitem 13,13,kg\nitem 14,999,g\nitem 15,998,g\nitem 16,16,g\n"
+            try ws.write(csv, to: "dups.csv")
+            try ws.write("""
+                version: 1
+                name: dups
+                store: { path: build/dups.sqlite }
+                entities:
+                  Unit: { unique: name, attributes: { name: string } }
+                  Item:
+                    unique: name
+                    attributes: { name: string, quantity: double }
+                    relationships: { unit: { to: Unit, inverse: items } }
+                sources:
+                  - name: items
+                    read: { csv: dups.csv }
+                    load: { Item: { name: name, quantity: quantity, unit: { Unit: { name: unit } } } }
+                """, to: "dups.yaml")
+            return ws
+        }
+        let shown = try workspace(), every = try workspace(), reported = try workspace(), valued = try workspace()
+
+        let run = PipelineRun(pipeline: try PipelineRun.load(shown.root.appendingPathComponent("dups.yaml")),
+                              options: .init(duplicatesShown: 10))
+        try run.execute()
+        #expect(run.log.duplicates.map { $0.again.line ?? 0 } == Array(22...31))
+        #expect(run.log.duplicates.allSatisfy { $0.differences.map(\.attribute) == ["quantity"] })
+        // Those past the ten are counted by whether they differ: the unit-only ones too.
+        #expect(run.log.conflictingDuplicates == 14)
+
+        let all = PipelineRun(pipeline: try PipelineRun.load(every.root.appendingPathComponent("dups.yaml")))
+        try all.execute()
+        #expect(all.log.duplicates.count == 17 && all.log.conflictingDuplicates == 14)
+        #expect(all.log.duplicates.filter { $0.differences.map(\.attribute) == ["unit"] }.map { $0.again.line ?? 0 } == [34, 35])
+        #expect(Array(all.log.duplicates.prefix(10)).map(\.key) == run.log.duplicates.map(\.key))
+        #expect(try shown.bytes("build/dups.sqlite") == every.bytes("build/dups.sqlite"))
+
+        // A report reads them all: the limit gives way.
+        let report = reported.root.appendingPathComponent("build/dups.json")
+        try PipelineRun(pipeline: try PipelineRun.load(reported.root.appendingPathComponent("dups.yaml")),
+                        options: .init(reportFile: report, duplicatesShown: 10)).execute()
+        #expect(try JSONDecoder().decode(ImportReport.self, from: Data(contentsOf: report)).duplicates.count == 17)
+        let value = try PipelineRun(pipeline: try PipelineRun.load(valued.root.appendingPathComponent("dups.yaml")),
+                                    options: .init(duplicatesShown: 10)).run()
+        #expect(value.duplicates.count == 17)
+
+        // The command shows the same ten, and counts the rest.
+        let result = try every.run("run", "dups.yaml")
+        #expect(result.status == 0)
+        #expect(result.stderr.components(separatedBy: "\n").filter { $0.contains("was already loaded from") }.count == 10)
+        #expect(result.stderr.contains("... and 4 more conflicting duplicates"))
+    }
 }

@@ -89,11 +89,23 @@ public final class ImportLog {
     public var entities: [Counts] { Array(counts[sourceNames.count...]) }
     public private(set) var rejections: [Rejection] = []
     public private(set) var skips: [Skip] = []
-    /// Kept in a temporary file: see `DuplicateList`.
+    /// Kept in a temporary file: see `DuplicateList`. Every one, unless `describedConflicts` limits them.
     public var duplicates: DuplicateList { DuplicateList(storage: duplicateStorage, count: duplicateStorage.count) }
     private let duplicateStorage: DuplicateStorage
     /// The duplicates whose values differ from the first record's, counted as they are logged.
     public private(set) var conflictingDuplicates = 0
+    /// How many duplicates whose values differ the log keeps, described; nil (the default) keeps
+    /// every duplicate, identical ones too, as a report lists them. A run nobody reads them all
+    /// from (`pipectl run` without a report shows the first ten) describes no more: a value's
+    /// text for a message costs more than comparing it, and 50,000 duplicates were 1.4% of a run.
+    /// Set before the run; `conflictingDuplicates` counts them all either way.
+    public var describedConflicts: Int?
+    /// Whether the sink is to describe the next duplicate (`duplicate(_:)`) rather than only
+    /// count it (`countDuplicate(differing:)`).
+    public var describesDuplicates: Bool {
+        describedConflicts.map { keptConflicts < $0 } ?? true
+    }
+    private var keptConflicts = 0
     /// The source whose records are being written.
     public var currentSource: Int {
         get { current.pointee }
@@ -241,10 +253,21 @@ public final class ImportLog {
     }
 
     public func duplicate(_ duplicate: Duplicate) throws {
+        let differs = !duplicate.differences.isEmpty
+        if differs { conflictingDuplicates += 1 }
+        if let describedConflicts {
+            guard differs, keptConflicts < describedConflicts else { return }
+            keptConflicts += 1
+        }
         var duplicate = duplicate
         duplicate.source = sourceNames[currentSource]
         try duplicateStorage.append(duplicate)
-        if !duplicate.differences.isEmpty { conflictingDuplicates += 1 }
+    }
+
+    /// Counts a duplicate the sink did not describe (`describesDuplicates` said no): whether its
+    /// values differ from the first record's is all the log keeps of it.
+    public func countDuplicate(differing: Bool) {
+        if differing { conflictingDuplicates += 1 }
     }
 
     /// Counts a source record of the current source that is in the store whole (`Counts.loaded`).
