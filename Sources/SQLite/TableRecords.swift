@@ -553,7 +553,15 @@ public final class TableRecords: @unchecked Sendable {
         guard headerSize >= at, headerSize <= size else { throw Unreadable(description: "a record's header") }
         var data = headerSize, count = 0
         while count < wanted && at < headerSize {
-            let type = try varint(record, &at, end: headerSize)
+            // Nearly every serial type is one byte: the loop of `varint` only for the others.
+            let first = record.load(fromByteOffset: at, as: UInt8.self)
+            let type: Int
+            if first < 0x80 {
+                type = Int(first)
+                at += 1
+            } else {
+                type = try varint(record, &at, end: headerSize)
+            }
             // A damaged header's type may be negative, or larger than the record.
             guard type >= 0 else { throw Unreadable(description: "a record's header") }
             let length = try Self.length(of: type)

@@ -554,6 +554,9 @@ extension SQLiteSink {
 
     /// A link must go through a relationship with a column, to an entity that column may refer to.
     private func checkLink(to entity: Int, slot: Int, of writer: EntityWriter, at location: Location) throws {
+        // Every link of every record comes here: the relationship (names, options) is copied
+        // only to say what is wrong.
+        if writer.table.linkTargets[slot].contains(entity) { return }
         let relationship = writer.relationships[slot]
         let targets = writer.table.linkTargets[slot]
         guard !targets.isEmpty else {
