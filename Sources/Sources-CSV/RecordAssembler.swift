@@ -226,7 +226,7 @@ struct RecordAssembler {
     /// Valid UTF-8 `bytes` as text, without checking them again.
     @inline(__always)
     static func text(_ bytes: UnsafeRawBufferPointer) -> String {
-        unsafe String(copying: UTF8Span(unchecked: bytes.assumingMemoryBound(to: UInt8.self).span))
+        UTF8Text.fromValidUTF8(bytes)
     }
 
     /// Stops the file at a row past `maxFields` or `maxRecordBytes`; the fields after it in the

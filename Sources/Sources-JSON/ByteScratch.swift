@@ -1,3 +1,5 @@
+import Pipeline
+
 /// A growable byte buffer reused for every captured string, number and key: clearing and
 /// appending cost no more than a pointer move, unlike an Array's uniqueness checks.
 struct ByteScratch {
@@ -43,8 +45,9 @@ struct ByteScratch {
         capacity = newCapacity
     }
 
-    /// The bytes as a String; they are valid UTF-8, checked while scanning.
+    /// The bytes as a String; they are valid UTF-8, checked while scanning (`scanMultibyte`,
+    /// and `scanEscape`, which refuses an unpaired surrogate), so not checked again.
     var string: String {
-        String(decoding: bytes, as: UTF8.self)
+        UTF8Text.fromValidUTF8(UnsafeRawBufferPointer(bytes))
     }
 }

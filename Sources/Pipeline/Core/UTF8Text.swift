@@ -67,6 +67,18 @@ public enum UTF8Text {
         return try copy.utf8.withContiguousStorageIfAvailable(body) ?? body(UnsafeBufferPointer(start: nil, count: 0))
     }
 
+    /// Text from bytes a reader has already checked as UTF-8 (libcsv's chunks, the JSON
+    /// scanner's strings), made without checking them again where the standard library can:
+    /// `UTF8Span`, in Swift 6.2's runtime (Linux, and Apple's systems from 26). Older systems
+    /// check them again, as `String(decoding:)` does. The bytes must be valid UTF-8.
+    @inlinable @inline(__always)
+    public static func fromValidUTF8(_ bytes: UnsafeRawBufferPointer) -> String {
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            return unsafe String(copying: UTF8Span(unchecked: bytes.assumingMemoryBound(to: UInt8.self).span))
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// `text` in double quotes for messages (see `Snippet.quoted`).
     public static func quoted(_ text: String) -> String {
         Snippet.quoted(text)
