@@ -58,6 +58,8 @@ let package = Package(
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
         // A compiler builtin (prefetch) Swift does not expose: a header, no library.
         .systemLibrary(name: "CPrefetch", path: "Sources/CPrefetch"),
+        // glibc's malloc settings (<malloc.h>), for the command's own process: a header, no library.
+        .systemLibrary(name: "CHeap", path: "Sources/CHeap"),
 
         // How pipectl speaks to its user: locations in input files, errors, rejections, warnings.
         .target(name: "Diagnostics"),
@@ -114,7 +116,7 @@ let package = Package(
                 "Diagnostics", "Pipeline", "PipelineRun", "PipelineFile", "Transforms", "SourcesCSV", "SourcesXML", "SourcesXLSX", "SourcesJSON",
                 "PropertyLists", "CoreDataFormat", "SinksSQLite", "StoreTools", "ReportsXLSX", "Safeguards",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                "Checksums",
+                "Checksums", "CHeap",
             ]),
         .executableTarget(name: "pipectl-swiftdata", dependencies: ["Diagnostics", "Pipeline", "SwiftDataModel"]),
 

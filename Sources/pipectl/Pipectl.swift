@@ -1,4 +1,5 @@
 import ArgumentParser
+import CHeap
 
 @main
 struct Pipectl: ParsableCommand {
@@ -19,4 +20,16 @@ struct Pipectl: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [RunCommand.self, ValidateCommand.self, InspectCommand.self, DiffCommand.self, ModelCommand.self, CheckCommand.self, SchemaCommand.self, InitCommand.self])
+
+    /// glibc's malloc serves a block of 128 KB or more from a mapping of its own, and raises that
+    /// threshold to the size of each such block freed (up to 32 MB). The key index's arrays grow
+    /// by doubling: each old one freed raised it, the next ones came from the heap, and the heap
+    /// keeps the holes they leave. How many depended on the order allocations happened to take:
+    /// the distinct job at 1M peaked at 143 MB or 157 MB from run to run. With a fixed 4 MB
+    /// threshold, every larger block is mapped and given back when freed: 137-139 MB, no slower
+    /// (docs/benchmarks.md). A setting of the command's own process, on Linux only.
+    static func main() {
+        pipectl_fixed_mmap_threshold(4 << 20)
+        main(nil)
+    }
 }
