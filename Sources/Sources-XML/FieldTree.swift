@@ -39,6 +39,7 @@ struct FieldTree {
     /// The child of `node` named `name`, or -1.
     @inline(__always)
     func child(of node: Int, named name: Name) -> Int {
+        for child in nodes[node].children where nodes[child].name == name { return child }
         for child in nodes[node].children {
             if let childName = nodes[child].name, same(childName, name) { return child }
         }
@@ -48,6 +49,8 @@ struct FieldTree {
     /// The slot of the attribute named `name`, or -1.
     @inline(__always)
     func attributeSlot(named name: Name) -> Int {
+        // The dictionary's names first, by pointer: the string comparison is for the rest.
+        for attribute in attributes where attribute.name == name { return attribute.slot }
         for attribute in attributes where same(attribute.name, name) { return attribute.slot }
         return -1
     }

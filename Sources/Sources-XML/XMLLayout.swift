@@ -33,40 +33,37 @@ public struct XMLLayout: Sendable, Hashable {
         func add(_ name: String) {
             if seen.insert(name).inserted { fields.append(name) }
         }
-        while let node = try reader.read() {
-            switch xmlTextReaderNodeType(reader.reader) {
-            case ReaderNode.entityReference:
-                throw reader.entityError(node)
-            case ReaderNode.element:
+        var depth = 0
+        while let event = try reader.read() {
+            switch event.kind {
+            case .start:
+                depth += 1
                 // Names deeper than a record's fields are no field's: a run skips them too.
-                let depth = xmlTextReaderDepth(reader.reader)
-                guard depth <= 2, let qualified = xmlTextReaderConstName(reader.reader) else { continue }
-                let name = try reader.fieldName(qualified, "an element's name", at: node)
+                guard depth <= 3 else { continue }
+                let name = try reader.fieldName(reader.qualifiedName(event), "an element's name", line: event.line)
                 switch depth {
-                case 0:
-                    root = name
                 case 1:
+                    root = name
+                case 2:
                     if record == nil { record = name }
                     inRecord = name == record
                     guard inRecord else { continue }
                     records += 1
                     if records > limit { return XMLLayout(record: "\(root ?? "")/\(name)", fields: fields) }
                     var attributes: [String] = []
-                    var attribute = node.pointee.properties
-                    while let current = attribute {
-                        attribute = current.pointee.next
-                        guard let name = current.pointee.name else { continue }
-                        let local = try reader.fieldName(name, "an attribute's name", at: node)
-                        let prefix = current.pointee.ns?.pointee.prefix.map { String(cString: $0) + ":" } ?? ""
-                        attributes.append(prefix + local)
+                    for attribute in reader.attributes(of: event) {
+                        let local = try reader.fieldName(attribute.name, "an attribute's name", line: event.line)
+                        attributes.append((attribute.prefix.map { String(cString: $0) + ":" } ?? "") + local)
                     }
                     attributes.sorted().forEach(add)
-                case 2 where inRecord:
+                case 3 where inRecord:
                     add(name)
                 default:
                     break
                 }
-            default:
+            case .end:
+                depth -= 1
+            case .text:
                 break
             }
         }

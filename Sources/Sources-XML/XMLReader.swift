@@ -3,8 +3,8 @@ import Diagnostics
 import Pipeline
 internal import CLibXML2
 
-/// Streams the records of an XML file with libxml2's `xmlTextReader`: one element per record,
-/// its fields taken from its attributes or child elements.
+/// Streams the records of an XML file with libxml2's push parser and SAX callbacks: one element
+/// per record, its fields taken from its attributes or child elements.
 ///
 /// Only one record's worth of the document is in memory at a time. The reader never touches the
 /// network and never expands entities: a file that uses one (other than `&amp;` and its four
@@ -21,8 +21,8 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
     public let options: Options
     /// `options.fields`, in order.
     public var fieldNames: [String] { options.fields }
-    /// Bytes of the file libxml2 has consumed so far.
-    public var bytesRead: Int64 { Int64(max(0, xmlTextReaderByteConsumed(reader))) }
+    /// Bytes of the file handed to libxml2 so far.
+    public private(set) var bytesRead: Int64 = 0
 
     /// Parsing options: no network ever; big line numbers so that locations stay right past line
     /// 65,535. Never NOENT, DTDLOAD, DTDATTR, DTDVALID or HUGE: nothing outside the file is read
@@ -32,8 +32,17 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
     static let maxTextBytes = 10_000_000
 
     private let file: Int32
-    /// libxml2's reader (`XMLLayout` walks its nodes too).
-    let reader: xmlTextReaderPtr
+    /// libxml2's push parser; its SAX callbacks fill `parsed`.
+    private let parser: xmlParserCtxtPtr
+    /// The events of the chunk parsed last; behind a pointer, as the parser's `_private`.
+    private let parsed: Pinned<XMLEvents>
+    /// The next event of `parsed` to hand out, and how many may be: those before an error.
+    @exclusivity(unchecked) private var position = 0
+    @exclusivity(unchecked) private var available = 0
+    /// The file's bytes as they are handed to the parser.
+    private let chunk: UnsafeMutableRawBufferPointer
+    static let chunkBytes = 16 << 10
+    private var parsedAll = false
     private let tree: FieldTree
     /// The record option's steps as the reader's own names.
     private let steps: [FieldTree.Name]
@@ -60,18 +69,13 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
     @exclusivity(unchecked) private var scratch: Scratch
     /// The values array of the record before, handed back by `recycle`.
     @exclusivity(unchecked) private var spareValues: [Value]?
+    /// An attribute's value with its references decoded (`XMLEvents.decode`), reused.
+    @exclusivity(unchecked) private var decoded: [UInt8] = []
     /// Per field, whether it is trimmed as it is read (`trimWhileReading`).
     private var trims: [Bool]
-    /// What libxml2 reported; behind a pointer, as its error handler's context.
-    private let trap: Pinned<XMLErrorTrap>
-    /// The file as libxml2 reads it; behind a pointer, as its read callback's context.
-    private let feed: Pinned<Feed>
-    /// How far libxml2 may read ahead of the node it hands over (see `Feed`).
-    static let maxReadAhead = 32 << 20
     private var failure: PipelineError?
 
-    /// The state of the record being read. `readRecord` swaps it into a local so that the work
-    /// per node pays no exclusivity checks on the class's properties.
+    /// The state of the record being read, which `readRecord` works on in place.
     private struct Scratch {
         var values: [Value]
         var filled: [Bool]
@@ -132,27 +136,29 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
             throw PipelineError(.invalidInput, code: .inputEmpty, at: Location(file: input.displayPath, line: 1, column: 1), stage: "xml",
                                 "the file is empty")
         }
-        let feed = Pinned(Feed(descriptor: descriptor))
+        var handler = XMLEvents.handler()
         // The path is the document's URL only so that libxml2 can tell its errors from those inside an entity.
-        guard let reader = xmlReaderForIO(feedXML, nil, feed.context, input.url.path, nil, XMLReader.parseOptions) else {
+        guard let parser = xmlCreatePushParserCtxt(&handler, nil, nil, 0, input.url.path) else {
             close(descriptor)
             throw PipelineError(.io, code: .xmlCannotStartParser, at: Location(file: input.displayPath), stage: "xml",
                                 "libxml2 cannot start reading the file")
         }
-        self.feed = feed
+        xmlCtxtUseOptions(parser, XMLReader.parseOptions)
+        parsed = Pinned(XMLEvents(trap: XMLErrorTrap(displayPath: input.displayPath, path: input.url.path)))
+        parsed.pointee.parser = parser
+        // From here on libxml2 reports its errors, and its callbacks their events, to `parsed`.
+        parser.pointee._private = parsed.context
+        chunk = .allocate(byteCount: XMLReader.chunkBytes, alignment: 16)
+        self.parser = parser
         self.input = input
         self.options = options
         self.fileLocation = Location(file: input.displayPath)
         self.pathBase = fileLocation
         self.file = descriptor
-        self.reader = reader
         matchesAnywhere = recordSteps.count == 1
         scratch = Scratch(count: options.fields.count)
         trims = Array(repeating: false, count: options.fields.count)
-        trap = Pinned(XMLErrorTrap(displayPath: input.displayPath, path: input.url.path))
-        // From here on libxml2 reports its errors to the trap instead of printing them.
-        xmlTextReaderSetStructuredErrorHandler(reader, captureXMLError, trap.context)
-        let intern = { XMLReader.intern($0, in: reader) }
+        let intern = { XMLReader.intern($0, in: parser) }
         steps = recordSteps.compactMap(intern)
         tree = FieldTree(fields: fieldSteps, intern: intern)
         if steps.count != recordSteps.count {
@@ -161,7 +167,11 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
     }
 
     deinit {
-        xmlFreeTextReader(reader)
+        // The document node holds the DTD only; the parser does not free it.
+        if let document = parser.pointee.myDoc { xmlFreeDoc(document) }
+        xmlFreeParserCtxt(parser)
+        parsed.pointee.deallocate()
+        chunk.deallocate()
         close(file)
     }
 
@@ -181,37 +191,32 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
 
     private func nextRecord() throws -> Record? {
         while true {
-            let node = try read()
-            guard let node else {
+            let event = try read()
+            guard let event else {
                 finished = true
                 return nil
             }
-            switch xmlTextReaderNodeType(reader) {
-            case ReaderNode.element:
-                guard let name = node.pointee.name else { continue }
+            switch event.kind {
+            case .start:
+                guard let name = event.name else { continue }
                 let depth = ancestors.count
                 if !sawRoot {
                     sawRoot = true
                     if !matchesAnywhere, !same(name, steps[0]) {
-                        throw PipelineError(.invalidPipeline, code: .xmlRecordPathMismatch, at: location(of: node), stage: "xml",
-                                            "record path '\(options.record)' does not match the root element <\(String(cString: name))>")
+                        throw PipelineError(.invalidPipeline, code: .xmlRecordPathMismatch, at: location(line: event.line), stage: "xml",
+                                            "record path '\(options.record)' does not match the root element <\(qualifiedName(event))>")
                     }
                 }
-                let isEmpty = xmlTextReaderIsEmptyElement(reader) == 1
                 if matchesAnywhere ? same(name, steps[0])
                     : depth == steps.count - 1 && matchedSteps == depth && same(name, steps[depth]) {
-                    return try readRecord(node, isEmpty: isEmpty)
+                    return try readRecord(event)
                 }
-                if !isEmpty {
-                    if matchedSteps == depth, depth < steps.count - 1, same(name, steps[depth]) { matchedSteps += 1 }
-                    ancestors.append(name)
-                }
-            case ReaderNode.endElement:
+                if matchedSteps == depth, depth < steps.count - 1, same(name, steps[depth]) { matchedSteps += 1 }
+                ancestors.append(name)
+            case .end:
                 _ = ancestors.popLast()
                 matchedSteps = min(matchedSteps, ancestors.count)
-            case ReaderNode.entityReference:
-                throw entityError(node)
-            default:
+            case .text:
                 break
             }
         }
@@ -220,37 +225,39 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
     // MARK: Records
 
     /// Reads the record whose start tag `element` is, up to its end tag.
-    private func readRecord(_ element: xmlNodePtr, isEmpty: Bool) throws -> Record {
+    private func readRecord(_ element: XMLEvent) throws -> Record {
         recordCount += 1
         let location = recordLocation(element)
-        var record = Scratch(count: 0)
-        swap(&record, &scratch)
-        defer { swap(&record, &scratch) }
-        // The array the record before handed back (`recycle`), or a new one.
-        if let spare = spareValues.take(), spare.count == record.filled.count {
-            record.values = spare
-        } else if record.values.count != record.filled.count {
-            record.values = Array(repeating: .text(""), count: record.filled.count)
+        // In place: the record's state is the reader's, and `scratch` is not checked for exclusivity.
+        return try withUnsafeMutablePointer(to: &scratch) { scratch in
+            // The array the record before handed back (`recycle`), or a new one.
+            if let spare = spareValues.take(), spare.count == scratch.pointee.filled.count {
+                scratch.pointee.values = spare
+            } else if scratch.pointee.values.count != scratch.pointee.filled.count {
+                scratch.pointee.values = Array(repeating: .text(""), count: scratch.pointee.filled.count)
+            }
+            for slot in scratch.pointee.values.indices {
+                scratch.pointee.values[slot] = .text("")
+                scratch.pointee.filled[slot] = false
+            }
+            for index in element.range {
+                let attribute = parsed.pointee.attributes[index]
+                let slot = tree.attributeSlot(named: attribute.name)
+                guard slot >= 0, !scratch.pointee.filled[slot] else { continue }
+                scratch.pointee.filled[slot] = true
+                scratch.pointee.values[slot] = .text(try attributeText(attribute, trim: trims[slot], at: element.line))
+            }
+            if position < available, parsed.pointee.events[position].kind == .end {
+                position += 1  // `<item .../>`: the fields are all attributes
+            } else {
+                try readChildren(into: &scratch.pointee)
+            }
+            // Handed out alone: were the array kept here too, the transforms' first change to the
+            // record would copy it.
+            let values = scratch.pointee.values
+            scratch.pointee.values = []
+            return Record(values: values, location: location)
         }
-        for slot in record.values.indices {
-            record.values[slot] = .text("")
-            record.filled[slot] = false
-        }
-        var attribute = element.pointee.properties
-        while let current = attribute {
-            attribute = current.pointee.next
-            guard let name = current.pointee.name else { continue }
-            let slot = tree.attributeSlot(named: name)
-            guard slot >= 0, !record.filled[slot] else { continue }
-            record.filled[slot] = true
-            record.values[slot] = .text(try attributeText(current, trim: trims[slot]))
-        }
-        if !isEmpty { try readChildren(into: &record) }
-        // Handed out alone: were the array kept here too, the transforms' first change to the
-        // record would copy it.
-        let values = record.values
-        record.values = []
-        return Record(values: values, location: location)
     }
 
     /// Trims the fields as it makes their text (see `RecordReader`): always possible.
@@ -259,8 +266,9 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
         return true
     }
 
-    /// libxml2 parses each record's element into a tree: more work than the record's transforms
-    /// and entity records, which the writing thread then does (`RecordReader.readsSlowly`).
+    /// libxml2's parsing is about as much work as the record's transforms and entity records,
+    /// which the writing thread then does (`RecordReader.readsSlowly`): at 1M rows both ways take
+    /// the same time, and this one about 4% less CPU.
     public var readsSlowly: Bool { true }
 
     /// Keeps the record's values array for the next record (see `RecordReader`).
@@ -274,11 +282,11 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
         record.collecting.removeAll(keepingCapacity: true)
         record.objects.removeAll(keepingCapacity: true)
         record.listValues = 0
-        while let node = try read() {
-            switch xmlTextReaderNodeType(reader) {
-            case ReaderNode.element:
+        while let event = try read() {
+            switch event.kind {
+            case .start:
                 let parent = record.openElements.last ?? (node: 0, slot: -1)
-                let child = parent.node >= 0 ? node.pointee.name.map { tree.child(of: parent.node, named: $0) } ?? -1 : -1
+                let child = parent.node >= 0 ? event.name.map { tree.child(of: parent.node, named: $0) } ?? -1 : -1
                 var slot = parent.slot
                 if child >= 0, case let fieldSlot = tree.nodes[child].slot, fieldSlot >= 0 {
                     // The first element of a field's name fills it, unless an attribute did.
@@ -289,35 +297,31 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
                         record.collecting.append(slot)
                     } else if parent.slot != fieldSlot, record.collecting.contains(fieldSlot) {
                         // The element again (not inside itself): the field is a list of their values.
-                        try countListValue(of: fieldSlot, in: &record, at: node)
+                        try countListValue(of: fieldSlot, in: &record, at: event.line)
                         record.repeats[fieldSlot, default: []].append(fieldValue(fieldSlot, of: &record))
                         record.texts[fieldSlot].removeAll(keepingCapacity: true)
                         slot = fieldSlot
                     }
-                    if slot >= 0, node.pointee.properties != nil { try readObjectAttributes(node, slot: slot, into: &record) }
-                } else if slot >= 0, parent.node >= 0, tree.nodes[parent.node].slot == slot, let name = node.pointee.name {
+                    if slot >= 0, !event.range.isEmpty { try readObjectAttributes(event, slot: slot, into: &record) }
+                } else if slot >= 0, parent.node >= 0, tree.nodes[parent.node].slot == slot, let name = event.name {
                     // A child element of a field's element: a field of that element read as an object.
-                    record.objects[slot, default: ObjectDraft()].child = (try fieldName(name, "an element's name", at: node),
+                    record.objects[slot, default: ObjectDraft()].child = (try fieldName(name, "an element's name", line: event.line),
                                                                           record.texts[slot].count)
                 }
-                if xmlTextReaderIsEmptyElement(reader) != 1 {
-                    record.openElements.append((child, slot))
-                } else if slot >= 0, parent.node >= 0, child < 0, tree.nodes[parent.node].slot == slot {
-                    try endObjectChild(slot, of: &record, at: node)
-                }
-            case ReaderNode.text, ReaderNode.cdata, ReaderNode.whitespace, ReaderNode.significantWhitespace:
-                if let slot = record.openElements.last?.slot, slot >= 0, let content = node.pointee.content {
-                    record.texts[slot].append(contentsOf: UnsafeBufferPointer(start: content, count: strlen(content)))
+                record.openElements.append((child, slot))
+            case .text:
+                if let slot = record.openElements.last?.slot, slot >= 0 {
+                    record.texts[slot].append(contentsOf: parsed.pointee.bytes(event.range))
                     // libxml2 limits each text node; comments, CDATA sections and child elements
                     // cut a value into many, so the limit is checked again on the whole value.
                     if record.texts[slot].count > XMLReader.maxTextBytes {
-                        throw PipelineError(.invalidInput, code: .xmlValueTooLong, at: location(of: node), stage: "xml",
+                        throw PipelineError(.invalidInput, code: .xmlValueTooLong, at: location(line: event.line), stage: "xml",
                                             "the text of field '\(options.fields[slot])' grows past \(XMLReader.maxTextBytes / 1_000_000) MB "
                                                 + "here, more than pipectl reads (its pieces between comments, CDATA sections "
                                                 + "and child elements count together; is a closing tag missing?)")
                     }
                 }
-            case ReaderNode.endElement:
+            case .end:
                 guard let closed = record.openElements.popLast() else {
                     for slot in record.collecting { record.values[slot] = fieldValue(slot, of: &record) }
                     if !record.repeats.isEmpty {
@@ -331,12 +335,8 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
                 }
                 if closed.slot >= 0, closed.node < 0, let parent = record.openElements.last, parent.node >= 0,
                    tree.nodes[parent.node].slot == closed.slot {
-                    try endObjectChild(closed.slot, of: &record, at: node)
+                    try endObjectChild(closed.slot, of: &record, at: event.line)
                 }
-            case ReaderNode.entityReference:
-                throw entityError(node)
-            default:
-                break
             }
         }
         throw PipelineError(.invalidInput, code: .xmlTruncated, at: Location(file: input.displayPath), stage: "xml", "the file ends inside a record")
@@ -354,37 +354,35 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
     }
 
     /// The attributes of a field's element, as the fields of the object it may be read as.
-    private func readObjectAttributes(_ element: xmlNodePtr, slot: Int, into record: inout Scratch) throws {
+    private func readObjectAttributes(_ element: XMLEvent, slot: Int, into record: inout Scratch) throws {
         var fields = Fields(names: [], values: [])
-        var attribute = element.pointee.properties
-        while let current = attribute {
-            attribute = current.pointee.next
-            guard let name = current.pointee.name else { continue }
+        for index in element.range {
+            let attribute = parsed.pointee.attributes[index]
             guard fields.names.count < Fields.maxNames else {
-                throw PipelineError(.invalidInput, code: .inputTooManyKeys, at: location(of: element), stage: "xml",
+                throw PipelineError(.invalidInput, code: .inputTooManyKeys, at: location(line: element.line), stage: "xml",
                                     "the element of field '\(options.fields[slot])' has more than \(Fields.maxNames.grouped) attributes, "
                                         + "more than pipectl reads")
             }
-            fields.names.append(try fieldName(name, "an attribute's name", at: element))
-            fields.values.append(.text(try attributeText(current, trim: trims[slot])))
+            fields.names.append(try fieldName(attribute.name, "an attribute's name", line: element.line))
+            fields.values.append(.text(try attributeText(attribute, trim: trims[slot], at: element.line)))
         }
         record.objects[slot] = ObjectDraft(fields: fields, attributes: fields.names.count)
     }
 
     /// Ends the child element of field `slot`'s element being read: its text (what the field's
     /// text gained since it began) becomes a field of the object; a name given again, a list.
-    private func endObjectChild(_ slot: Int, of record: inout Scratch, at node: xmlNodePtr) throws {
+    private func endObjectChild(_ slot: Int, of record: inout Scratch, at line: Int) throws {
         guard var object = record.objects.removeValue(forKey: slot), let child = object.child else { return }
         let text = Value.text(record.texts[slot][child.start...].withUnsafeBytes { XMLReader.text($0, trim: trims[slot]) })
         if let known = object.fields.position(of: child.name, index: &object.index) {
             // The child again: its values a list, grown in place.
-            try countListValue(of: slot, in: &record, at: node)
+            try countListValue(of: slot, in: &record, at: line)
             var elements = object.fields.values[known].elements
             object.fields.values[known] = .null
             elements.append(text)
             object.fields.values[known] = .list(elements)
         } else if !object.fields.set(child.name, text, index: &object.index) {
-            throw PipelineError(.invalidInput, code: .inputTooManyKeys, at: location(of: node), stage: "xml",
+            throw PipelineError(.invalidInput, code: .inputTooManyKeys, at: location(line: line), stage: "xml",
                                 "the element of field '\(options.fields[slot])' has more than \(Fields.maxNames.grouped) attributes and "
                                     + "child elements, more than pipectl reads")
         }
@@ -393,59 +391,70 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
     }
 
     /// Counts one more value in the record's lists, within `Fields.maxListValues`.
-    private func countListValue(of slot: Int, in record: inout Scratch, at node: xmlNodePtr) throws {
+    private func countListValue(of slot: Int, in record: inout Scratch, at line: Int) throws {
         record.listValues += 1
         guard record.listValues < Fields.maxListValues else {  // the list holds one more: the first
-            throw PipelineError(.invalidInput, code: .inputTooManyListValues, at: location(of: node), stage: "xml",
+            throw PipelineError(.invalidInput, code: .inputTooManyListValues, at: location(line: line), stage: "xml",
                                 "the lists of one record hold more than \(Fields.maxListValues.grouped) values (field "
                                     + "'\(options.fields[slot])' repeats here), more than pipectl reads")
         }
     }
 
-    /// The text of an attribute; its value is a list of text nodes, and entity references among them are refused.
-    private func attributeText(_ attribute: xmlAttrPtr, trim: Bool) throws -> String {
-        var part = attribute.pointee.children
-        if let only = part, only.pointee.next == nil, only.pointee.type == XML_TEXT_NODE {
-            guard let content = only.pointee.content else { return "" }
-            return XMLReader.text(UnsafeRawBufferPointer(start: content, count: strlen(content)), trim: trim)
+    /// The text of an attribute of the start tag on `line`; an entity reference in it is refused.
+    private func attributeText(_ attribute: XMLAttribute, trim: Bool, at line: Int) throws -> String {
+        let value = parsed.pointee.bytes(attribute.value)
+        guard attribute.hasReference else { return XMLReader.text(value, trim: trim) }
+        var entity: String?
+        guard XMLEvents.decode(value, into: &decoded, entity: &entity) else {
+            throw XMLReader.entityError(named: entity ?? String(decoding: value, as: UTF8.self), at: location(line: line))
         }
-        var bytes: [UInt8] = []
-        while let node = part {
-            part = node.pointee.next
-            if node.pointee.type == XML_ENTITY_REF_NODE { throw entityError(node) }
-            if let content = node.pointee.content {
-                bytes.append(contentsOf: UnsafeBufferPointer(start: content, count: strlen(content)))
-            }
-        }
-        return bytes.withUnsafeBytes { XMLReader.text($0, trim: trim) }
+        return decoded.withUnsafeBytes { XMLReader.text($0, trim: trim) }
     }
 
-    /// UTF-8 `bytes` as text, trimmed as the `trim` transform trims (`trimWhileReading`).
+    /// UTF-8 `bytes` as text, trimmed as the `trim` transform trims (`trimWhileReading`). libxml2
+    /// hands over only UTF-8 it has checked (it refuses a file that is not, and encodes character
+    /// references itself), so the bytes are not checked again.
+    @inline(__always)
     private static func text(_ bytes: UnsafeRawBufferPointer, trim: Bool) -> String {
-        trim ? Trimming.text(bytes) : String(decoding: bytes, as: UTF8.self)
+        UTF8Text.fromValidUTF8(trim ? UnsafeRawBufferPointer(rebasing: bytes[Trimming.range(of: bytes)]) : bytes)
     }
 
     // MARK: libxml2
 
-    /// Moves to the next node: nil at the end of the document; throws what libxml2 reported.
+    /// The next event: nil at the end of the document; throws what libxml2 reported once the
+    /// events before it are read.
     @inline(__always)
-    func read() throws -> xmlNodePtr? {
-        feed.pointee.limit = feed.pointee.delivered + XMLReader.maxReadAhead
-        let status = xmlTextReaderRead(reader)
-        if feed.pointee.ranAhead { throw readAheadError() }
-        if let reported = trap.pointee.error { throw located(reported) }
-        if status == 1, let node = xmlTextReaderCurrentNode(reader) { return node }
-        if status == 0 { return nil }
-        throw PipelineError(.invalidInput, code: .xmlMalformed, at: Location(file: input.displayPath), stage: "xml",
-                            "libxml2 cannot read the file on")
+    func read() throws -> XMLEvent? {
+        guard position < available else { return try parseOn() }
+        position += 1
+        return parsed.pointee.events[position - 1]
     }
 
-    private func readAheadError() -> PipelineError {
-        let line = Int(xmlTextReaderGetParserLineNumber(reader))
-        return PipelineError(.invalidInput, code: .xmlValueTooLong, at: Location(file: input.displayPath, line: line > 0 ? line : nil), stage: "xml",
-                             "a text cut into pieces (by comments, CDATA sections or processing instructions) runs on for "
-                                 + "more than \(XMLReader.maxReadAhead >> 20) MB up to here, more than pipectl reads (values "
-                                 + "are at most 10 MB; is a closing tag missing?)")
+    /// Parses the next chunk of the file, until it gives events, an error or the end.
+    private func parseOn() throws -> XMLEvent? {
+        while true {
+            if let (error, isLibXML2s) = parsed.pointee.error { throw isLibXML2s ? located(error) : error }
+            if parsedAll { return nil }
+            parsed.pointee.removeAll()
+            position = 0
+            let count = Feed.read(file, into: chunk)
+            guard count >= 0 else {
+                throw PipelineError(.io, code: .inputCannotRead, at: Location(file: input.displayPath), stage: "xml",
+                                    "cannot read the file: \(String(cString: strerror(errno)))")
+            }
+            bytesRead += Int64(count)
+            parsedAll = count == 0
+            let status = xmlParseChunk(parser, chunk.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(count), parsedAll ? 1 : 0)
+            if status != 0, parsed.pointee.error == nil, parser.pointee.wellFormed == 0 {
+                parsed.pointee.fail(PipelineError(.invalidInput, code: .xmlMalformed, at: Location(file: input.displayPath), stage: "xml",
+                                                  "libxml2 cannot read the file on"))
+            }
+            available = parsed.pointee.errorAt ?? parsed.pointee.events.count
+            if available > 0 {
+                position = 1
+                return parsed.pointee.events[0]
+            }
+        }
     }
 
     /// libxml2's error with the parser's line where the error itself has none (inside an entity),
@@ -453,7 +462,7 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
     private func located(_ reported: PipelineError) -> PipelineError {
         var error = reported
         if error.location?.line == nil {
-            let line = Int(xmlTextReaderGetParserLineNumber(reader))
+            let line = parsed.pointee.line
             if line > 0 { error.location = Location(file: input.displayPath, line: line) }
         }
         if let line = error.location?.line, endsWithoutClosing(), line >= XMLReader.lineCount(file) - 1 {
@@ -492,55 +501,56 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
         return text.allSatisfy { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
     }
 
-    /// The name as the reader's dictionary holds it, shared with the element and attribute names it hands out.
-    private static func intern(_ name: String, in reader: xmlTextReaderPtr) -> FieldTree.Name? {
-        var bytes = Array(name.utf8)
-        bytes.append(0)
-        return xmlTextReaderConstString(reader, bytes)
+    /// The name as the parser's dictionary holds it, shared with the element and attribute names it hands out.
+    private static func intern(_ name: String, in parser: xmlParserCtxtPtr) -> FieldTree.Name? {
+        let bytes = Array(name.utf8)
+        return xmlDictLookup(parser.pointee.dict, bytes, Int32(bytes.count))
     }
 
     // MARK: Locations
 
-    private func recordLocation(_ element: xmlNodePtr) -> Location {
+    private func recordLocation(_ element: XMLEvent) -> Location {
         if pathPrefixAncestors != ancestors {
             pathPrefixAncestors = ancestors
-            let names = ancestors + (element.pointee.name.map { [$0] } ?? [])
+            let names = ancestors + (element.name.map { [$0] } ?? [])
             pathBase.path = names.map { String(cString: $0) }.joined(separator: "/")
         }
         var location = pathBase.appendingPathIndex(recordCount)
-        location.line = line(of: element)
+        location.line = element.line > 0 ? element.line : nil
         return location
     }
 
-    /// The location of the node's start tag; see `line(of:)`.
-    private func location(of node: xmlNodePtr) -> Location {
+    /// The file's location at `line`: where the parser was as it met an event (for a start tag,
+    /// the line of its `>`). No column: the parser reads whole tags before it tells of them.
+    func location(line: Int) -> Location {
         var location = fileLocation
-        location.line = line(of: node)
+        location.line = line > 0 ? line : nil
         return location
     }
 
-    /// The line of the node's start tag (where it ends, for a tag over several lines). No column:
-    /// libxml2 keeps none per node, and its parser position is up to a chunk ahead of the node.
-    /// libxml2 keeps element lines in 16 bits: past line 65,535 the parser's line stands in, a few
-    /// lines ahead at most.
-    private func line(of node: xmlNodePtr) -> Int {
-        let line = xmlGetLineNo(node)
-        guard line <= 0 || line >= 65_535 else { return line }
-        return max(line, Int(xmlTextReaderGetParserLineNumber(reader)))
+    /// The attributes of a start tag.
+    func attributes(of event: XMLEvent) -> ArraySlice<XMLAttribute> {
+        parsed.pointee.attributes[event.range]
+    }
+
+    /// An element's name as the file writes it, with its prefix.
+    func qualifiedName(_ event: XMLEvent) -> String {
+        let local = event.name.map { String(cString: $0) } ?? ""
+        return event.prefix.map { String(cString: $0) + ":" + local } ?? local
     }
 
     /// A name from the file taken as a field's name (`what`: "an attribute's name"), within
     /// `HeaderBudget.maxNameBytes`: libxml2 allows 50,000 bytes, and 10,000 names an element.
-    func fieldName(_ name: UnsafePointer<xmlChar>, _ what: String, at node: xmlNodePtr) throws -> String {
-        guard xmlStrlen(name) <= HeaderBudget.maxNameBytes else {
-            throw PipelineError(.invalidInput, code: .inputHeaderNameTooLong, at: location(of: node), stage: "xml",
-                                HeaderBudget.nameTooLong(what))
-        }
-        return String(cString: name)
+    func fieldName(_ name: UnsafePointer<xmlChar>, _ what: String, line: Int) throws -> String {
+        try fieldName(String(cString: name), what, line: line)
     }
 
-    func entityError(_ node: xmlNodePtr) -> PipelineError {
-         XMLReader.entityError(named: node.pointee.name.map { String(cString: $0) } ?? "", at: location(of: node))
+    func fieldName(_ name: String, _ what: String, line: Int) throws -> String {
+        guard name.utf8.count <= HeaderBudget.maxNameBytes else {
+            throw PipelineError(.invalidInput, code: .inputHeaderNameTooLong, at: location(line: line), stage: "xml",
+                                HeaderBudget.nameTooLong(what))
+        }
+        return name
     }
 
     static func entityError(named name: String, at location: Location) -> PipelineError {
@@ -550,47 +560,20 @@ public final class XMLReader: TrimmingReader, RecyclingReader {
     }
 }
 
-/// The file as libxml2 reads it, with a bound on how far it reads ahead of the reader.
-///
-/// libxml2's reader (2.9) hands over a text node only once it has parsed what follows it: a text
-/// cut by comments, CDATA sections or processing instructions into millions of pieces is parsed
-/// whole, as a tree, before its first piece arrives (a 200 MB one took 1 GB). Each read from the
-/// reader may pull at most `XMLReader.maxReadAhead` bytes of the file; ordinary documents pull a
-/// few kilobytes.
-struct Feed {
-    let descriptor: Int32
-    /// Bytes handed to libxml2 so far.
-    var delivered = 0
-    /// Where the current read from the reader must stop.
-    var limit = Int.max
-    /// Whether the reader hit `limit`.
-    var ranAhead = false
-}
-
-/// libxml2's read callback; `context` is the reader's `Feed`.
-private func feedXML(_ context: UnsafeMutableRawPointer?, _ buffer: UnsafeMutablePointer<CChar>?, _ length: Int32) -> Int32 {
-    guard let feed = context?.assumingMemoryBound(to: Feed.self), let buffer else { return -1 }
-    if feed.pointee.delivered >= feed.pointee.limit {
-        feed.pointee.ranAhead = true
-        return -1
-    }
-    while true {
-        let count = read(feed.pointee.descriptor, buffer, Int(length))
-        if count >= 0 {
-            feed.pointee.delivered += count
-            return Int32(count)
+/// The file read in chunks for the parser.
+enum Feed {
+    /// Fills `chunk` from the file as far as it can: the byte count, 0 at the end, -1 on an error (in `errno`).
+    static func read(_ descriptor: Int32, into chunk: UnsafeMutableRawBufferPointer) -> Int {
+        var filled = 0
+        while filled < chunk.count {
+            let count = Foundation.read(descriptor, chunk.baseAddress! + filled, chunk.count - filled)
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return -1
+            }
+            filled += count
         }
-        if errno != EINTR { return -1 }
+        return filled
     }
-}
-
-/// `xmlTextReaderNodeType`'s answers (`xmlReaderTypes`) as plain constants to switch on.
-enum ReaderNode {
-    static let element = Int32(XML_READER_TYPE_ELEMENT.rawValue)
-    static let text = Int32(XML_READER_TYPE_TEXT.rawValue)
-    static let cdata = Int32(XML_READER_TYPE_CDATA.rawValue)
-    static let entityReference = Int32(XML_READER_TYPE_ENTITY_REFERENCE.rawValue)
-    static let whitespace = Int32(XML_READER_TYPE_WHITESPACE.rawValue)
-    static let significantWhitespace = Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue)
-    static let endElement = Int32(XML_READER_TYPE_END_ELEMENT.rawValue)
 }

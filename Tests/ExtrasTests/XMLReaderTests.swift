@@ -145,10 +145,14 @@ import Testing
         let input = try XMLTest.file("text.xml", """
             <items>
               <item name="Cr&#232;me fra&#xEE;che &amp; &lt;co&gt; &quot;q&quot; &apos;a&apos;"><note><![CDATA[<b>bold</b> & more]]> after</note></item>
+              <item name=" &#38;#38; &amp;amp; &#x1F34E;&#10;" note="a&#9;b"/>
             </items>
             """)
+        // libxml2 hands an attribute's `&` over as `&#38;`: a reference written out in the file
+        // (`&amp;amp;`) stays the text it is.
         #expect(try XMLTest.rows(input, record: "items/item", fields: ["name", "note"]) == [
             ["Crème fraîche & <co> \"q\" 'a'", "<b>bold</b> & more after"],
+            [" &#38; &amp; 🍎\n", "a\tb"],
         ])
     }
 
@@ -312,8 +316,8 @@ import Testing
     @Test func deepNestingStopsCleanly() throws {
         let depth = 5000
         let input = try XMLTest.file("deep.xml", "<items>" + String(repeating: "<item>", count: depth) + String(repeating: "</item>", count: depth) + "</items>")
-        expectError(XMLTest.failure(input), .xmlTooDeep, at: "data/deep.xml:1:1549")
-        expectError(XMLTest.failure(input, record: "item"), .xmlTooDeep, at: "data/deep.xml:1:1549")
+        expectError(XMLTest.failure(input), .xmlTooDeep, at: "data/deep.xml:1")
+        expectError(XMLTest.failure(input, record: "item"), .xmlTooDeep, at: "data/deep.xml:1")
     }
 }
 
