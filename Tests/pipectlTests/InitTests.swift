@@ -78,6 +78,36 @@ import Testing
         ])
     }
 
+    /// A Stack Exchange dump's `Posts.xml` (public, 2,354 posts) made a draft that did not parse:
+    /// a sampled body, shown in the trim step's comment, broke the comment's line.
+    @Test("values and names holding line breaks stay inside the draft's comments, escaped: the draft loads")
+    func lineBreaksInValuesAndNames() throws {
+        let ws = try Workspace()
+        try ws.write(Self.productModel, to: "Models/Product.swift")
+        try ws.write("""
+            <?xml version="1.0" encoding="utf-8"?>
+            <products>
+              <product productName="Tea" unitPrice="4.2" inStock="true" note="a&#xA;b"/>
+              <product productName=" Coffee&#xA;" unitPrice="7.5" inStock="false" note="c&#x2028;d"/>
+            </products>
+            """, to: "products.xml")
+        let made = try ws.run("init", "--model", "Models", "products.xml", "-o", "products.yaml")
+        #expect(made.status == 0, "\(made.stderr)")
+        let yaml = try String(decoding: ws.bytes("products.yaml"), as: UTF8.self)
+        #expect(yaml.contains(#"- trim: all"#) && yaml.contains(#"such as " Coffee\n""#), "\(yaml)")
+        let run = try ws.run("run", "-q", "products.yaml")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try ws.store("build/default.store").rows("SELECT ZPRODUCTNAME FROM ZPRODUCT ORDER BY Z_PK") == [[.text("Tea")], [.text("Coffee")]])
+
+        // A header cell of two lines (and one with a line separator) that names nothing.
+        try ws.write("productName,unitPrice,inStock,\"Colour\nname\",\"a\u{2028}b\"\nTea,4.2,true,green,x\n", to: "products.csv")
+        let fromCSV = try ws.run("init", "--model", "Models", "products.csv", "-o", "products-csv.yaml")
+        #expect(fromCSV.status == 0, "\(fromCSV.stderr)")
+        let csvYAML = try String(decoding: ws.bytes("products-csv.yaml"), as: UTF8.self)
+        #expect(csvYAML.contains(#"matches: Colour\u{A}name, a\u{2028}b"#), "\(csvYAML)")
+        #expect(try ws.run("validate", "products-csv.yaml").status == 0)
+    }
+
     @Test("a workbook: a source per sheet that matches an entity, its date cells read as dates; an empty sheet, one that matches nothing and one without the key told in comments")
     func workbook() throws {
         let ws = try Workspace()

@@ -1,18 +1,55 @@
 import Foundation
+import Diagnostics
 import Pipeline
 
 extension PipelineDraft {
-    /// A YAML scalar as written in a flow mapping: quoted when YAML would read it otherwise.
+    /// A YAML scalar as written in a flow mapping: quoted when YAML would read it otherwise, its
+    /// control characters escaped (a line break would end the line it stands on).
     static func scalar(_ text: String) -> String {
         let plain = text.range(of: #"^[A-Za-z_][A-Za-z0-9_./-]*$"#, options: .regularExpression) != nil
             && !["true", "false", "yes", "no", "null", "on", "off"].contains(text.lowercased())
-        return plain ? text : "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        guard !plain else { return text }
+        var quoted = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": quoted += "\\\\"
+            case "\"": quoted += "\\\""
+            case "\n": quoted += "\\n"
+            case "\r": quoted += "\\r"
+            case "\t": quoted += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
+                || scalar.value == 0x2028 || scalar.value == 0x2029:
+                quoted += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16, uppercase: true)
+            default: quoted.unicodeScalars.append(scalar)
+            }
+        }
+        return quoted + "\""
+    }
+
+    /// A sampled value shown in a comment: quoted, escaped and cut as messages show values.
+    static func example(_ text: String) -> String {
+        inComment(Snippet.quoted(text))
+    }
+
+    /// Text from an input (a field's name, a value) made safe for a comment: YAML's parser ends a
+    /// comment at any line break, NEL, LS and PS included.
+    static func inComment(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { [0x0A, 0x0D, 0x85, 0x2028, 0x2029].contains($0.value) }) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if [0x0A, 0x0D, 0x85, 0x2028, 0x2029].contains(scalar.value) {
+                out.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
     }
 
     /// `line` with `comment` after it, aligned where the line is short enough.
     static func commented(_ line: String, _ comment: String?) -> String {
         guard let comment else { return line + "\n" }
-        return line + String(repeating: " ", count: max(1, 60 - line.count)) + "# " + comment + "\n"
+        return line + String(repeating: " ", count: max(1, 60 - line.count)) + "# " + inComment(comment) + "\n"
     }
 
     /// `lines` (comments) placed under the draft's first two, which say where it comes from.
@@ -77,7 +114,7 @@ extension PipelineDraft {
             // key, which a load must set) is told in a comment, never drafted as a source that
             // would not validate.
             let what = sample.sheet.map { "sheet \(Self.scalar($0)) of \(sample.path)" } ?? sample.path
-            let fields = sample.fields.prefix(12).joined(separator: ", ") + (sample.fields.count > 12 ? ", ..." : "")
+            let fields = Self.inComment(sample.fields.prefix(12).joined(separator: ", ") + (sample.fields.count > 12 ? ", ..." : ""))
             guard let mapping = matches(for: sample) else {
                 if sample.sheet != nil, matchedWorkbooks.contains(sample.path) {
                     sources += "  # \(what) is not read: no column names an attribute of the model\n"
@@ -100,7 +137,7 @@ extension PipelineDraft {
                 if sample.sheet != nil, matchedWorkbooks.contains(sample.path) {
                     sources += "  # \(what) is not read: its columns name attributes of \(entity.name) but not its key\n"
                 } else {
-                    sources += "  # \(what) is not read: its fields name attributes of \(entity.name) (\(matches.map(\.field).joined(separator: ", "))), "
+                    sources += "  # \(what) is not read: its fields name attributes of \(entity.name) (\(Self.inComment(matches.map(\.field).joined(separator: ", ")))), "
                         + "but none gives its key (\(key.joined(separator: ", "))); map them by hand\n"
                 }
                 continue
@@ -127,7 +164,7 @@ extension PipelineDraft {
             var steps: [(String, String?)] = []
             let loaded = matches.map(\.field)
             if let example = loaded.lazy.compactMap({ Self.needsTrim(sample.values[$0] ?? []) }).first {
-                steps.append(("- trim: all", "values with stray whitespace, such as \(Self.scalar(example))"))
+                steps.append(("- trim: all", "values with stray whitespace, such as \(Self.example(example))"))
             }
             var commas: [String] = [], example = ""
             for match in matches where !match.isRelationship {
@@ -140,8 +177,8 @@ extension PipelineDraft {
                 // A value the step cannot read (a decimal point among commas) is told, not hidden.
                 let unread = commas.lazy.compactMap { Self.unreadNumber(sample.values[$0] ?? []) }.first
                 steps.append(("- number: { fields: [\(commas.map(Self.scalar).joined(separator: ", "))], decimal: \",\" }",
-                              "decimal commas, such as \(Self.scalar(example))"
-                                  + (unread.map { "; but \(Self.scalar($0)) does not read so: check the export" } ?? "")))
+                              "decimal commas, such as \(Self.example(example))"
+                                  + (unread.map { "; but \(Self.example($0)) does not read so: check the export" } ?? "")))
             }
             for match in matches where !match.isRelationship && attributes.first(where: { $0.name == match.property })?.type == .date {
                 let patterns = Self.datePatterns(for: sample.values[match.field] ?? [], zone: zone)
@@ -178,7 +215,7 @@ extension PipelineDraft {
             for match in matches {
                 if match.isRelationship, let relationship = model.allRelationships(of: entity.name).first(where: { $0.name == match.property }) {
                     guard let key = needKey(relationship.destination), key.count == 1 else {
-                        sources += "        # \(match.property): \(match.field) links \(relationship.destination), which has no key to find it by\n"
+                        sources += "        # \(match.property): \(Self.inComment(match.field)) links \(relationship.destination), which has no key to find it by\n"
                         continue
                     }
                     sources += Self.commented("        \(match.property): { \(relationship.destination): { \(key[0]): \(Self.scalar(match.field)) } }",
@@ -188,7 +225,7 @@ extension PipelineDraft {
                 }
             }
             if !unmatched.isEmpty {
-                sources += "    # not loaded, as no attribute of \(entity.name) matches: \(unmatched.joined(separator: ", "))\n"
+                sources += "    # not loaded, as no attribute of \(entity.name) matches: \(Self.inComment(unmatched.joined(separator: ", ")))\n"
             }
             // What the model requires and no field gives: each record would be rejected for it.
             let required = model.allAttributes(of: entity.name)
