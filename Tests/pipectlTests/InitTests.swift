@@ -99,6 +99,15 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try ws.store("build/default.store").rows("SELECT ZPRODUCTNAME FROM ZPRODUCT ORDER BY Z_PK") == [[.text("Tea")], [.text("Coffee")]])
 
+        // A long value keeps both ends in the comment: the whitespace is at one of them.
+        let long = "Darjeeling first flush, " + String(repeating: "x", count: 80) + " from the Castleton estate\n"
+        try ws.write(String(decoding: try ws.bytes("products.xml"), as: UTF8.self)
+            .replacingOccurrences(of: " Coffee&#xA;", with: long.replacingOccurrences(of: "\n", with: "&#xA;")), to: "products.xml")
+        let again = try ws.run("init", "--model", "Models", "products.xml", "-o", "products-long.yaml")
+        #expect(again.status == 0, "\(again.stderr)")
+        let longYAML = try String(decoding: ws.bytes("products-long.yaml"), as: UTF8.self)
+        #expect(longYAML.contains(#"such as "Darjeeling first flush, …om the Castleton estate\n" (131 characters)"#), "\(longYAML)")
+
         // A header cell of two lines (and one with a line separator) that names nothing.
         try ws.write("productName,unitPrice,inStock,\"Colour\nname\",\"a\u{2028}b\"\nTea,4.2,true,green,x\n", to: "products.csv")
         let fromCSV = try ws.run("init", "--model", "Models", "products.csv", "-o", "products-csv.yaml")

@@ -31,6 +31,17 @@ extension PipelineDraft {
         inComment(Snippet.quoted(text))
     }
 
+    /// A value with stray whitespace shown in a comment: a long one keeps both of its ends, where
+    /// the whitespace is (`"<p>I was offered a beer…made with them?</p>\n" (155 characters)`).
+    static func trimExample(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        guard scalars.count > Snippet.valueWidth else { return example(text) }
+        var ends = String.UnicodeScalarView(scalars.prefix(24))
+        ends.append("…")
+        ends.append(contentsOf: scalars.suffix(24))
+        return inComment(Snippet.quoted(String(ends))) + " (\(scalars.count.grouped) characters)"
+    }
+
     /// Text from an input (a field's name, a value) made safe for a comment: YAML's parser ends a
     /// comment at any line break, NEL, LS and PS included.
     static func inComment(_ text: String) -> String {
@@ -164,7 +175,7 @@ extension PipelineDraft {
             var steps: [(String, String?)] = []
             let loaded = matches.map(\.field)
             if let example = loaded.lazy.compactMap({ Self.needsTrim(sample.values[$0] ?? []) }).first {
-                steps.append(("- trim: all", "values with stray whitespace, such as \(Self.example(example))"))
+                steps.append(("- trim: all", "values with stray whitespace, such as \(Self.trimExample(example))"))
             }
             var commas: [String] = [], example = ""
             for match in matches where !match.isRelationship {
