@@ -45,10 +45,11 @@ extension PipelineDraft {
     /// Text from an input (a field's name, a value) made safe for a comment: YAML's parser ends a
     /// comment at any line break, NEL, LS and PS included.
     static func inComment(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { [0x0A, 0x0D, 0x85, 0x2028, 0x2029].contains($0.value) }) else { return text }
+        let breaks: Set<UInt32> = [0x0A, 0x0D, 0x85, 0x2028, 0x2029]
+        guard text.unicodeScalars.contains(where: { breaks.contains($0.value) }) else { return text }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            if [0x0A, 0x0D, 0x85, 0x2028, 0x2029].contains(scalar.value) {
+            if breaks.contains(scalar.value) {
                 out.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
             } else {
                 out.append(scalar)
