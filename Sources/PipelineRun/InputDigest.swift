@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Diagnostics
 import Checksums
 import Foundation
@@ -50,24 +55,37 @@ final class InputDigests: @unchecked Sendable {
 
     private func digest(of url: URL, isCancelled: () -> Bool) throws -> Digest {
         if let digest = lock.withLock({ known[url] }) { return digest }
-        // A device or a FIFO may never end, or give other bytes than the run read.
-        guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else {
+        // Not blocking, should the path name a FIFO: a device or a FIFO may never end, or give
+        // other bytes than the run read. The type is that of the file opened, so a symbolic link
+        // to an export is read like the export (as its reader read it).
+        let file = open(url.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard file >= 0 else {
+            throw PipelineError(.io, code: .inputCannotRead, stage: "pipeline", "cannot read \(DisplayPath.of(url))")
+        }
+        defer { close(file) }
+        var status = stat()
+        guard fstat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
             throw PipelineError(.io, code: .inputNotARegularFile, stage: "pipeline",
                                 "cannot take the checksum of \(DisplayPath.of(url)): not a regular file")
         }
-        guard let handle = FileHandle(forReadingAtPath: url.path) else {
-            throw PipelineError(.io, code: .inputCannotRead, stage: "pipeline", "cannot read \(DisplayPath.of(url))")
-        }
-        defer { try? handle.close() }
         var hasher = Checksum(.sha256)
         var size: Int64 = 0
-        // 1 MiB at a time, so that a large export is never held whole.
+        // 1 MiB at a time into one buffer, so that a large export is never held whole. A new
+        // buffer for each chunk cost more than the hash (a 94 MB export: its pages faulted in and
+        // cleared each time, 0.16 s of CPU against 0.10 s).
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)
+        defer { buffer.deallocate() }
         while true {
             if isCancelled() { throw CancellationError() }
-            let chunk = try handle.read(upToCount: 1 << 20) ?? Data()
-            if chunk.isEmpty { break }
-            hasher.update(chunk)
-            size += Int64(chunk.count)
+            let count = read(file, buffer.baseAddress!, buffer.count)
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw PipelineError(.io, code: .inputCannotRead, stage: "pipeline",
+                                    "cannot read \(DisplayPath.of(url)): \(String(cString: strerror(errno)))")
+            }
+            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            size += Int64(count)
         }
         let digest = Digest(bytes: size, sha256: hasher.finalize())
         lock.withLock { known[url] = digest }
@@ -79,7 +97,12 @@ final class InputDigests: @unchecked Sendable {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else { return [url] }
         let all = FileManager.default.enumerator(at: url, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
-        return all.filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
+        // stat, not the URL's resource values, which say a symbolic link is no regular file: the
+        // model reader follows links, so the UUID must too.
+        return all.filter { file in
+            var status = stat()
+            return stat(file.path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+        }
             .sorted { $0.path < $1.path }
     }
 }

@@ -102,6 +102,39 @@ import Darwin
         #expect(!manager.fileExists(atPath: real.path))
     }
 
+    @Test("a pipeline file and an export reached through symbolic links are read and checksummed as the files they name: the same store and report checksums as without the links")
+    func linkedInputs() throws {
+        let scratch = try Scratch(rows: 10)
+        let manager = FileManager.default
+        // Core Data's layout, whose store UUID is derived from the inputs' checksums.
+        try scratch.write(KillTests.pipeline.replacingOccurrences(of: "layout: sqlite", with: "layout: coredata"), to: "pipeline.yaml")
+        let plain = try scratch.run("run", "-q", "pipeline.yaml", "--report", "plain.json")
+        #expect(plain.status == 0, "\(plain.stderr)")
+        let store = try scratch.bytes()
+
+        try manager.createDirectory(at: scratch.root.appendingPathComponent("real"), withIntermediateDirectories: false)
+        try manager.moveItem(at: scratch.root.appendingPathComponent("items.csv"), to: scratch.root.appendingPathComponent("real/items.csv"))
+        try manager.createSymbolicLink(atPath: scratch.root.appendingPathComponent("items.csv").path, withDestinationPath: "real/items.csv")
+        try manager.moveItem(at: scratch.root.appendingPathComponent("pipeline.yaml"), to: scratch.root.appendingPathComponent("real.yaml"))
+        try manager.createSymbolicLink(atPath: scratch.root.appendingPathComponent("pipeline.yaml").path, withDestinationPath: "real.yaml")
+        // The checksum took a link for "not a regular file": the run failed once the store was
+        // built (exit 74), and without a store UUID to derive, the report had no checksum.
+        let linked = try scratch.run("run", "-q", "pipeline.yaml", "--report", "linked.json")
+        #expect(linked.status == 0, "\(linked.stderr)")
+        #expect(linked.stderr.isEmpty, "\(linked.stderr)")
+        // The store's UUID comes from the inputs' names and bytes, which the links leave as they were.
+        #expect(try scratch.bytes() == store)
+        let inputs = { (name: String) throws -> [[String: String]] in
+            let report = try JSONSerialization.jsonObject(with: scratch.bytes(name)) as? [String: Any]
+            return (report?["inputs"] as? [[String: Any]] ?? []).map { input in
+                ["path": input["path"] as? String ?? "", "sha256": input["sha256"] as? String ?? ""]
+            }
+        }
+        let expected = try inputs("plain.json")
+        #expect(expected.count == 1 && expected.first?["sha256"]?.count == 64, "\(expected)")
+        #expect(try inputs("linked.json") == expected)
+    }
+
     @Test("--dry-run builds in a private folder of its own: a link planted at the name it used to build at is not followed, and nothing is left")
     func dryRunBuildsInAPrivateFolder() throws {
         let scratch = try Scratch(rows: 10)
