@@ -96,7 +96,10 @@ final class InputDigests: @unchecked Sendable {
     private static func modelFiles(_ url: URL) -> [URL] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else { return [url] }
-        let all = FileManager.default.enumerator(at: url, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+        // The enumerator lists nothing under a link to a folder: the model would be left out of
+        // the UUID, and a changed model would keep it.
+        let all = FileManager.default.enumerator(at: url.resolvingSymlinksInPath(), includingPropertiesForKeys: nil)?
+            .compactMap { $0 as? URL } ?? []
         // stat, not the URL's resource values, which say a symbolic link is no regular file: the
         // model reader follows links, so the UUID must too.
         return all.filter { file in

@@ -51,6 +51,24 @@ final class GroceryCoreDataTests: XCTestCase {
                        ["Grocery.sqlite", "grocery-report.json", "grocery-report.xlsx"])
     }
 
+    /// The store's UUID is derived from the inputs, the model's files among them: a model folder
+    /// reached through a symbolic link (a model shared between an app and its pipelines) gave
+    /// none, so the UUID changed and a later change of the model would have kept it.
+    func testAModelFolderReachedThroughALinkGivesTheSameStore() throws {
+        let ws = try Workspace()
+        XCTAssertEqual(try ws.run("run", "-q", "pipelines/grocery.yaml").status, 0)
+        let plain = try ws.bytes("build/Grocery.sqlite")
+
+        let manager = FileManager.default
+        let model = ws.pipelines.appendingPathComponent("model/Grocery.xcdatamodeld")
+        let shared = ws.root.appendingPathComponent("Grocery.xcdatamodeld")
+        try manager.moveItem(at: model, to: shared)
+        try manager.createSymbolicLink(atPath: model.path, withDestinationPath: shared.path)
+        let linked = try ws.run("run", "-q", "pipelines/grocery.yaml")
+        XCTAssertEqual(linked.status, 0, linked.stderr)
+        XCTAssertEqual(try ws.bytes("build/Grocery.sqlite"), plain)
+    }
+
     func testInspectSaysCoreDataOpensItWithTheModel() throws {
         let ws = try Workspace()
         XCTAssertEqual(try ws.run("run", "-q", "pipelines/grocery.yaml").status, 0)
