@@ -104,6 +104,26 @@ struct SwiftDataModelReaderTests {
         #expect(back.versionIdentifiers == model.versionIdentifiers && back.frameworkVersion == model.frameworkVersion)
     }
 
+    @Test("a folder of @Model sources reached through a symbolic link is read as the folder itself (through the link: 'no @Model class')")
+    func folderThroughALink() throws {
+        let folder = Self.repository.appendingPathComponent("pipelines/swiftdata/Models")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("swiftdata-link-\(getpid())")
+        try? FileManager.default.removeItem(at: scratch)
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let link = scratch.appendingPathComponent("Models")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: folder)
+        let direct = try SwiftDataModelReader.read(folder)
+        #expect(!direct.entities.isEmpty)
+        let linked = try SwiftDataModelReader.read(link)
+        #expect(linked.entities.map(\.name) == direct.entities.map(\.name))
+        #expect(CoreDataVersionHashes.hashes(for: linked) == CoreDataVersionHashes.hashes(for: direct))
+        #expect(try CoreDataSchema(linked).statements() == CoreDataSchema(direct).statements())
+        // Messages name the files under the path as given.
+        let files = Set(linked.entities.flatMap { $0.attributes.compactMap { $0.location?.file } })
+        #expect(!files.isEmpty && files.allSatisfy { $0.hasPrefix(link.path + "/") }, "\(files)")
+    }
+
     @Test("a failure crosses as JSON with its kind, code, location, stage and message")
     func failureCrossesAsJSON() throws {
         let error = PipelineError(.invalidPipeline, code: .modelUntranslatableType, at: Location(file: "Trip.swift", line: 3, column: 9),
