@@ -117,8 +117,8 @@ import Darwin
         try manager.createSymbolicLink(atPath: scratch.root.appendingPathComponent("items.csv").path, withDestinationPath: "real/items.csv")
         try manager.moveItem(at: scratch.root.appendingPathComponent("pipeline.yaml"), to: scratch.root.appendingPathComponent("real.yaml"))
         try manager.createSymbolicLink(atPath: scratch.root.appendingPathComponent("pipeline.yaml").path, withDestinationPath: "real.yaml")
-        // The checksum took a link for "not a regular file": the run failed once the store was
-        // built (exit 74), and without a store UUID to derive, the report had no checksum.
+        // The checksum took a link for "not a regular file": a Core Data run failed once its store
+        // was built (exit 74), and a report's input had no checksum.
         let linked = try scratch.run("run", "-q", "pipeline.yaml", "--report", "linked.json")
         #expect(linked.status == 0, "\(linked.stderr)")
         #expect(linked.stderr.isEmpty, "\(linked.stderr)")
