@@ -49,11 +49,16 @@ public enum SwiftDataModelReader {
             // The enumerator lists nothing under a link to a folder: it is given the folder the
             // link names, and the files are named under the path as the user gave it.
             let folder = url.resolvingSymlinksInPath()
+            let prefix = folder.path.hasSuffix("/") ? folder.path : folder.path + "/"
             let found = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
-            files += found.filter { $0.pathExtension == "swift" }.map { file in
-                let prefix = folder.path.hasSuffix("/") ? folder.path : folder.path + "/"
-                return file.path.hasPrefix(prefix) ? url.appendingPathComponent(String(file.path.dropFirst(prefix.count))) : file
-            }.sorted { $0.path < $1.path }
+            let sources = found.filter { $0.pathExtension == "swift" }.map { file in
+                file.path.hasPrefix(prefix) ? url.appendingPathComponent(String(file.path.dropFirst(prefix.count))) : file
+            }
+            guard !sources.isEmpty else {
+                throw PipelineError(.invalidPipeline, code: .modelNoModelClass, at: Location(file: url.path), stage: "model",
+                                    "no @Model class: the folder holds no .swift file")
+            }
+            files += sources.sorted { $0.path < $1.path }
         }
         var sources: [(text: String, file: String)] = []
         for file in files {

@@ -124,6 +124,23 @@ struct SwiftDataModelReaderTests {
         #expect(!files.isEmpty && files.allSatisfy { $0.hasPrefix(link.path + "/") }, "\(files)")
     }
 
+    @Test("a folder without a .swift file is named in the error (it was ': error: ... no @Model class', no file)")
+    func folderWithoutSources() throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("swiftdata-empty-\(getpid())")
+        try? FileManager.default.removeItem(at: scratch)
+        let folder = scratch.appendingPathComponent("Models")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try Data("notes".utf8).write(to: folder.appendingPathComponent("README.md"))
+        let error = #expect(throws: PipelineError.self) { try SwiftDataModelReader.read(folder) }
+        #expect(error?.location?.file == folder.path && error?.code == .modelNoModelClass)
+        #expect(error?.description.hasPrefix("\(folder.path): error: model: no @Model class: the folder holds no .swift file") == true,
+                "\(error.map(String.init(describing:)) ?? "")")
+        // Beside a file that has the classes, the empty folder is still a mistake worth naming.
+        let models = Self.repository.appendingPathComponent("pipelines/swiftdata/Models")
+        #expect(throws: PipelineError.self) { try SwiftDataModelReader.read([models, folder]) }
+    }
+
     @Test("a failure crosses as JSON with its kind, code, location, stage and message")
     func failureCrossesAsJSON() throws {
         let error = PipelineError(.invalidPipeline, code: .modelUntranslatableType, at: Location(file: "Trip.swift", line: 3, column: 9),
