@@ -60,7 +60,8 @@ final class InputDigests: @unchecked Sendable {
         // to an export is read like the export (as its reader read it).
         let file = open(url.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard file >= 0 else {
-            throw PipelineError(.io, code: .inputCannotRead, stage: "pipeline", "cannot read \(DisplayPath.of(url))")
+            let reason = String(cString: strerror(errno))
+            throw PipelineError(.io, code: .inputCannotRead, stage: "pipeline", "cannot read \(DisplayPath.of(url)): \(reason)")
         }
         defer { close(file) }
         var status = stat()
@@ -81,8 +82,8 @@ final class InputDigests: @unchecked Sendable {
             if count == 0 { break }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw PipelineError(.io, code: .inputCannotRead, stage: "pipeline",
-                                    "cannot read \(DisplayPath.of(url)): \(String(cString: strerror(errno)))")
+                let reason = String(cString: strerror(errno))
+                throw PipelineError(.io, code: .inputCannotRead, stage: "pipeline", "cannot read \(DisplayPath.of(url)): \(reason)")
             }
             hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
             size += Int64(count)
