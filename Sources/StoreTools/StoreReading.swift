@@ -70,7 +70,7 @@ public struct StoreReading {
             self.connection = connection
         } catch {
             // The header was right, so the rest of the file is damaged or unreadable.
-            let reason = (error as? SQLiteError)?.message ?? String(describing: error)
+            let reason = error.message
             throw failure(.invalidInput, .inspectUnreadable, "cannot read this SQLite database: \(reason)")
         }
     }

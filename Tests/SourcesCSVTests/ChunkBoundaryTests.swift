@@ -76,7 +76,7 @@ struct ChunkBoundaryTests {
     /// a character: the parts of any size give back the text, every one of them whole characters.
     @Test func partsOfTheFirstChunkEndBetweenCharacters() throws {
         let text = Array("a,é;€\n🍓x,ü€🍓é\n".utf8)
-        try text.withUnsafeBytes { utf8 in
+        text.withUnsafeBytes { utf8 in
             for limit in 1...text.count {
                 var rest = utf8, parts: [[UInt8]] = []
                 while !rest.isEmpty {

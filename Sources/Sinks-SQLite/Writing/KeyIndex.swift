@@ -207,7 +207,7 @@ final class KeyIndex {
                 case .canonical(let hash):
                     return try Self.withInlineBytes(of: hash) { try spill(canonical: $0, hash: hash.value, rowID: rowID, first: first) }
                 case .values(let tuple):
-                    if let (a, b) = Self.integerPair(tuple) { pairs.noteElsewhere(a) }
+                    if let (a, _) = Self.integerPair(tuple) { pairs.noteElsewhere(a) }
                     if try Self.withPackedIntegers(tuple, { try spill(canonical: $0, hash: TextKeyHash.hash($0), rowID: rowID, first: first) }) != nil {
                         return
                     }
