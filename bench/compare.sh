@@ -24,7 +24,9 @@
 # (bench/digest.py: row counts and a SHA-256 of the normalized items).
 # Then the targets of the issue, as PASS/FAIL lines; exits 1 when one is missed. A target that
 # compares two tools' times takes the median of their ratios round by round (alternating pairs);
-# the line shows the ratio of their medians beside it.
+# the line shows the ratio of their medians beside it. A note at the end gives the machine's state
+# before and after the rounds (bench/machine-probe.c: a loop that keeps the core busy and one that
+# waits on latency; the first well above its usual share says a busy neighbour shared the core).
 #
 #   --formats  pipectl's inputs (default all): csv (Numbers, ';'), comma (Excel, ','), xml, json, jsonl
 #   --peers    any of floor,sqlite3,python,duckdb,sqlite-utils (default all); `none` for pipectl alone
@@ -167,6 +169,12 @@ pipectl=$(swift build -c release --show-bin-path)/pipectl
 [[ -x $pipectl ]] || { echo "compare.sh: no release pipectl at $pipectl (run without --no-build)" >&2; exit 1; }
 
 notes=()
+# How busy the core is before and after the rounds (bench/machine-probe.c), on core 0 where
+# taskset exists (the core the one-core runs use).
+cc -O2 -o "$out/machine-probe" bench/machine-probe.c
+probe() {
+    if command -v taskset >/dev/null; then taskset -c 0 "$out/machine-probe"; else "$out/machine-probe"; fi
+}
 if has floor "$peers"; then
     if [[ $kind == distinct ]]; then
         cc -O2 -o "$out/floor-distinct" bench/floor-distinct.c -lcsv -lsqlite3
@@ -268,7 +276,8 @@ run_all() {
     local -A times_of peak_max failed
     local i k name log s kb rounds=0
     for r in "${plan_runs[@]}"; do ((r > rounds)) && rounds=$r; done
-    local order
+    local order before
+    before=$(probe)
     for ((k = 1; k <= rounds; k++)); do
         echo "  round $k of $rounds" >&2
         # Every other round backwards: of two tools, neither always runs first.
@@ -295,6 +304,9 @@ run_all() {
             printf '    %-30s %8.2f s %8.1f MB\n' "$name" "$s" "$(python3 -c "print($kb / 1024)")" >&2
         done
     done
+    # A throughput loop well above its latency loop's share: the core was shared with a busy
+    # neighbour, which slows pipectl's runs more than the floor's (docs/benchmarks.md).
+    notes+=("the machine, core 0 (bench/machine-probe.c): before the rounds $before; after them $(probe)")
     for i in "${!plan_names[@]}"; do
         name=${plan_names[$i]}
         [[ -z ${failed[$name]:-} ]] || continue
