@@ -26,7 +26,7 @@
 # compares two tools' times takes the median of their ratios round by round (alternating pairs);
 # the line shows the ratio of their medians beside it. A note at the end gives the machine's state
 # before and after the rounds (bench/machine-probe.c: a loop that keeps the core busy and one that
-# waits on latency; the first well above its usual share says a busy neighbour shared the core).
+# waits on latency; the first longer than the second says a busy neighbour shared the core).
 #
 #   --formats  pipectl's inputs (default all): csv (Numbers, ';'), comma (Excel, ','), xml, json, jsonl
 #   --peers    any of floor,sqlite3,python,duckdb,sqlite-utils (default all); `none` for pipectl alone
@@ -304,8 +304,8 @@ run_all() {
             printf '    %-30s %8.2f s %8.1f MB\n' "$name" "$s" "$(python3 -c "print($kb / 1024)")" >&2
         done
     done
-    # A throughput loop well above its latency loop's share: the core was shared with a busy
-    # neighbour, which slows pipectl's runs more than the floor's (docs/benchmarks.md).
+    # A throughput loop longer than its latency loop: the core was shared with a busy neighbour,
+    # which slows pipectl's runs more than the floor's (docs/benchmarks.md).
     notes+=("the machine, core 0 (bench/machine-probe.c): before the rounds $before; after them $(probe)")
     for i in "${!plan_names[@]}"; do
         name=${plan_names[$i]}

@@ -4,13 +4,14 @@
  *   cc -O2 -o machine-probe bench/machine-probe.c
  *   machine-probe          prints: throughput loop T s, latency loop L s
  *
- * The throughput loop keeps the core's execution units busy (eight independent additions a step);
- * the latency loop waits on one multiplication after another. On a virtual machine whose physical
- * core another guest shares, the first slows when that guest is busy and the second hardly does
- * (docs/benchmarks.md, thirty-second session, has the figures). pipectl runs about twice the
- * floor's instructions and loses more seconds to such a spell, so compare.sh prints both loops
- * before and after its rounds: the throughput loop far above the latency loop's share says the
- * ratios were measured with a busy neighbour.
+ * The throughput loop keeps the core's execution units busy (eight additions a step, each on its
+ * own sum); the latency loop waits on one multiplication after another. On a virtual machine whose
+ * physical core another guest shares, the first slows when that guest is busy and the second
+ * hardly does (docs/benchmarks.md, thirty-second session, has the figures). pipectl runs about
+ * twice the floor's instructions and loses more seconds to such a spell, so compare.sh prints both
+ * loops before and after its rounds. On the CI machine the throughput loop took about three
+ * quarters of the latency loop's time when the core was calm (0.35 s against 0.48 s) and more than
+ * all of it in a busy spell (0.63 s): ratios measured then say more about the neighbour.
  */
 #include <stdio.h>
 #include <time.h>
