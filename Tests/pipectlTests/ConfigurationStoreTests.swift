@@ -137,7 +137,8 @@ import SQLite
         #expect(try ws.run("run", "-q", "kitchen/content.yaml").status == 0)
         let match = try ws.run("inspect", "--model", "kitchen/Kitchen.xcdatamodeld", "--configuration", "Content", "kitchen/Content.sqlite")
         #expect(match.status == 0, "\(match.stdout)\(match.stderr)")
-        let modelSection = String(match.stdout[try #require(match.stdout.range(of: "model: "))!.lowerBound...])
+        let start = try #require(match.stdout.range(of: "model: "))
+        let modelSection = String(match.stdout[start.lowerBound...])
         #expect(modelSection == """
             model: kitchen/Kitchen.xcdatamodeld
             configuration: Content (Ingredient, Recipe)

@@ -45,7 +45,7 @@ import Darwin
             process.arguments = arguments
             process.currentDirectoryURL = root
             process.standardOutput = FileHandle.nullDevice
-            process.standardError = try output.map { FileManager.default.createFile(atPath: $0.path, contents: nil); return try FileHandle(forWritingTo: $0) }
+            process.standardError = try output.map { _ = FileManager.default.createFile(atPath: $0.path, contents: nil); return try FileHandle(forWritingTo: $0) }
                 ?? FileHandle.nullDevice
             try process.run()
             return process

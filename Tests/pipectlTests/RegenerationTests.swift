@@ -34,7 +34,8 @@ import SQLite
     func corrections(_ policy: String, corrections: String = corrected) throws -> (Workspace, Pipectl.Result, Pipectl.Result) {
         let ws = try Workspace()
         let yaml = try String(decoding: ws.bytes("pipelines/recipes.yaml"), as: UTF8.self)
-        let recipes = String(yaml[try #require(yaml.range(of: "  - name: recipes\n"))!.lowerBound...])
+        let start = try #require(yaml.range(of: "  - name: recipes\n"))
+        let recipes = String(yaml[start.lowerBound...])
         let source = recipes.replacingOccurrences(of: "name: recipes\n", with: "name: corrections\n    on_duplicate: \(policy)\n")
             .replacingOccurrences(of: "data/recipes.json", with: "data/corrections.json")
         try ws.write(corrections, to: "pipelines/data/corrections.json")
